@@ -1,0 +1,94 @@
+/// A span of bytes in a file.
+public struct ByteRange: Hashable, Sendable {
+    public var offset: Int64
+    public var length: Int64
+
+    public init(offset: Int64, length: Int64) {
+        self.offset = offset
+        self.length = length
+    }
+
+    /// The first byte after the range.
+    public var end: Int64 { offset + length }
+}
+
+/// Where one file keeps its metadata, found by walking its container (JPEG segments, PNG
+/// chunks, RIFF chunks, ISO-BMFF boxes). It records byte positions, because redaction
+/// patches bytes in place, and the metadata reader hands the EXIF bytes to libexif.
+///
+/// Produced by `ContainerWalker.layout(of:format:)`; consumed by the metadata reader and
+/// the redaction planner.
+public struct ContainerLayout: Hashable, Sendable {
+    public var format: MediaFormat
+    /// TIFF-structured EXIF blocks. Each range starts at the TIFF header (`II*\0` or
+    /// `MM\0*`) and ends where the enclosing segment, chunk or item ends. The first one
+    /// is the primary image's; more follow for MPF secondary images. A TIFF or DNG file
+    /// is one block covering the whole file.
+    public var exifBlocks: [ByteRange]
+    /// XMP packets (the XML text, standard and extended XMP, iTXt, `XMP ` chunks, `mime` items).
+    public var xmpPackets: [ByteRange]
+    /// Chunks whose checksum covers their data (PNG): patching inside `covered` requires
+    /// a new CRC-32 written at `checksumOffset` (4 bytes, big-endian).
+    public var checksummedChunks: [ChecksummedChunk]
+    /// Video facts from the QuickTime/MP4 atoms, for video formats.
+    public var movie: MovieInfo?
+    /// Pixel dimensions from the container itself (SOF, IHDR, VP8/VP8L/VP8X, ispe, tkhd).
+    public var pixelWidth: Int?
+    public var pixelHeight: Int?
+    /// Things that could not be walked with certainty. When non-empty and `isComplete`
+    /// is false, redaction must withhold the file from views that hide location.
+    public var problems: [String]
+    /// False when the container itself could not be parsed to its end (truncated, lying
+    /// sizes): metadata may hide where the walker could not look.
+    public var isComplete: Bool
+
+    public init(format: MediaFormat, exifBlocks: [ByteRange] = [], xmpPackets: [ByteRange] = [], checksummedChunks: [ChecksummedChunk] = [], movie: MovieInfo? = nil, pixelWidth: Int? = nil, pixelHeight: Int? = nil, problems: [String] = [], isComplete: Bool = true) {
+        self.format = format
+        self.exifBlocks = exifBlocks
+        self.xmpPackets = xmpPackets
+        self.checksummedChunks = checksummedChunks
+        self.movie = movie
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.problems = problems
+        self.isComplete = isComplete
+    }
+}
+
+/// A chunk whose trailing CRC-32 covers `covered` (PNG: chunk type + data).
+public struct ChecksummedChunk: Hashable, Sendable {
+    public var covered: ByteRange
+    public var checksumOffset: Int64
+
+    public init(covered: ByteRange, checksumOffset: Int64) {
+        self.covered = covered
+        self.checksumOffset = checksumOffset
+    }
+}
+
+/// What the QuickTime/MP4 atoms of a video say.
+public struct MovieInfo: Hashable, Sendable {
+    /// `mvhd` creation time (UTC), nil when zero or absent.
+    public var creationDate: CaptureDate?
+    /// The first video track's `tkhd` width and height.
+    public var width: Int?
+    public var height: Int?
+    /// The location parsed from `©xyz` or the `mdta` ISO 6709 key, if any.
+    public var location: GeoLocation?
+    /// Camera make/model from `udta`/`mdta` keys, when present.
+    public var make: String?
+    public var model: String?
+    /// Byte ranges of every location-bearing payload: `©xyz`, `loci`, `gps `, `gps0`
+    /// atom payloads and the value of the `com.apple.quicktime.location.ISO6709` key.
+    public var locationPayloads: [ByteRange]
+
+    public init(creationDate: CaptureDate? = nil, width: Int? = nil, height: Int? = nil, location: GeoLocation? = nil, make: String? = nil, model: String? = nil, locationPayloads: [ByteRange] = []) {
+        self.creationDate = creationDate
+        self.width = width
+        self.height = height
+        self.location = location
+        self.make = make
+        self.model = model
+        self.locationPayloads = locationPayloads
+    }
+}

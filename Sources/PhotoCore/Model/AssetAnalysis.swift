@@ -1,0 +1,31 @@
+/// Everything the indexer learns by reading one file: computed by an `AssetAnalyzing`
+/// (PhotoMetadata's libexif-backed analyzer), stored by the catalog.
+public struct AssetAnalysis: Sendable {
+    /// The content fingerprint the asset id derives from (64 hex digits of SHA-256).
+    public var fingerprint: String
+    public var metadata: MediaMetadata
+    public var redaction: RedactionPlans
+
+    public init(fingerprint: String, metadata: MediaMetadata, redaction: RedactionPlans) {
+        self.fingerprint = fingerprint
+        self.metadata = metadata
+        self.redaction = redaction
+    }
+}
+
+/// Why a file is not an asset or could not be read.
+public enum AnalysisError: Error, Hashable, Sendable {
+    /// The magic bytes match no supported photo or video format.
+    case notMedia
+    /// The file could not be opened or read (errno).
+    case unreadable(errno: Int32)
+}
+
+/// Reads one file of the library and says what it is. Injected into the indexer so that
+/// the catalog never depends on libexif. Must be safe to call from several threads.
+public protocol AssetAnalyzing: Sendable {
+    /// Analyses the file at an absolute path (bytes, since names may not be UTF-8).
+    /// Never crashes on bad content: a file it cannot fully parse still yields an
+    /// analysis, with the reasons in `metadata.problems`.
+    func analyze(absolutePath: [UInt8]) throws(AnalysisError) -> AssetAnalysis
+}

@@ -1,0 +1,25 @@
+/// The stable identity of one asset: 12 lowercase hex digits taken from the SHA-256 of
+/// the file's content, so renaming or moving a file keeps its id and different content
+/// gets a different one (see `AssetFingerprint`).
+public struct AssetID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The hex digits, e.g. `3f9a1c0d2b7e`.
+    public let rawValue: String
+
+    /// The number of hex digits in an id.
+    public static let length = 12
+
+    /// Accepts exactly `length` hex digits (any case); anything else is not an id.
+    public init?(_ text: some StringProtocol) {
+        guard text.count == Self.length,
+            text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) })
+        else { return nil }
+        rawValue = text.lowercased()
+    }
+
+    public var description: String { rawValue }
+
+    /// The first four digits: the suffix that tells two same-named assets apart.
+    public var shortSuffix: String { String(rawValue.prefix(4)) }
+
+    public static func < (lhs: AssetID, rhs: AssetID) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,46 @@
+/// What photofs knows about one file's content, read at index time.
+public struct MediaMetadata: Hashable, Sendable {
+    public var format: MediaFormat
+    public var captureDate: CaptureDate?
+    /// Which tag or fallback `captureDate` came from (`fileModification` when nothing else).
+    public var dateSource: DateSource
+    public var make: String?
+    public var model: String?
+    public var lens: String?
+    /// The EXIF orientation, 1...8, when present.
+    public var orientation: Int?
+    public var width: Int?
+    public var height: Int?
+    public var location: GeoLocation?
+    /// Whether an EXIF block was found and parsed.
+    public var hasExif: Bool
+    /// EXIF Software or an XMP creator tool, used to recognise screenshots.
+    public var software: String?
+    /// The EXIF UserComment / image description says "Screenshot" (Android, iOS).
+    public var saysScreenshot: Bool
+    /// Reasons for anything missing or suspicious, for `photofs show`.
+    public var problems: [String]
+
+    public init(format: MediaFormat, captureDate: CaptureDate? = nil, dateSource: DateSource = .fileModification, make: String? = nil, model: String? = nil, lens: String? = nil, orientation: Int? = nil, width: Int? = nil, height: Int? = nil, location: GeoLocation? = nil, hasExif: Bool = false, software: String? = nil, saysScreenshot: Bool = false, problems: [String] = []) {
+        self.format = format
+        self.captureDate = captureDate
+        self.dateSource = dateSource
+        self.make = make
+        self.model = model
+        self.lens = lens
+        self.orientation = orientation
+        self.width = width
+        self.height = height
+        self.location = location
+        self.hasExif = hasExif
+        self.software = software
+        self.saysScreenshot = saysScreenshot
+        self.problems = problems
+    }
+
+    /// Width × height in millions of pixels, when both are known.
+    public var megapixels: Double? {
+        guard let w = width, let h = height else { return nil }
+        return Double(w) * Double(h) / 1_000_000
+    }
+}

@@ -1,0 +1,7 @@
+/// PhotoCore: the pure-Swift heart of photofs. No C library, no file system, no SQLite:
+/// the asset model, the filter language, apps and grants, the container walkers and
+/// redaction plans, the picker command language and the view tree.
+public enum PhotoCoreVersion {
+    /// The photofs version string.
+    public static let version = "0.1.0"
+}

@@ -1,0 +1,2 @@
+import PhotoCore
+// Placeholder until the module's first file lands.

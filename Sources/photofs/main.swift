@@ -1,0 +1,3 @@
+import PhotoCore
+
+print("photofs \(PhotoCoreVersion.version)")

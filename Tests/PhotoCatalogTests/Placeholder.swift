@@ -1,0 +1,5 @@
+import Testing
+
+@Test func photocatalogBuilds() {
+    #expect(Bool(true))
+}

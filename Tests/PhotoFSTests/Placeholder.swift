@@ -1,0 +1,5 @@
+import Testing
+
+@Test func photofsBuilds() {
+    #expect(Bool(true))
+}

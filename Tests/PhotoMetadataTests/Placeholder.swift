@@ -1,0 +1,5 @@
+import Testing
+
+@Test func photometadataBuilds() {
+    #expect(Bool(true))
+}
