@@ -7,10 +7,10 @@
 /// - XMP: `mime` items whose content type is `application/rdf+xml`.
 /// - Construction method 0 (file offsets) and 1 (`idat`) are resolved; method 2 (item
 ///   references) is a structural problem for Exif/XMP items.
-/// - An Exif or XMP item stored in several extents gets one range per extent (the first
-///   Exif range starts at the TIFF header, the others are whole extents) and a structural
-///   problem: offsets inside the TIFF cannot be followed across extents, so redaction must
-///   fail closed.
+/// - An item stored in several extents is read as their concatenation. When the TIFF data
+///   (or an XMP packet) spans several extents it gets one range per extent (the first Exif
+///   range starts at the TIFF header, the others are whole extents) and a structural problem:
+///   offsets inside the TIFF cannot be followed across extents, so redaction must fail closed.
 struct HEIFWalker {
     struct ItemInfo {
         var type: String
@@ -106,12 +106,12 @@ struct HEIFWalker {
                 layout.note("HEIF: \(kind) item \(id) lies outside the file", structural: true)
                 continue
             }
-            if extents.count > 1 {
-                layout.note("HEIF: \(kind) item \(id) is split over \(extents.count) extents", structural: true)
-            }
             if isExif {
                 addExif(extents, id: id, layout: &layout)
             } else {
+                if extents.count > 1 {
+                    layout.note("HEIF: XMP item \(id) is split over \(extents.count) extents", structural: true)
+                }
                 layout.xmpPackets += extents
             }
         }
@@ -129,29 +129,45 @@ struct HEIFWalker {
         }
     }
 
-    /// The Exif item: skip the 4-byte offset field and the offset it names to reach the TIFF header.
+    /// The Exif item: skip the 4-byte offset field and the offset it names to reach the TIFF
+    /// header. Offsets count through the item's extents in order, as if they were concatenated.
     private func addExif(_ extents: [ByteRange], id: UInt32, layout: inout ContainerLayout) {
         let first = extents[0]
         guard first.length >= 4, let field = reader.bytes(at: first.offset, count: 4), let skip = ByteView(field).u32(0) else {
             layout.note("HEIF: Exif item \(id) is too short", structural: true)
             return
         }
-        let tiffStart = first.offset + 4 + Int64(skip)
-        if tiffStart < first.end, let head = reader.bytes(at: tiffStart, count: 4), TIFFStructure.isHeader(head[...]) {
-            layout.exifBlocks.append(ByteRange(offset: tiffStart, length: first.end - tiffStart))
-        } else {
-            // Some writers get the offset wrong; look for the header near the start.
-            let window = reader.prefix(at: first.offset + 4, count: Int(min(first.length - 4, 64)))
-            if let found = (0..<max(0, window.count - 3)).first(where: { TIFFStructure.isHeader(window[$0...]) }) {
-                let start = first.offset + 4 + Int64(found)
-                layout.note("HEIF: Exif item \(id) header offset \(skip) is wrong; TIFF header found at \(start)", structural: false)
-                layout.exifBlocks.append(ByteRange(offset: start, length: first.end - start))
-            } else {
-                layout.note("HEIF: Exif item \(id) has no TIFF header", structural: false)
-                layout.exifBlocks.append(ByteRange(offset: first.offset + 4, length: first.length - 4))
+        var logical = 4 + Int64(skip)
+        var blocks: [ByteRange] = []
+        for extent in extents {
+            if logical >= extent.length {
+                logical -= extent.length
+                continue
             }
+            blocks.append(ByteRange(offset: extent.offset + logical, length: extent.length - logical))
+            logical = 0
         }
-        layout.exifBlocks += extents.dropFirst()
+        if let start = blocks.first?.offset, let head = reader.bytes(at: start, count: 4), TIFFStructure.isHeader(head[...]) {
+            if blocks.count > 1 {
+                layout.note("HEIF: Exif item \(id) TIFF data is split over \(blocks.count) extents", structural: true)
+            }
+            layout.exifBlocks += blocks
+            return
+        }
+        // Some writers get the offset wrong; look for the header near the start.
+        let window = reader.prefix(at: first.offset + 4, count: Int(min(first.length - 4, 64)))
+        if let found = (0..<max(0, window.count - 3)).first(where: { TIFFStructure.isHeader(window[$0...]) }) {
+            let start = first.offset + 4 + Int64(found)
+            layout.note("HEIF: Exif item \(id) header offset \(skip) is wrong; TIFF header found at \(start)", structural: false)
+            layout.exifBlocks.append(ByteRange(offset: start, length: first.end - start))
+        } else {
+            layout.note("HEIF: Exif item \(id) has no TIFF header", structural: false)
+            layout.exifBlocks.append(ByteRange(offset: first.offset + 4, length: first.length - 4))
+        }
+        if extents.count > 1 {
+            layout.note("HEIF: Exif item \(id) is split over \(extents.count) extents", structural: true)
+            layout.exifBlocks += extents.dropFirst()
+        }
     }
 
     /// `iinf`: item id → type (and content type for `mime` items).
