@@ -32,7 +32,7 @@ struct EXIFLocationRedactor {
     let mayBlankBlock: Bool
 
     /// Plans the patches for `structure` (already walked) into `patches`.
-    func plan(_ structure: TIFFStructure, source: some ByteSource, into patches: inout PatchList) throws(ByteSourceError) -> Outcome {
+    func plan(_ structure: TIFFLayout, source: some ByteSource, into patches: inout PatchList) throws(ByteSourceError) -> Outcome {
         if let problem = structure.problems.first(where: \.mayHideLocation) {
             let reason = "EXIF block at \(structure.block.offset) cannot be walked with certainty (\(problem))"
             guard mayBlankBlock else { return .uncertain(reason: reason) }
@@ -123,7 +123,8 @@ struct EXIFLocationRedactor {
         zeroValues(of: directory.entries.filter { $0.entryOffset != lat.entryOffset && $0.entryOffset != lon.entryOffset }, into: &patches)
         for (entry, value) in [(lat, latDegrees), (lon, lonDegrees)] {
             guard let range = entry.value else { continue }
-            let hundredths = UInt32((value * 100).rounded())
+            // value is in 0...180, so this is round-half-up without libm (PhotoCore links none).
+            let hundredths = UInt32(value * 100 + 0.5)
             let rational = order.bytes(of: hundredths) + order.bytes(of: UInt32(100)) + order.bytes(of: UInt32(0)) + order.bytes(of: UInt32(1))
                 + order.bytes(of: UInt32(0)) + order.bytes(of: UInt32(1))
             patches.add(at: range.offset, rational)

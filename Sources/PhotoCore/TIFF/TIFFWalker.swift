@@ -27,8 +27,8 @@ public struct TIFFWalker: Sendable {
     /// Walks `block` of `source`: the header, then IFD0 and the IFDs chained after it, and
     /// the EXIF, GPS, Interop and SubIFD directories they point to. Never throws: what
     /// cannot be walked becomes a `TIFFProblem`.
-    public func walk(_ source: some ByteSource, block: ByteRange) -> TIFFStructure {
-        var result = TIFFStructure(block: block, byteOrder: nil)
+    public func walk(_ source: some ByteSource, block: ByteRange) -> TIFFLayout {
+        var result = TIFFLayout(block: block, byteOrder: nil)
         guard block.offset >= 0, block.length >= 8, block.offset <= source.size &- block.length else {
             result.problems.append(.notTIFF)
             return result

@@ -1,6 +1,6 @@
 /// What a `TIFFWalker` found in one TIFF block: its byte order, every directory it could
 /// reach with the absolute file position of each entry and value, and what went wrong.
-public struct TIFFStructure: Hashable, Sendable {
+public struct TIFFLayout: Hashable, Sendable {
     /// The block that was walked (absolute, starting at the TIFF header).
     public var block: ByteRange
     /// Nil when the block does not start with a valid TIFF header.
