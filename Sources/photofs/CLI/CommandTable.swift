@@ -2,6 +2,8 @@
 enum CommandTable {
     static let all: [Command] = [
         VersionCommand.command,
+        GenerateCommand.command,
+        DemoCommand.command,
     ]
 
     static func named(_ name: String) -> Command? { all.first { $0.name == name } }
