@@ -64,7 +64,7 @@ public enum PickerCommandParser {
                 } else {
                     filterWord = PickerToken(bytes: Array(first.bytes.dropFirst(8)), line: first.line, column: first.column)
                 }
-                if let extra = remaining.first { throw .unexpectedArgument(PickerText.escaped(extra.bytes), line: line) }
+                if let extra = remaining.first { throw .unexpectedArgument(String(decoding: extra.bytes, as: UTF8.self), line: line) }
                 return .selectWhere(app: app, filter: try filter(filterWord, line: line))
             }
             let targets = try targets(arguments, line: line)
@@ -86,7 +86,7 @@ public enum PickerCommandParser {
     }
 
     private static func noMore(_ rest: inout IndexingIterator<[PickerToken]>, line: Int) throws(PickerError) {
-        if let extra = rest.next() { throw .unexpectedArgument(PickerText.escaped(extra.bytes), line: line) }
+        if let extra = rest.next() { throw .unexpectedArgument(String(decoding: extra.bytes, as: UTF8.self), line: line) }
     }
 
     private static func targets(_ words: [PickerToken], line: Int) throws(PickerError) -> [PickerTarget] {
@@ -98,7 +98,7 @@ public enum PickerCommandParser {
                     optionsEnded = true
                     continue
                 }
-                throw .unknownOption(PickerText.escaped(word.bytes), line: line)
+                throw .unknownOption(String(decoding: word.bytes, as: UTF8.self), line: line)
             }
             targets.append(PickerTarget(bytes: word.bytes))
         }
@@ -123,7 +123,7 @@ public enum PickerCommandParser {
             let word = words[index]
             index += 1
             guard let text = word.text else { throw .notUTF8(line: line) }
-            guard text.hasPrefix("--") else { throw .unexpectedArgument(PickerText.escaped(text), line: line) }
+            guard text.hasPrefix("--") else { throw .unexpectedArgument(text, line: line) }
             let name: String
             let valueWord: PickerToken
             if let equals = text.firstIndex(of: "=") {
@@ -133,7 +133,7 @@ public enum PickerCommandParser {
                 name = text
                 guard index < words.count else {
                     if PickerOption(rawValue: name) == nil || name == PickerOption.where.rawValue {
-                        throw .unknownOption(PickerText.escaped(name), line: line)
+                        throw .unknownOption(name, line: line)
                     }
                     throw .missingOptionValue(name, line: line)
                 }
@@ -141,7 +141,7 @@ public enum PickerCommandParser {
                 index += 1
             }
             guard let option = PickerOption(rawValue: name), option != .where else {
-                throw .unknownOption(PickerText.escaped(name), line: line)
+                throw .unknownOption(name, line: line)
             }
             guard seen.insert(option).inserted else { throw .repeatedOption(name, line: line) }
             if option == .filter {
