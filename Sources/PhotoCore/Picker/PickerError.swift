@@ -95,13 +95,15 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unexpectedArgument(let word, _):
             text = "unexpected argument '\(PickerText.escaped(word))'"
         case .unknownOption(let option, _):
-            text = "unknown option '\(PickerText.escaped(option))'; app add/set take --filter, --location, --limit, --uid; select takes --where"
+            text =
+                "unknown option '\(PickerText.escaped(option))'; app add/set take --filter, --location, --limit, --uid; select takes --where"
         case .missingOptionValue(let option, _):
             text = "option \(option) needs a value"
         case .repeatedOption(let option, _):
             text = "option \(option) is given twice"
         case .badOptionValue(let option, let value, _):
-            text = "bad value '\(PickerText.escaped(value))' for \(option); expected \(PickerOption(rawValue: option)?.expected ?? "a value")"
+            text =
+                "bad value '\(PickerText.escaped(value))' for \(option); expected \(PickerOption(rawValue: option)?.expected ?? "a value")"
         case .invalidAppName(let name, _):
             text = "invalid app name '\(PickerText.escaped(name))'; use 1 to 64 of A-Z a-z 0-9 . _ -, not starting with . or -"
         case .invalidFilter(let error, _):

@@ -53,7 +53,8 @@ enum PickerText {
     /// bare when it holds only safe characters, otherwise in single quotes (a `'` inside
     /// becomes `'\''`).
     static func quoted(_ text: String) -> String {
-        let safe = !text.isEmpty
+        let safe =
+            !text.isEmpty
             && text.utf8.allSatisfy { b in
                 (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
                     || "._-/:+,=@%".utf8.contains(b)
