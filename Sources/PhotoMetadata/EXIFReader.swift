@@ -105,7 +105,11 @@ public enum EXIFReader {
     // MARK: - Orientation and size
 
     private static func readOrientation(_ document: LibexifDocument, into facts: inout EXIFFacts) {
-        guard let entry = document.entry(EXIFTag.orientation, in: .ifd0) else { return }
+        // Some cameras (Nikon D5000) write Orientation only in IFD1, the thumbnail's
+        // directory; the thumbnail is cut from the same frame, so it tells the image's too.
+        guard let entry = document.entry(EXIFTag.orientation, in: .ifd0) ?? document.entry(EXIFTag.orientation, in: .ifd1) else {
+            return
+        }
         guard let value = entry.unsigned, (1...8).contains(value) else {
             facts.problems.append("EXIF Orientation is not 1...8")
             return

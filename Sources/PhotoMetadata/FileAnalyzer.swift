@@ -68,7 +68,8 @@ public struct FileAnalyzer: AssetAnalyzing {
     /// the pixel size of formats that state it in their own header (JPEG SOF, PNG IHDR, WebP,
     /// HEIF `ispe`, video `tkhd`), because that is what a decoder shows, while EXIF
     /// PixelX/YDimension goes stale when an editor resizes without rewriting EXIF. In TIFF,
-    /// DNG and raw files the IFD0 size is the image itself and comes first.
+    /// DNG and raw files the full-resolution directory (IFD0, or the SubIFD of a raw file
+    /// that keeps a preview in IFD0) is the image itself and comes first.
     public static func metadata(layout: ContainerLayout, source: some ByteSource) -> MediaMetadata {
         var metadata = MediaMetadata(format: layout.format)
         metadata.problems = layout.problems
@@ -98,7 +99,13 @@ public struct FileAnalyzer: AssetAnalyzing {
         let containerSize = pair(layout.pixelWidth, layout.pixelHeight) ?? pair(layout.movie?.width, layout.movie?.height)
         let exifSize = pair(facts?.pixelXDimension, facts?.pixelYDimension)
         let ifd0Size = pair(facts?.imageWidth, facts?.imageLength)
-        let size = tiffLike ? (ifd0Size ?? exifSize ?? containerSize) : (containerSize ?? exifSize ?? ifd0Size)
+        let size: (Int, Int)?
+        if tiffLike {
+            let fullResolution = layout.exifBlocks.first.flatMap { RawImageSize.fullResolution(source, block: $0) }
+            size = fullResolution ?? ifd0Size ?? exifSize ?? containerSize
+        } else {
+            size = containerSize ?? exifSize ?? ifd0Size
+        }
         metadata.width = size?.0
         metadata.height = size?.1
         if let movie = layout.movie {
