@@ -159,7 +159,11 @@ public struct JPEGEncoder: Sendable {
             for column in 0..<8 { Self.fdct8(base + column, step: 8) }
             reciprocals.withUnsafeBufferPointer { scale in
                 coefficients.withUnsafeMutableBufferPointer { result in
-                    for i in 0..<64 { result[i] = Int32((data[i] * scale[i]).rounded()) }
+                    for i in 0..<64 {
+                        // Round half away from zero without a libm call.
+                        let x = data[i] * scale[i]
+                        result[i] = Int32(x + (x < 0 ? -0.5 : 0.5))
+                    }
                 }
             }
         }
