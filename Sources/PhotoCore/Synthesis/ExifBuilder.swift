@@ -14,14 +14,14 @@ public struct ExifFields: Sendable, Hashable {
     /// Written as GPS latitude/longitude (degrees, minutes, seconds to 1e-4 s) and
     /// altitude (to the centimetre).
     public var location: GeoLocation?
-    public var extraIFD0: [TIFFEntry]
-    public var extraExif: [TIFFEntry]
-    public var extraGPS: [TIFFEntry]
+    public var extraIFD0: [TIFFBuilderEntry]
+    public var extraExif: [TIFFBuilderEntry]
+    public var extraGPS: [TIFFBuilderEntry]
 
     public init(
         make: String? = nil, model: String? = nil, orientation: UInt16? = nil, software: String? = nil, taken: CaptureDate? = nil,
         pixelWidth: UInt32? = nil, pixelHeight: UInt32? = nil, lensModel: String? = nil, location: GeoLocation? = nil,
-        extraIFD0: [TIFFEntry] = [], extraExif: [TIFFEntry] = [], extraGPS: [TIFFEntry] = []
+        extraIFD0: [TIFFBuilderEntry] = [], extraExif: [TIFFBuilderEntry] = [], extraGPS: [TIFFBuilderEntry] = []
     ) {
         self.make = make
         self.model = model
@@ -48,8 +48,8 @@ public struct ExifBuilder: Sendable {
     }
 
     /// The directories for `fields`, for callers that want to change them before writing.
-    public func directories(_ fields: ExifFields) -> TIFFDirectory {
-        var ifd0 = TIFFDirectory()
+    public func directories(_ fields: ExifFields) -> TIFFBuilderDirectory {
+        var ifd0 = TIFFBuilderDirectory()
         if let make = fields.make { ifd0.add(ExifTag.make, .ascii(make)) }
         if let model = fields.model { ifd0.add(ExifTag.model, .ascii(model)) }
         if let orientation = fields.orientation { ifd0.add(ExifTag.orientation, .short([orientation])) }
@@ -61,7 +61,7 @@ public struct ExifBuilder: Sendable {
         ifd0.add(ExifTag.yCbCrPositioning, .short([1]))
         ifd0.entries += fields.extraIFD0
 
-        var exif = TIFFDirectory()
+        var exif = TIFFBuilderDirectory()
         exif.add(ExifTag.exifVersion, .undefined(Array("0232".utf8)))
         if let taken = fields.taken {
             exif.add(ExifTag.dateTimeOriginal, .ascii(Self.exifDate(taken)))
@@ -78,9 +78,9 @@ public struct ExifBuilder: Sendable {
         if let height = fields.pixelHeight { exif.add(ExifTag.pixelYDimension, .long([height])) }
         if let lens = fields.lensModel { exif.add(ExifTag.lensModel, .ascii(lens)) }
         exif.entries += fields.extraExif
-        ifd0.subdirectories.append(TIFFSubdirectory(tag: ExifTag.exifIFDPointer, directory: exif))
+        ifd0.subdirectories.append(TIFFBuilderSubdirectory(tag: ExifTag.exifIFDPointer, directory: exif))
 
-        var gps = TIFFDirectory()
+        var gps = TIFFBuilderDirectory()
         if let location = fields.location {
             gps.add(ExifTag.gpsVersionID, .byte([2, 3, 0, 0]))
             gps.add(ExifTag.gpsLatitudeRef, .ascii(location.latitude < 0 ? "S" : "N"))
@@ -95,7 +95,7 @@ public struct ExifBuilder: Sendable {
         }
         gps.entries += fields.extraGPS
         if !gps.entries.isEmpty {
-            ifd0.subdirectories.append(TIFFSubdirectory(tag: ExifTag.gpsIFDPointer, directory: gps))
+            ifd0.subdirectories.append(TIFFBuilderSubdirectory(tag: ExifTag.gpsIFDPointer, directory: gps))
         }
         return ifd0
     }

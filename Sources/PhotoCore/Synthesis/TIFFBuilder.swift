@@ -15,7 +15,7 @@ public struct TIFFBuilder: Sendable {
 
     /// Writes the chain of top-level directories (usually just IFD0) and returns the block
     /// with where each directory and each value landed.
-    public func build(_ chain: [TIFFDirectory]) -> TIFFBlock {
+    public func build(_ chain: [TIFFBuilderDirectory]) -> TIFFBlock {
         var writer = ByteWriter(order: byteOrder)
         writer.append(byteOrder == .littleEndian ? [0x49, 0x49] : [0x4D, 0x4D])
         writer.u16(42)
@@ -33,7 +33,7 @@ public struct TIFFBuilder: Sendable {
 
     /// Writes one directory and everything below it; returns its offset and the position of
     /// its next-IFD link.
-    private func write(_ directory: TIFFDirectory, path: String, into writer: inout ByteWriter, block: inout TIFFBlock) -> (Int, Int) {
+    private func write(_ directory: TIFFBuilderDirectory, path: String, into writer: inout ByteWriter, block: inout TIFFBlock) -> (Int, Int) {
         writer.alignToWord()
         let offset = writer.count
         block.directoryOffsets[path] = offset

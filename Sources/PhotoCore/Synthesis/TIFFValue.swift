@@ -1,10 +1,3 @@
-/// The byte order of a TIFF structure: `II` (Intel, little-endian) or `MM` (Motorola,
-/// big-endian). Cameras use both, so fixtures and sample files come in both.
-public enum TIFFByteOrder: Sendable, Hashable, CaseIterable {
-    case littleEndian
-    case bigEndian
-}
-
 /// An unsigned TIFF RATIONAL: numerator over denominator.
 public struct TIFFRational: Sendable, Hashable {
     public var numerator: UInt32
@@ -108,7 +101,7 @@ public enum TIFFValue: Sendable, Hashable {
 }
 
 /// One IFD entry: a tag and its value.
-public struct TIFFEntry: Sendable, Hashable {
+public struct TIFFBuilderEntry: Sendable, Hashable {
     public var tag: UInt16
     public var value: TIFFValue
 
@@ -120,28 +113,28 @@ public struct TIFFEntry: Sendable, Hashable {
 
 /// One image file directory: entries, and sub-directories reached through pointer tags
 /// (ExifIFD 0x8769, GPS 0x8825, Interop 0xA005, ...).
-public struct TIFFDirectory: Sendable, Hashable {
-    public var entries: [TIFFEntry]
+public struct TIFFBuilderDirectory: Sendable, Hashable {
+    public var entries: [TIFFBuilderEntry]
     /// Sub-IFDs; each becomes a LONG entry with `tag` holding the sub-IFD's offset.
-    public var subdirectories: [TIFFSubdirectory]
+    public var subdirectories: [TIFFBuilderSubdirectory]
 
-    public init(entries: [TIFFEntry] = [], subdirectories: [TIFFSubdirectory] = []) {
+    public init(entries: [TIFFBuilderEntry] = [], subdirectories: [TIFFBuilderSubdirectory] = []) {
         self.entries = entries
         self.subdirectories = subdirectories
     }
 
     /// Adds an entry (kept in tag order when written).
     public mutating func add(_ tag: UInt16, _ value: TIFFValue) {
-        entries.append(TIFFEntry(tag, value))
+        entries.append(TIFFBuilderEntry(tag, value))
     }
 }
 
 /// A sub-IFD and the pointer tag that leads to it.
-public struct TIFFSubdirectory: Sendable, Hashable {
+public struct TIFFBuilderSubdirectory: Sendable, Hashable {
     public var tag: UInt16
-    public var directory: TIFFDirectory
+    public var directory: TIFFBuilderDirectory
 
-    public init(tag: UInt16, directory: TIFFDirectory) {
+    public init(tag: UInt16, directory: TIFFBuilderDirectory) {
         self.tag = tag
         self.directory = directory
     }
