@@ -51,9 +51,9 @@ struct ExifBuilderTests {
 
     @Test func extraEntriesLandInTheirDirectories() throws {
         var fields = ExifFields(make: "Apple", model: "iPhone 13")
-        fields.extraIFD0 = [TIFFEntry(0x013B, .ascii("Ann Example"))]
-        fields.extraExif = [TIFFEntry(ExifTag.userComment, .undefined(Array("ASCII\0\0\0Screenshot".utf8)))]
-        fields.extraGPS = [TIFFEntry(0x001D, .ascii("2024:06:15"))]
+        fields.extraIFD0 = [TIFFBuilderEntry(0x013B, .ascii("Ann Example"))]
+        fields.extraExif = [TIFFBuilderEntry(ExifTag.userComment, .undefined(Array("ASCII\0\0\0Screenshot".utf8)))]
+        fields.extraGPS = [TIFFBuilderEntry(0x001D, .ascii("2024:06:15"))]
         let jpeg = try JPEGEncoder().encode(
             ProceduralPicture.draw(seed: 1, width: 16, height: 16), metadata: JPEGMetadata(exif: ExifBuilder(byteOrder: .bigEndian).build(fields).bytes))
         let directory = try ExternalTools.temporaryDirectory()

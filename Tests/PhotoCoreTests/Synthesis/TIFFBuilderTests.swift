@@ -96,11 +96,11 @@ import Testing
     }
 
     @Test func rawEntriesAreWrittenVerbatimForHostileFixtures() {
-        var ifd0 = TIFFDirectory()
+        var ifd0 = TIFFBuilderDirectory()
         ifd0.add(0x0112, .rawOffset(type: 3, count: 0xFFFF_FFFF, offset: 0xDEAD_BEEF))
         ifd0.add(0x010F, .raw(type: 2, count: 99, bytes: Array("ab".utf8)))
         ifd0.add(0x010F, .ascii("second"))
-        let block = TIFFBuilder(byteOrder: .littleEndian).build([ifd0, TIFFDirectory(entries: [TIFFEntry(0x0100, .long([7]))])])
+        let block = TIFFBuilder(byteOrder: .littleEndian).build([ifd0, TIFFBuilderDirectory(entries: [TIFFBuilderEntry(0x0100, .long([7]))])])
         let reader = Reader(bytes: block.bytes)
         let entries = reader.entries(at: 8)
         #expect(entries.map(\.tag) == [0x010F, 0x010F, 0x0112], "duplicates kept in insertion order")
