@@ -26,11 +26,11 @@ swift build -c release >&2
 PHOTOFS="$PWD/.build/release/photofs"
 
 mkdir -p "$WORK"
-if [ ! -f "$LIB/.complete" ]; then
-    rm -rf "$LIB"
+if [ ! -f "$LIB.complete" ]; then
+    rm -rf "$LIB" "$LIB.complete"
     echo "index-bench: generating $COUNT photos into $LIB" >&2
     "$PHOTOFS" generate "$LIB" --count "$COUNT" --seed "$SEED" >&2
-    : > "$LIB/.complete"
+    : > "$LIB.complete"
 fi
 FILES=$(find "$LIB" -type f -name '*.[jJ][pP][gG]' | wc -l)
 BYTES=$(du -sb "$LIB" | cut -f1)
@@ -77,7 +77,7 @@ if [ "$status" -ne 0 ]; then
     echo "index-bench: exiftool exited $status (see $WORK/exiftool.log)" >&2
 fi
 
-echo "### Index benchmark: $FILES JPEGs ($((BYTES / 1024 / 1024)) MiB), $(nproc) cores, $(date -u +%Y-%m-%d)"
+echo "### Index benchmark: $FILES JPEGs ($(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1048576 }') MiB), $(nproc) cores, $(date -u +%Y-%m-%d)"
 echo
 echo "Library made by \`photofs generate --count $COUNT --seed $SEED\`; all files in the page cache for both tools."
 echo

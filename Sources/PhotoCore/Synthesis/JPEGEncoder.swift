@@ -95,7 +95,10 @@ public struct JPEGEncoder: Sendable {
         try? Self.segment(0xC0, sof, into: &out)
 
         var dht: [UInt8] = []
-        for (tableClass, spec) in [(0x00, JPEGTables.dcLuminance), (0x10, JPEGTables.acLuminance), (0x01, JPEGTables.dcChrominance), (0x11, JPEGTables.acChrominance)] {
+        for (tableClass, spec) in [
+            (0x00, JPEGTables.dcLuminance), (0x10, JPEGTables.acLuminance), (0x01, JPEGTables.dcChrominance),
+            (0x11, JPEGTables.acChrominance),
+        ] {
             dht.append(UInt8(tableClass))
             dht += spec.counts
             dht += spec.symbols

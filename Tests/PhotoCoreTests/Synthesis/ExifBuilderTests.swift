@@ -55,7 +55,8 @@ struct ExifBuilderTests {
         fields.extraExif = [TIFFBuilderEntry(ExifTag.userComment, .undefined(Array("ASCII\0\0\0Screenshot".utf8)))]
         fields.extraGPS = [TIFFBuilderEntry(0x001D, .ascii("2024:06:15"))]
         let jpeg = try JPEGEncoder().encode(
-            ProceduralPicture.draw(seed: 1, width: 16, height: 16), metadata: JPEGMetadata(exif: ExifBuilder(byteOrder: .bigEndian).build(fields).bytes))
+            ProceduralPicture.draw(seed: 1, width: 16, height: 16),
+            metadata: JPEGMetadata(exif: ExifBuilder(byteOrder: .bigEndian).build(fields).bytes))
         let directory = try ExternalTools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("extra.jpg").path

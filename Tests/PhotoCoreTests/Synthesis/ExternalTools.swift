@@ -5,7 +5,9 @@ import Foundation
 /// is missing.
 enum ExternalTools {
     /// The path of exiftool, when installed.
-    static let exiftool: String? = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let exiftool: String? = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// A Python interpreter that can import PIL (Debian's python3-pil), when there is one.
     static let pythonWithPIL: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first { path in
@@ -32,7 +34,9 @@ enum ExternalTools {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// `exiftool -j -n` (plus `extra` options) of the given files, one dictionary each.

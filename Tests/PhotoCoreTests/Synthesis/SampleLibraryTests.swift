@@ -62,7 +62,9 @@ import Testing
         for info in infos {
             let path = try #require(info["SourceFile"] as? String)
             let photo = try #require(expected[path])
-            #expect(info["ExifTool:Warning"] == nil && info["ExifTool:Error"] == nil, "\(path): \(info["ExifTool:Warning"] ?? info["ExifTool:Error"] ?? "")")
+            #expect(
+                info["ExifTool:Warning"] == nil && info["ExifTool:Error"] == nil,
+                "\(path): \(info["ExifTool:Warning"] ?? info["ExifTool:Error"] ?? "")")
             #expect(info["File:FileType"] as? String == "JPEG")
             #expect(info["File:ImageWidth"] as? Int == photo.width && info["File:ImageHeight"] as? Int == photo.height)
             guard photo.hasExif, let camera = photo.camera else {
@@ -91,6 +93,8 @@ import Testing
         #expect(unixSeconds(year: 1970, month: 1, day: 1) == 0)
         #expect(unixSeconds(year: 2024, month: 6, day: 15, hour: 8) == 1_718_438_400)
         #expect(unixSeconds(year: 2000, month: 3, day: 1) == 951_868_800)
-        #expect(CaptureDate(unixSeconds: unixSeconds(year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 59)).description == "2024-02-29 23:59:59+00:00")
+        #expect(
+            CaptureDate(unixSeconds: unixSeconds(year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 59)).description
+                == "2024-02-29 23:59:59+00:00")
     }
 }

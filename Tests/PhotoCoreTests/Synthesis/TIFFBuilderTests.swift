@@ -100,7 +100,9 @@ import Testing
         ifd0.add(0x0112, .rawOffset(type: 3, count: 0xFFFF_FFFF, offset: 0xDEAD_BEEF))
         ifd0.add(0x010F, .raw(type: 2, count: 99, bytes: Array("ab".utf8)))
         ifd0.add(0x010F, .ascii("second"))
-        let block = TIFFBuilder(byteOrder: .littleEndian).build([ifd0, TIFFBuilderDirectory(entries: [TIFFBuilderEntry(0x0100, .long([7]))])])
+        let block = TIFFBuilder(byteOrder: .littleEndian).build([
+            ifd0, TIFFBuilderDirectory(entries: [TIFFBuilderEntry(0x0100, .long([7]))]),
+        ])
         let reader = Reader(bytes: block.bytes)
         let entries = reader.entries(at: 8)
         #expect(entries.map(\.tag) == [0x010F, 0x010F, 0x0112], "duplicates kept in insertion order")
@@ -113,7 +115,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (0.0, [0, 0, 0]), (48.858370, [48, 51, 301_320]), (179.99999999, [180, 0, 0]), (179.9999999, [179, 59, 599_996]), (-9.133476, [9, 8, 5136]),
+        (0.0, [0, 0, 0]), (48.858370, [48, 51, 301_320]), (179.99999999, [180, 0, 0]), (179.9999999, [179, 59, 599_996]),
+        (-9.133476, [9, 8, 5136]),
     ])
     func degreesSplitIntoExactRationals(value: Double, expected: [Int]) {
         let parts = ExifBuilder.degreesMinutesSeconds(value)
