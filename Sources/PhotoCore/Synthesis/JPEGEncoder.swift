@@ -95,7 +95,10 @@ public struct JPEGEncoder: Sendable {
         try? Self.segment(0xC0, sof, into: &out)
 
         var dht: [UInt8] = []
-        for (tableClass, spec) in [(0x00, JPEGTables.dcLuminance), (0x10, JPEGTables.acLuminance), (0x01, JPEGTables.dcChrominance), (0x11, JPEGTables.acChrominance)] {
+        for (tableClass, spec) in [
+            (0x00, JPEGTables.dcLuminance), (0x10, JPEGTables.acLuminance), (0x01, JPEGTables.dcChrominance),
+            (0x11, JPEGTables.acChrominance),
+        ] {
             dht.append(UInt8(tableClass))
             dht += spec.counts
             dht += spec.symbols
@@ -159,7 +162,11 @@ public struct JPEGEncoder: Sendable {
             for column in 0..<8 { Self.fdct8(base + column, step: 8) }
             reciprocals.withUnsafeBufferPointer { scale in
                 coefficients.withUnsafeMutableBufferPointer { result in
-                    for i in 0..<64 { result[i] = Int32((data[i] * scale[i]).rounded()) }
+                    for i in 0..<64 {
+                        // Round half away from zero without a libm call.
+                        let x = data[i] * scale[i]
+                        result[i] = Int32(x + (x < 0 ? -0.5 : 0.5))
+                    }
                 }
             }
         }

@@ -1,6 +1,7 @@
 /// The example tables of ITU-T T.81 Annex K, used by most encoders: quantisation
 /// (K.1, K.2) and Huffman (K.3, K.5), plus the zig-zag scan order.
 enum JPEGTables {
+    // swift-format-ignore
     /// K.1, luminance quantisation, in natural (row-major) order.
     static let luminanceQuantisation: [Int] = [
         16, 11, 10, 16, 24, 40, 51, 61,
@@ -13,6 +14,7 @@ enum JPEGTables {
         72, 92, 95, 98, 112, 100, 103, 99,
     ]
 
+    // swift-format-ignore
     /// K.2, chrominance quantisation, in natural order.
     static let chrominanceQuantisation: [Int] = [
         17, 18, 24, 47, 99, 99, 99, 99,

@@ -13,16 +13,18 @@ public enum ProceduralPicture {
         let w = image.width, h = image.height
         image.pixels.withUnsafeMutableBufferPointer { px in
             for y in 0..<h {
+                // Both colours depend on the row only; the pixel just picks one.
+                let shade = (y - horizon) * 64 / max(h, 1)
+                let land = (0..<3).map { UInt8(clamping: Int(ground[$0]) - shade) }
+                let t = min(y * 256 / max(horizon, 1), 256)
+                let sky = (0..<3).map { UInt8(clamping: (Int(top[$0]) * (256 - t) + Int(bottom[$0]) * t) >> 8) }
                 for x in 0..<w {
                     let i = (y * w + x) * 3
                     // The horizon leans with `tilt` so pictures differ even in shape.
-                    if y * 100 > horizon * 100 + (x - w / 2) * tilt / 2 {
-                        let shade = (y - horizon) * 64 / max(h, 1)
-                        for c in 0..<3 { px[i + c] = UInt8(clamping: Int(ground[c]) - shade) }
-                    } else {
-                        let t = y * 256 / max(horizon, 1)
-                        for c in 0..<3 { px[i + c] = UInt8(clamping: (Int(top[c]) * (256 - t) + Int(bottom[c]) * t) >> 8) }
-                    }
+                    let colour = y * 100 > horizon * 100 + (x - w / 2) * tilt / 2 ? land : sky
+                    px[i] = colour[0]
+                    px[i + 1] = colour[1]
+                    px[i + 2] = colour[2]
                 }
             }
             for _ in 0..<random.int(2...5) {

@@ -46,7 +46,8 @@ public struct SampleCamera: Sendable, Hashable {
         make: "SONY", model: "ILCE-7M3", software: "ILCE-7M3 v3.01", lens: "FE 24-70mm F2.8 GM", byteOrder: .littleEndian,
         naming: .counter(prefix: "DSC0", fileExtension: ".JPG"), writesOffset: true, gpsRate: 0.2, isPhone: false)
     public static let fujiXT3 = SampleCamera(
-        make: "FUJIFILM", model: "X-T3", software: "Digital Camera X-T3 Ver4.00", lens: "XF18-55mmF2.8-4 R LM OIS", byteOrder: .littleEndian,
+        make: "FUJIFILM", model: "X-T3", software: "Digital Camera X-T3 Ver4.00", lens: "XF18-55mmF2.8-4 R LM OIS",
+        byteOrder: .littleEndian,
         naming: .counter(prefix: "DSCF", fileExtension: ".JPG"), writesOffset: false, gpsRate: 0.1, isPhone: false)
     public static let galaxyS21 = SampleCamera(
         make: "samsung", model: "SM-G991B", software: "G991BXXU5CVLL", lens: nil, byteOrder: .littleEndian, naming: .dateTime,

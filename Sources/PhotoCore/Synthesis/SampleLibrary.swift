@@ -113,7 +113,9 @@ private struct Planner {
         return seed &* 0x9E37_79B9_7F4A_7C15 ^ pictureCounter
     }
 
-    mutating func addEvent(name: String, year: Int, months: ClosedRange<Int>, camera: SampleCamera, size: Int, counterStart: Int, spacedName: Bool) {
+    mutating func addEvent(
+        name: String, year: Int, months: ClosedRange<Int>, camera: SampleCamera, size: Int, counterStart: Int, spacedName: Bool
+    ) {
         guard size > 0 else { return }
         let folder = uniqueFolder("\(year)/\(name)")
         let place = random.pick(SamplePlace.all)

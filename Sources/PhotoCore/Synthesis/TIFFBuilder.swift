@@ -33,7 +33,8 @@ public struct TIFFBuilder: Sendable {
 
     /// Writes one directory and everything below it; returns its offset and the position of
     /// its next-IFD link.
-    private func write(_ directory: TIFFBuilderDirectory, path: String, into writer: inout ByteWriter, block: inout TIFFBlock) -> (Int, Int) {
+    private func write(_ directory: TIFFBuilderDirectory, path: String, into writer: inout ByteWriter, block: inout TIFFBlock) -> (Int, Int)
+    {
         writer.alignToWord()
         let offset = writer.count
         block.directoryOffsets[path] = offset

@@ -5,7 +5,8 @@ public enum XMPPacket {
     public static func make(taken: CaptureDate?, location: GeoLocation?, creatorTool: String? = nil) -> String {
         var attributes: [String] = []
         if let taken {
-            var date = "\(digits(taken.year, 4))-\(digits(taken.month))-\(digits(taken.day))T\(digits(taken.hour)):\(digits(taken.minute)):\(digits(taken.second))"
+            var date =
+                "\(digits(taken.year, 4))-\(digits(taken.month))-\(digits(taken.day))T\(digits(taken.hour)):\(digits(taken.minute)):\(digits(taken.second))"
             if let offset = taken.utcOffsetMinutes { date += ExifBuilder.offsetText(offset) }
             attributes.append("xmp:CreateDate=\"\(date)\"")
         }

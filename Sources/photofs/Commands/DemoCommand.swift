@@ -32,9 +32,11 @@ enum DemoCommand {
         let catalog = base + "/catalog.sqlite"
         if arguments.positionals.isEmpty { try GenerateCommand.makeDirectories(mountpoint) }
 
-        let summary = try GenerateCommand.write(SampleLibrary(seed: seed, count: count), into: library, force: false, environment: environment)
+        let summary = try GenerateCommand.write(
+            SampleLibrary(seed: seed, count: count), into: library, force: false, environment: environment)
         output.line("Sample library: \(library)")
-        output.line("  \(summary.files) photos in \(summary.folders) folders, \(summary.withExif) with EXIF, \(summary.withLocation) with GPS")
+        output.line(
+            "  \(summary.files) photos in \(summary.folders) folders, \(summary.withExif) with EXIF, \(summary.withLocation) with GPS")
 
         var indexed = false
         if let index = CommandTable.named("index") {
@@ -110,7 +112,8 @@ enum DemoCommand {
             text += """
                 Try:
                   find \(q(library)) -type f | head
-                  exiftool -r -n -T -FileName -Make -Model -DateTimeOriginal -GPSLatitude \(q(library)) | head
+                  exiftool -r -T -Directory -FileName -Make -Model -DateTimeOriginal \(q(library)) | head
+                  exiftool -r -q -if '$GPSLatitude' -p '$Directory/$FileName has a location' \(q(library))
 
                 """
         }

@@ -57,7 +57,8 @@ enum GenerateCommand {
             try makeDirectories(directory + "/" + folder)
         }
         let total = library.photos.count
-        let progress = total >= 2000 ? ProgressBar(label: "generate", isTerminal: environment.stderrIsTerminal, output: environment.output) : nil
+        let progress =
+            total >= 2000 ? ProgressBar(label: "generate", isTerminal: environment.stderrIsTerminal, output: environment.output) : nil
         let done = Atomic<Int>(0)
         let bytesWritten = Atomic<Int>(0)
         let firstError = Mutex<CLIError?>(nil)
@@ -149,7 +150,8 @@ enum GenerateCommand {
         return String(path[..<slash])
     }
 
-    static func intOption(_ arguments: ParsedArguments, _ name: String, default value: Int, range: ClosedRange<Int>) throws(CLIError) -> Int {
+    static func intOption(_ arguments: ParsedArguments, _ name: String, default value: Int, range: ClosedRange<Int>) throws(CLIError) -> Int
+    {
         guard let text = arguments.value(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw .usage("--\(name) wants a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
