@@ -1,6 +1,9 @@
 /// Every subcommand, in the order `photofs --help` lists them.
 enum CommandTable {
     static let all: [Command] = [
+        IndexCommand.command,
+        LsCommand.command,
+        ShowCommand.command,
         VersionCommand.command,
         GenerateCommand.command,
         DemoCommand.command,
