@@ -1,0 +1,5 @@
+struct HEIFWalker {
+    let reader: SourceReader
+    let format: MediaFormat
+    func layout() -> ContainerLayout { ContainerLayout(format: format, problems: ["not walked yet"], isComplete: false) }
+}

@@ -1,0 +1,133 @@
+/// Computes, at index time, how a file is served to views that hide location: the `strip`
+/// and `coarse` plans over the original bytes, from the container layout the walkers found.
+///
+/// - EXIF blocks: GPS IFDs rewritten in place (see `EXIFLocationRedactor`); a block that
+///   cannot be walked with certainty is replaced by an empty TIFF structure of the same
+///   length (fail closed), or, when the block is the image file itself (TIFF, DNG, RAW),
+///   the file is withheld.
+/// - XMP packets: location properties replaced by spaces (see `XMPLocationScanner`); when
+///   a coordinate name survives, the whole packet becomes spaces. Under `coarse` XMP
+///   location is blanked too: XMP coordinates are text in several notations, and rounding
+///   them in place would be a second parser to trust.
+/// - Video location payloads (`©xyz`, `loci`, `gps `, `gps0`, the ISO 6709 `mdta` value):
+///   zeroed. A zeroed `©xyz` payload reads as an empty string (length 0), which exiftool
+///   and players skip; an `mdta` value that is a `data` atom keeps its 16-byte header so
+///   the item list still parses, and its string is zeroed. `coarse` blanks video location
+///   the same way.
+/// - Checksummed chunks (PNG): a chunk whose covered bytes are patched gets a patch with
+///   the CRC-32 recomputed over the patched bytes.
+/// - A container that could not be parsed to its end (`isComplete == false`): withheld.
+public enum RedactionPlanner {
+    /// The plans for `layout`, reading the bytes the layout points to from `source`.
+    public static func plans(layout: ContainerLayout, source: some ByteSource) -> RedactionPlans {
+        report(layout: layout, source: source).plans
+    }
+
+    /// The plans with notes on what was done (for `photofs show`); never contains a
+    /// coordinate.
+    public static func report(layout: ContainerLayout, source: some ByteSource) -> RedactionReport {
+        guard layout.isComplete else {
+            let why = layout.problems.isEmpty ? "the container could not be parsed to its end" : layout.problems.joined(separator: "; ")
+            let plan = RedactionPlan.withheld(reason: "container not fully parsed: \(why)")
+            return RedactionReport(plans: RedactionPlans(strip: plan, coarse: plan), notes: [])
+        }
+        var notes: [String] = []
+        let strip = plan(layout: layout, source: source, mode: .strip, notes: &notes)
+        var ignored: [String] = []
+        let coarse = plan(layout: layout, source: source, mode: .coarse, notes: &ignored)
+        return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse), notes: notes)
+    }
+
+    private static func plan(layout: ContainerLayout, source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String]) -> RedactionPlan {
+        do throws(ByteSourceError) {
+            var patches = PatchList()
+            let imageIsTIFF = [MediaFormat.tiff, .dng, .raw].contains(layout.format)
+            let redactor = EXIFLocationRedactor(mode: mode, mayBlankBlock: !imageIsTIFF)
+            let walker = TIFFWalker()
+            for block in layout.exifBlocks {
+                let structure = walker.walk(source, block: block)
+                switch try redactor.plan(structure, source: source, into: &patches) {
+                case .noLocation: break
+                case .redacted(let count): notes.append("EXIF block at \(block.offset): \(count) GPS directory(ies) rewritten")
+                case .blanked(let reason): notes.append("\(reason): block blanked")
+                case .uncertain(let reason): return .withheld(reason: reason)
+                }
+            }
+            for packet in layout.xmpPackets {
+                try blankXMP(packet, source: source, into: &patches, notes: &notes)
+            }
+            for payload in layout.movie?.locationPayloads ?? [] {
+                try blankMovieLocation(payload, source: source, into: &patches)
+                notes.append("video location payload at \(payload.offset) blanked")
+            }
+            var merged = patches.merged()
+            if !layout.checksummedChunks.isEmpty && !merged.isEmpty {
+                try addChecksums(layout.checksummedChunks, to: &patches, merged: merged, source: source)
+                merged = patches.merged()
+            }
+            return .patches(merged)
+        } catch {
+            return .withheld(reason: "could not read the file while planning (\(error))")
+        }
+    }
+
+    /// Reads exactly `range` or throws.
+    static func read(_ range: ByteRange, from source: some ByteSource) throws(ByteSourceError) -> [UInt8] {
+        guard range.offset >= 0, range.length >= 0, range.length <= Int64(Int32.max), range.offset <= source.size - range.length else {
+            throw .outOfRange(offset: range.offset)
+        }
+        let bytes = try source.read(at: range.offset, count: Int(range.length))
+        guard bytes.count == Int(range.length) else { throw .outOfRange(offset: range.offset) }
+        return bytes
+    }
+
+    private static func blankXMP(_ packet: ByteRange, source: some ByteSource, into patches: inout PatchList, notes: inout [String]) throws(ByteSourceError) {
+        let text = try read(packet, from: source)
+        let scanner = XMPLocationScanner(text)
+        if scanner.uncertain {
+            patches.fill(packet, with: 0x20)
+            notes.append("XMP packet at \(packet.offset): location not found with certainty, packet blanked")
+            return
+        }
+        for blank in scanner.blanks where !blank.isEmpty {
+            patches.fill(ByteRange(offset: packet.offset + Int64(blank.lowerBound), length: Int64(blank.count)), with: 0x20)
+        }
+        if !scanner.blanks.isEmpty {
+            notes.append("XMP packet at \(packet.offset): \(scanner.blanks.count) location propert(ies) blanked")
+        }
+    }
+
+    private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, into patches: inout PatchList) throws(ByteSourceError) {
+        guard payload.length > 0 else { return }
+        let head = try read(ByteRange(offset: payload.offset, length: min(payload.length, 8)), from: source)
+        if payload.length >= 16, head.count == 8, head[4...7].elementsEqual(Array("data".utf8)) {
+            patches.fill(ByteRange(offset: payload.offset + 16, length: payload.length - 16), with: 0)
+        } else {
+            patches.fill(payload, with: 0)
+        }
+    }
+
+    private static func addChecksums(_ chunks: [ChecksummedChunk], to patches: inout PatchList, merged: [Patch], source: some ByteSource) throws(ByteSourceError) {
+        for chunk in chunks {
+            let covered = chunk.covered
+            guard covered.length >= 0 else { continue }
+            let touching = merged.filter { $0.offset < covered.end && $0.end > covered.offset }
+            guard !touching.isEmpty else { continue }
+            var bytes = try read(covered, from: source)
+            PatchOverlay.apply(touching, to: &bytes, at: covered.offset)
+            let crc = CRC32.checksum(bytes)
+            patches.add(at: chunk.checksumOffset, TIFFByteOrder.bigEndian.bytes(of: crc))
+        }
+    }
+}
+
+/// The plans for one file and what the planner did, in words without coordinates.
+public struct RedactionReport: Hashable, Sendable {
+    public var plans: RedactionPlans
+    public var notes: [String]
+
+    public init(plans: RedactionPlans, notes: [String]) {
+        self.plans = plans
+        self.notes = notes
+    }
+}

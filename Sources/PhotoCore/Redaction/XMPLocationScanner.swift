@@ -1,0 +1,264 @@
+/// Finds the location properties in an XMP packet so they can be blanked with spaces:
+/// `exif:GPS*`, `photoshop:City/State/Country`, `Iptc4xmpCore:Location/CountryCode`,
+/// `Iptc4xmpExt:LocationCreated/LocationShown` and DJI's `drone-dji:Gps*`, in attribute
+/// form (`exif:GPSLatitude="..."`, the attribute from its name to its closing quote) and
+/// element form (`<exif:GPSLatitude>...</exif:GPSLatitude>`, from `<` to the end tag's `>`).
+///
+/// Spaces in place of an attribute or an element keep the XML well-formed (whitespace is
+/// allowed between attributes and between property elements). Prefixes are resolved
+/// through the packet's `xmlns:` declarations, and the conventional prefixes always count.
+///
+/// A tolerant scanner, not an XML parser: it must not trap or stall on any bytes. After
+/// blanking it looks again for the names of coordinate properties; when one remains (an
+/// unusual spelling it did not understand, a packet cut in the middle of a property) the
+/// caller blanks the whole packet (fail closed).
+struct XMPLocationScanner {
+    /// Ranges (relative to the packet) to fill with spaces.
+    var blanks: [Range<Int>] = []
+    /// True when a coordinate name remains outside the blanks: blank the whole packet.
+    var uncertain = false
+
+    private let text: [UInt8]
+    private var locationPrefixes: [[UInt8]: LocationNamespace] = [:]
+
+    /// Which namespace a prefix is bound to, and so which local names are location.
+    private enum LocationNamespace {
+        case exif, photoshop, iptcCore, iptcExt, dji
+
+        func isLocation(_ local: ArraySlice<UInt8>) -> Bool {
+            let name = String(decoding: local, as: UTF8.self)
+            switch self {
+            case .exif: return name.hasPrefix("GPS")
+            case .photoshop: return name == "City" || name == "State" || name == "Country"
+            case .iptcCore: return name == "Location" || name == "CountryCode"
+            case .iptcExt: return name == "LocationCreated" || name == "LocationShown"
+            case .dji: return name.hasPrefix("Gps") || name.hasPrefix("GPS") || name == "AbsoluteAltitude"
+            }
+        }
+    }
+
+    private static let namespaces: [(uri: String, prefix: String, kind: LocationNamespace)] = [
+        ("http://ns.adobe.com/exif/1.0/", "exif", .exif),
+        ("http://ns.adobe.com/photoshop/1.0/", "photoshop", .photoshop),
+        ("http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/", "Iptc4xmpCore", .iptcCore),
+        ("http://iptc.org/std/Iptc4xmpExt/2008-02-29/", "Iptc4xmpExt", .iptcExt),
+        ("http://www.dji.com/drone-dji/1.0/", "drone-dji", .dji),
+    ]
+
+    /// Names that must not survive outside the blanks.
+    private static let residue: [[UInt8]] = ["GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSDestLat", "GPSDestLon", "GpsLatitude", "GpsLongitude", "GpsLongtitude", "LocationShown", "LocationCreated"].map { Array($0.utf8) }
+
+    /// Scans `text` (the packet's bytes).
+    init(_ text: [UInt8]) {
+        self.text = text
+        for namespace in Self.namespaces {
+            locationPrefixes[Array(namespace.prefix.utf8)] = namespace.kind
+        }
+        collectDeclarations()
+        scan()
+        checkResidue()
+    }
+
+    // MARK: - Namespace declarations
+
+    /// Binds every prefix declared anywhere in the packet with `xmlns:p="uri"` to a
+    /// location namespace (a prefix rebound elsewhere still counts: fail closed).
+    private mutating func collectDeclarations() {
+        let marker = Array("xmlns:".utf8)
+        var index = 0
+        while let found = find(marker, from: index) {
+            index = found + marker.count
+            var end = index
+            while end < text.count, isNameByte(text[end]) { end += 1 }
+            let prefix = Array(text[index..<end])
+            var cursor = skipSpaces(end)
+            guard cursor < text.count, text[cursor] == UInt8(ascii: "=") else { continue }
+            cursor = skipSpaces(cursor + 1)
+            guard cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'") else { continue }
+            let quote = text[cursor]
+            guard let close = firstIndex(of: quote, from: cursor + 1) else { continue }
+            let uri = String(decoding: text[(cursor + 1)..<close], as: UTF8.self)
+            if let namespace = Self.namespaces.first(where: { $0.uri == uri }) {
+                locationPrefixes[prefix] = namespace.kind
+            }
+            index = close + 1
+        }
+    }
+
+    // MARK: - Tags
+
+    private mutating func scan() {
+        var index = 0
+        while index < text.count {
+            guard let lt = firstIndex(of: UInt8(ascii: "<"), from: index) else { return }
+            index = skipMarkup(at: lt)
+        }
+    }
+
+    /// Handles the markup starting at `lt` and returns where scanning continues (always
+    /// past `lt`).
+    private mutating func skipMarkup(at lt: Int) -> Int {
+        if startsWith("<!--", at: lt) { return endOf("-->", from: lt + 4) }
+        if startsWith("<![CDATA[", at: lt) { return endOf("]]>", from: lt + 9) }
+        if startsWith("<?", at: lt) { return endOf("?>", from: lt + 2) }
+        if startsWith("<!", at: lt) || startsWith("</", at: lt) { return endOf(">", from: lt + 2) }
+        guard let tag = readStartTag(at: lt) else { return lt + 1 }
+        blanks.append(contentsOf: tag.locationAttributes)
+        guard isLocation(tag.name) else { return tag.end }
+        if tag.selfClosing {
+            blanks.append(lt..<tag.end)
+            return tag.end
+        }
+        // Element form: blank through the matching end tag (same-name nesting counted).
+        let end = matchingEnd(of: tag.name, from: tag.end) ?? text.count
+        blanks.append(lt..<end)
+        return end
+    }
+
+    private struct StartTag {
+        var name: Range<Int>
+        var end: Int
+        var selfClosing: Bool
+        var locationAttributes: [Range<Int>]
+    }
+
+    /// Reads `<name attr="v" ...>` or `<name .../>`; nil when it is not a start tag.
+    private func readStartTag(at lt: Int) -> StartTag? {
+        var cursor = lt + 1
+        let nameStart = cursor
+        while cursor < text.count, isNameByte(text[cursor]) { cursor += 1 }
+        guard cursor > nameStart else { return nil }
+        var tag = StartTag(name: nameStart..<cursor, end: text.count, selfClosing: false, locationAttributes: [])
+        while true {
+            cursor = skipSpaces(cursor)
+            guard cursor < text.count else {
+                tag.end = text.count
+                return tag
+            }
+            if text[cursor] == UInt8(ascii: ">") {
+                tag.end = cursor + 1
+                return tag
+            }
+            if startsWith("/>", at: cursor) {
+                tag.end = cursor + 2
+                tag.selfClosing = true
+                return tag
+            }
+            let attrStart = cursor
+            while cursor < text.count, isNameByte(text[cursor]) { cursor += 1 }
+            let attrName = attrStart..<cursor
+            guard cursor > attrStart else {
+                // Not a name: skip the byte and carry on (tolerant).
+                cursor += 1
+                continue
+            }
+            cursor = skipSpaces(cursor)
+            guard cursor < text.count, text[cursor] == UInt8(ascii: "=") else { continue }
+            cursor = skipSpaces(cursor + 1)
+            guard cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'") else { continue }
+            let quote = text[cursor]
+            let close = firstIndex(of: quote, from: cursor + 1) ?? (text.count - 1)
+            if isLocation(attrName) {
+                tag.locationAttributes.append(attrStart..<(close + 1))
+            }
+            cursor = close + 1
+        }
+    }
+
+    /// The index just past the end tag matching a start tag named `name`.
+    private func matchingEnd(of name: Range<Int>, from start: Int) -> Int? {
+        var depth = 1
+        var index = start
+        let nameBytes = text[name]
+        while let lt = firstIndex(of: UInt8(ascii: "<"), from: index) {
+            let closing = startsWith("</", at: lt)
+            let nameStart = closing ? lt + 2 : lt + 1
+            var cursor = nameStart
+            while cursor < text.count, isNameByte(text[cursor]) { cursor += 1 }
+            guard let gt = firstIndex(of: UInt8(ascii: ">"), from: cursor) else { return nil }
+            if text[nameStart..<cursor].elementsEqual(nameBytes) {
+                if closing {
+                    depth -= 1
+                    if depth == 0 { return gt + 1 }
+                } else if text[gt - 1] != UInt8(ascii: "/") {
+                    depth += 1
+                }
+            }
+            index = max(gt, lt + 1)
+        }
+        return nil
+    }
+
+    // MARK: - Checks
+
+    private mutating func checkResidue() {
+        var covered = [Bool](repeating: false, count: text.count)
+        for blank in blanks {
+            for index in blank where index >= 0 && index < covered.count { covered[index] = true }
+        }
+        for needle in Self.residue {
+            var from = 0
+            while let found = find(needle, from: from) {
+                if !covered[found] {
+                    uncertain = true
+                    return
+                }
+                from = found + 1
+            }
+        }
+    }
+
+    // MARK: - Bytes
+
+    private func isLocation(_ qualified: Range<Int>) -> Bool {
+        guard let colon = text[qualified].firstIndex(of: UInt8(ascii: ":")) else { return false }
+        guard let namespace = locationPrefixes[Array(text[qualified.lowerBound..<colon])] else { return false }
+        return namespace.isLocation(text[(colon + 1)..<qualified.upperBound])
+    }
+
+    private func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), 0x80...0xFF:
+            true
+        default:
+            false
+        }
+    }
+
+    private func skipSpaces(_ index: Int) -> Int {
+        var index = index
+        while index < text.count, [0x20, 0x09, 0x0A, 0x0D].contains(text[index]) { index += 1 }
+        return index
+    }
+
+    private func firstIndex(of byte: UInt8, from start: Int) -> Int? {
+        guard start < text.count else { return nil }
+        return text[start...].firstIndex(of: byte)
+    }
+
+    private func startsWith(_ prefix: String, at index: Int) -> Bool {
+        let bytes = Array(prefix.utf8)
+        guard index >= 0, index <= text.count - bytes.count else { return false }
+        return text[index..<(index + bytes.count)].elementsEqual(bytes)
+    }
+
+    /// The index just past the first `terminator` at or after `start`, or the end of text.
+    private func endOf(_ terminator: String, from start: Int) -> Int {
+        guard let found = find(Array(terminator.utf8), from: start) else { return text.count }
+        return found + terminator.utf8.count
+    }
+
+    private func find(_ needle: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, start >= 0 else { return nil }
+        var index = start
+        while index <= text.count - needle.count {
+            guard let first = firstIndex(of: needle[0], from: index) else { return nil }
+            if first > text.count - needle.count { return nil }
+            if text[first..<(first + needle.count)].elementsEqual(needle) { return first }
+            index = first + 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import PhotoCore
+
+/// Sniffs and walks every file of the shared corpus and compares with exiftool's manifest.
+/// Skips (with a printed message) when the corpus is absent.
+@Suite struct CorpusSweepTests {
+    struct Entry {
+        var path: String
+        var fileType: String?
+        var hasExif: Bool
+    }
+
+    static func manifest() -> [Entry]? {
+        guard let dir = Corpus.directory, let data = FileManager.default.contents(atPath: dir + "/manifest.json"),
+            let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { return nil }
+        return list.compactMap { item in
+            guard let path = item["path"] as? String else { return nil }
+            return Entry(path: path, fileType: item["fileType"] as? String, hasExif: item["hasExif"] as? Bool ?? false)
+        }
+    }
+
+    /// The formats exiftool's FileType may correspond to (HEIC and HEIF are one family: exiftool
+    /// names it after the major brand, photofs after the codec brands).
+    static func expected(_ fileType: String?) -> Set<MediaFormat?> {
+        switch fileType {
+        case "JPEG": [.jpeg]
+        case "PNG": [.png]
+        case "GIF": [.gif]
+        case "WEBP", "Extended WEBP": [.webp]
+        case "TIFF": [.tiff]
+        case "DNG": [.dng]
+        case "NEF", "CR2", "ARW", "PEF": [.raw]
+        case "HEIC", "HEIF": [.heic, .heif]
+        case "AVIF": [.avif]
+        case "MP4", "M4V": [.mp4]
+        case "MOV": [.mov]
+        case "3GP", "3G2": [.threeGP]
+        default: [nil]  // BMP, AVI, MKV, BigTIFF, unknown.
+        }
+    }
+
+    /// Files where the sniffer knowingly disagrees with exiftool, and why.
+    static let sniffExceptions: [String: String] = [
+        "libheif/github_50.heic": "ftyp major brand is four spaces, compatible brand heic: photofs reads the brand list, exiftool falls back to MP4",
+        "metadata-extractor-images/crash-4c160f4263f8511f532bb22f967bfe166d5eae12.fuzzed": "ftyp with a 64-bit size and unknown brands: exiftool guesses MOV, photofs refuses",
+    ]
+
+    /// Files marked hasExif whose EXIF the walker cannot hand over as a TIFF block, and why.
+    static let exifExceptions: [String: String] = [:]
+
+    @Test func corpusSniffsAndWalksConsistently() throws {
+        guard let dir = Corpus.directory, let entries = Self.manifest() else {
+            print("CorpusSweepTests: corpus not found (set PHOTOFS_CORPUS or place it at ../shared/corpus); skipped")
+            return
+        }
+        var exceptions: [String] = []
+        for entry in entries {
+            let source = try #require(FileByteSource(path: dir + "/" + entry.path), "\(entry.path)")
+            let format = MediaSniffer.format(of: source)
+            if !Self.expected(entry.fileType).contains(format) {
+                if let reason = Self.sniffExceptions[entry.path] {
+                    exceptions.append("sniff \(entry.path): \(format.map(\.rawValue) ?? "nil") vs \(entry.fileType ?? "nil"): \(reason)")
+                } else {
+                    Issue.record("\(entry.path): sniffed \(format.map(\.rawValue) ?? "nil"), exiftool says \(entry.fileType ?? "nil")")
+                }
+            }
+            guard let format else { continue }
+            let layout = ContainerWalker.layout(of: source, format: format)
+            if !layout.isComplete || !layout.problems.isEmpty {
+                print("  \(entry.path) [\(format.rawValue)] complete=\(layout.isComplete) problems=\(layout.problems)")
+            }
+            guard entry.hasExif else { continue }
+            let valid = layout.exifBlocks.contains { block in
+                (try? source.read(at: block.offset, count: 4)).map { TIFFStructure.isHeader($0[...]) } ?? false
+            }
+            if !valid {
+                if let reason = Self.exifExceptions[entry.path] {
+                    exceptions.append("exif \(entry.path): \(reason)")
+                } else {
+                    Issue.record("\(entry.path): manifest says hasExif, walker found no TIFF block (\(layout.exifBlocks), \(layout.problems))")
+                }
+            }
+        }
+        print("CorpusSweepTests: \(entries.count) files; known exceptions:")
+        for line in exceptions { print("  " + line) }
+    }
+}
