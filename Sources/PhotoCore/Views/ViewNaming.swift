@@ -103,4 +103,19 @@ enum ViewNaming {
         if clean.count > nameMax { clean = Array(clean.prefix(nameMax)) }
         return clean
     }
+
+    /// Byte-wise order of two names (what `ls` in the C locale shows).
+    static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { left in
+            b.withUnsafeBufferPointer { right in
+                let common = min(left.count, right.count)
+                var index = 0
+                while index < common {
+                    if left[index] != right[index] { return left[index] < right[index] }
+                    index += 1
+                }
+                return left.count < right.count
+            }
+        }
+    }
 }

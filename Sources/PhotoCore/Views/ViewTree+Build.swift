@@ -63,16 +63,24 @@ struct ViewTreeBuilder {
 
     mutating func buildAll(filters: some AppFilterResolving) {
         let assets = snapshot.assets
+        // Columns read once, so sorting compares plain values instead of copying assets.
+        let ids = assets.map(\.id)
+        let paths = assets.map(\.path.bytes)
+        let sortKeys = assets.map { $0.effectiveDate.sortKey }
         // One node per id: the first by path wins, so a duplicate can't shadow another.
         var firstByID: [AssetID: Int32] = [:]
-        for index in assets.indices.sorted(by: { assets[$0].path < assets[$1].path }) where firstByID[assets[index].id] == nil {
-            firstByID[assets[index].id] = Int32(index)
+        var byPath: [Int32] = []
+        let pathOrder = assets.indices.sorted { a, b in
+            paths[a] == paths[b] ? ids[a] < ids[b] : ViewNaming.precedes(paths[a], paths[b])
         }
-        let sortKeys = assets.map { $0.effectiveDate.sortKey }
-        let byDate = firstByID.values.sorted { a, b in
+        for index in pathOrder where firstByID[ids[index]] == nil {
+            firstByID[ids[index]] = Int32(index)
+            byPath.append(Int32(index))
+        }
+        let byDate = byPath.sorted { a, b in
             let (ka, kb) = (sortKeys[Int(a)], sortKeys[Int(b)])
             if ka != kb { return ka < kb }
-            return assets[Int(a)].id < assets[Int(b)].id
+            return ids[Int(a)] < ids[Int(b)]
         }
 
         let root = add(inode: ViewInode.root, parent: nil, name: [], kind: .directory, scope: .shared, path: [])
@@ -87,7 +95,7 @@ struct ViewTreeBuilder {
         addFiles(byDate, to: all, policy: .keep, scope: .owner)
         buildByDate(byDate, under: dates)
         buildByCamera(byDate, under: cameras)
-        buildFolders(Array(firstByID.values), under: folders)
+        buildFolders(byPath, under: folders)
         buildApps(firstByID: firstByID, under: apps, filters: filters)
     }
 
@@ -122,18 +130,18 @@ struct ViewTreeBuilder {
             let name = ViewNaming.sanitized(Array(ViewTree.cameraName(make: metadata.make, model: metadata.model).utf8))
             groups[name, default: []].append(index)
         }
-        for name in groups.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        for name in groups.keys.sorted(by: ViewNaming.precedes) {
             let directory = directory(named: name, in: cameras, scope: .owner)
             addFiles(groups[name] ?? [], to: directory, policy: .keep, scope: .owner)
         }
     }
 
+    /// `members` must be in path order, so a parent folder is always made before its children.
     private mutating func buildFolders(_ members: [Int32], under folders: Int32) {
         let assets = snapshot.assets
         var directories: [[UInt8]: Int32] = [[]: folders]
         var files: [Int32: [Int32]] = [:]
-        // Folders in path order so a parent is always made before its children.
-        for index in members.sorted(by: { assets[Int($0)].path < assets[Int($1)].path }) {
+        for index in members {
             let components = assets[Int(index)].path.components.map(ViewNaming.sanitized)
             var folderPath: [UInt8] = []
             var directory = folders
@@ -152,7 +160,7 @@ struct ViewTreeBuilder {
         for directory in ordered {
             addFiles(files[directory] ?? [], to: directory, policy: .keep, scope: .owner)
             let names = nodes[Int(directory)].children.map { ($0, nodes[Int($0)].name) }
-            nodes[Int(directory)].children = names.sorted { $0.1.lexicographicallyPrecedes($1.1) }.map(\.0)
+            nodes[Int(directory)].children = names.sorted { ViewNaming.precedes($0.1, $1.1) }.map(\.0)
         }
     }
 
