@@ -85,21 +85,21 @@ extension ArraySlice<UInt8> {
     var text: String { String(decoding: self, as: UTF8.self) }
 }
 
-/// Four ASCII bytes as a box/chunk type, e.g. `ftyp`; non-printable bytes become `?`.
+/// Four bytes as a box/chunk type, e.g. `ftyp`, read as Latin-1 so that QuickTime's `©xyz`
+/// (0xA9) keeps its copyright sign; other non-printable bytes become `?`.
 func fourCC(_ value: UInt32) -> String {
     var text = ""
     for shift in [24, 16, 8, 0] {
         let byte = UInt8(truncatingIfNeeded: value >> UInt32(shift))
-        text.unicodeScalars.append(byte >= 0x20 && byte < 0x7F ? Unicode.Scalar(byte) : "?")
+        text.unicodeScalars.append((byte >= 0x20 && byte < 0x7F) || byte == 0xA9 ? Unicode.Scalar(byte) : "?")
     }
     return text
 }
 
-/// The 32-bit value of a four-character code, e.g. `code("moov")`.
-func code(_ text: StaticString) -> UInt32 {
+/// The 32-bit value of a four-character code, e.g. `code("moov")`; characters are taken as
+/// Latin-1, so `code("\u{A9}xyz")` is `A9 78 79 7A` as QuickTime writes it.
+func code(_ text: String) -> UInt32 {
     var value: UInt32 = 0
-    text.withUTF8Buffer { buffer in
-        for byte in buffer.prefix(4) { value = value << 8 | UInt32(byte) }
-    }
+    for scalar in text.unicodeScalars.prefix(4) { value = value << 8 | (scalar.value & 0xFF) }
     return value
 }

@@ -109,13 +109,14 @@ public enum TIFFProblem: Hashable, Sendable {
 
     /// Whether location could hide where the walker could not look. A directory or value
     /// outside the block is not a hiding place (its bytes are not in the block), a loop is
-    /// already walked; everything else is.
+    /// already walked, and a value of a type no TIFF or EXIF version defines cannot be
+    /// decoded by any reader (its entry is zeroed with the rest of a GPS IFD anyway);
+    /// everything else is.
     public var mayHideLocation: Bool {
         switch self {
         case .notTIFF, .readFailed, .directoryTruncated, .tooManyDirectories: true
         case .directoryOutsideBlock, .directoryLoop: false
-        case .unknownType(let kind, _, _, _): kind == .gps
-        case .valueOutsideBlock: false
+        case .unknownType, .valueOutsideBlock: false
         case .pointerWrongType(let tag, _, _): tag == TIFFTag.gpsIFD
         }
     }

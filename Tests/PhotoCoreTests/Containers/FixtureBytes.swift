@@ -8,7 +8,8 @@ enum Fixture {
     static func le16(_ v: Int) -> [UInt8] { be16(v).reversed() }
     static func le24(_ v: Int) -> [UInt8] { Array(be32(v).reversed().prefix(3)) }
     static func le32(_ v: Int) -> [UInt8] { be32(v).reversed() }
-    static func ascii(_ s: String) -> [UInt8] { Array(s.utf8) }
+    /// Text as single bytes (Latin-1), so that QuickTime's `©xyz` is four bytes.
+    static func ascii(_ s: String) -> [UInt8] { s.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } }
 
     /// A minimal TIFF block: header + IFD0 with one Make entry ("Test"), next IFD 0.
     /// With `dng`, IFD0 also holds DNGVersion; with `subIFDs`, a SubIFDs tag; `make` overrides Make.

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import PhotoCore
+
+/// SHA-256 against the FIPS 180-4 / NIST example vectors, chunked feeding, and `sha256sum`.
+@Suite struct SHA256Tests {
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
+        (
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+            "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+        ),
+    ])
+    func knownVectors(message: String, expected: String) {
+        #expect(SHA256.hex(SHA256.hash(Array(message.utf8))) == expected)
+    }
+
+    @Test func oneMillionA() {
+        let message = [UInt8](repeating: 0x61, count: 1_000_000)
+        #expect(SHA256.hex(SHA256.hash(message)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        // The same message fed in uneven chunks that straddle block boundaries.
+        var hasher = SHA256()
+        var offset = 0
+        var step = 1
+        while offset < message.count {
+            let end = min(message.count, offset + step)
+            message[offset..<end].withUnsafeBytes { hasher.update($0) }
+            offset = end
+            step = step % 131 + 7
+        }
+        #expect(SHA256.hex(hasher.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// Lengths around the padding boundaries (55, 56, 63, 64, 119, 120 bytes) against
+    /// `sha256sum`, the independent implementation.
+    @Test(arguments: [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 1000])
+    func paddingBoundaries(length: Int) throws {
+        let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let expected = try sha256sum(stdin: message)
+        #expect(SHA256.hex(SHA256.hash(message)) == expected)
+    }
+
+    @Test func finalizeDoesNotConsume() {
+        var hasher = SHA256()
+        hasher.update(Array("ab".utf8))
+        _ = hasher.finalize()
+        hasher.update(Array("c".utf8))
+        #expect(SHA256.hex(hasher.finalize()) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test func fingerprintGivesTheAssetID() throws {
+        let fingerprint = AssetFingerprint(of: Array("abc".utf8))
+        #expect(fingerprint.hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(fingerprint.assetID.rawValue == "ba7816bf8f01")
+        #expect(AssetFingerprint(hex: fingerprint.hex.uppercased()) == fingerprint)
+        #expect(AssetFingerprint(hex: "ba7816bf") == nil)
+        #expect(AssetFingerprint(hex: String(repeating: "g", count: 64)) == nil)
+        #expect(AssetFingerprint(digest: [1, 2, 3]) == nil)
+        // One changed byte, an unrelated id.
+        #expect(AssetFingerprint(of: Array("abd".utf8)).assetID != fingerprint.assetID)
+    }
+
+    /// A few corpus files, hashed in 1 MiB-and-odd chunks, against `sha256sum`.
+    @Test func corpusFilesMatchSha256sum() throws {
+        guard let directory = Corpus.directory else {
+            print("SHA256Tests: corpus not found (set PHOTOFS_CORPUS); skipping the sha256sum comparison")
+            return
+        }
+        let names = try FileManager.default.subpathsOfDirectory(atPath: directory).filter { !$0.hasSuffix(".md") }.sorted()
+        var checked = 0
+        for name in names.prefix(40) {
+            let path = directory + "/" + name
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                let data = FileManager.default.contents(atPath: path)
+            else { continue }
+            var hasher = SHA256()
+            let bytes = [UInt8](data)
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + 1_048_576 + 13)
+                bytes[offset..<end].withUnsafeBytes { hasher.update($0) }
+                offset = end
+            }
+            let expected = try sha256sum(stdin: bytes)
+            #expect(SHA256.hex(hasher.finalize()) == expected, "\(name)")
+            checked += 1
+        }
+        #expect(checked > 10)
+    }
+
+    /// Throughput in thread CPU time (the machine is shared, so wall time says little).
+    /// Release builds must exceed 300 MB/s; debug builds only report.
+    @Test func throughput() {
+        let buffer = [UInt8](repeating: 0x5A, count: 1 << 20)
+        var hasher = SHA256()
+        #if DEBUG
+            let rounds = 4
+        #else
+            let rounds = 256
+        #endif
+        let start = threadCPUSeconds()
+        for _ in 0..<rounds { buffer.withUnsafeBytes { hasher.update($0) } }
+        let seconds = max(threadCPUSeconds() - start, 1e-9)
+        _ = hasher.finalize()
+        let megabytesPerSecond = Double(rounds << 20) / seconds / 1e6
+        print("SHA256Tests: \(Int(megabytesPerSecond)) MB/s of CPU time")
+        #if !DEBUG
+            #expect(megabytesPerSecond > 300)
+        #endif
+    }
+
+    private func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private func sha256sum(stdin bytes: [UInt8]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        // Write on another thread so a large input cannot deadlock against a full output pipe.
+        let writer = input.fileHandleForWriting
+        let data = Data(bytes)
+        let thread = Thread {
+            writer.write(data)
+            try? writer.close()
+        }
+        thread.start()
+        let result = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: result.prefix(64), as: UTF8.self)
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+
+@testable import PhotoCore
+
+/// For every corpus file that exiftool says holds GPS (`hasGPS` or `hasGPSIFD` in
+/// `manifest.json`): plan the redaction, write the patched copies (strip and coarse) to a
+/// temporary folder, and check them with exiftool and ImageMagick as independent readers:
+/// no location left (strip), coordinates rounded to 0.01° (coarse), no new exiftool error or
+/// warning, same size, bytes outside the patches unchanged, decoded pixels unchanged.
+/// Prints one table line per file. Skips (printing why) when the corpus or exiftool is absent.
+@Suite struct RedactionCorpusTests {
+    struct Case {
+        var path: String
+        var hasGPS: Bool
+    }
+
+    static func cases() -> [Case]? {
+        guard let dir = Corpus.directory, let data = FileManager.default.contents(atPath: dir + "/manifest.json"),
+            let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { return nil }
+        return list.compactMap { item in
+            guard let path = item["path"] as? String else { return nil }
+            let hasGPS = item["hasGPS"] as? Bool ?? false
+            guard hasGPS || item["hasGPSIFD"] as? Bool ?? false else { return nil }
+            return Case(path: path, hasGPS: hasGPS)
+        }
+    }
+
+    /// Runs a command, returning its standard output (nil when it could not start or failed).
+    static func run(_ arguments: [String]) -> Data? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? data : nil
+    }
+
+    /// exiftool's reading of each file, keyed by path.
+    static func exiftool(_ paths: [String]) -> [String: [String: Any]] {
+        guard !paths.isEmpty, let data = run(["exiftool", "-n", "-json", "-a", "-G1"] + paths),
+            let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { return [:] }
+        var result: [String: [String: Any]] = [:]
+        for item in list {
+            if let source = item["SourceFile"] as? String { result[source] = item }
+        }
+        return result
+    }
+
+    /// Location tags that must not survive `strip`, as `Group:Tag` keys of exiftool's output.
+    static func locationKeys(_ tags: [String: Any]) -> [String] {
+        let coordinateNames = ["GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSPosition", "GPSCoordinates", "GPSDestLatitude", "GPSDestLongitude"]
+        let placeNames = ["City", "State", "Country", "CountryCode", "Location", "LocationShown", "LocationCreated"]
+        return tags.keys.filter { key in
+            let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { return false }
+            let (group, name) = (parts[0], parts[1])
+            if coordinateNames.contains(where: { name.hasPrefix($0) }) { return true }
+            if group.hasPrefix("XMP"), placeNames.contains(where: { name.hasPrefix($0) }) { return true }
+            if ["QuickTime", "UserData", "Keys", "ItemList"].contains(group), name.contains("Location") || name.contains("GPS") { return true }
+            return false
+        }.sorted()
+    }
+
+    /// The decoded pixels (RGBA, 8 bit) as ImageMagick reads them, or nil when it cannot.
+    static func pixels(_ path: String) -> Data? {
+        run(["convert", path + "[0]", "-depth", "8", "rgba:-"])
+    }
+
+    static let tempRoot = FileManager.default.temporaryDirectory.appendingPathComponent("photofs-redaction-\(getpid())")
+
+    @Test func corpusFilesLoseTheirLocation() throws {
+        guard let cases = Self.cases(), let dir = Corpus.directory else {
+            print("RedactionCorpusTests: corpus not found (set PHOTOFS_CORPUS); skipped")
+            return
+        }
+        guard Self.run(["exiftool", "-ver"]) != nil else {
+            print("RedactionCorpusTests: exiftool not installed; skipped")
+            return
+        }
+        let fm = FileManager.default
+        try fm.createDirectory(at: Self.tempRoot.appendingPathComponent("strip"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: Self.tempRoot.appendingPathComponent("coarse"), withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: Self.tempRoot) }
+
+        struct Row {
+            var path: String
+            var format = "?"
+            var strip = "-"
+            var coarse = "-"
+            var patches = 0
+            var patchedBytes = 0
+            var original = ""
+            var stripped = ""
+            var coarsened = ""
+            var skippedReason: String?
+            var hasGPS = false
+            var notes = ""
+        }
+        var rows: [Row] = []
+        for (index, item) in cases.enumerated() {
+            var row = Row(path: item.path)
+            let original = dir + "/" + item.path
+            guard let source = FileByteSource(path: original), let bytes = FileByteSource.contents(of: original),
+                let format = MediaSniffer.format(of: source)
+            else {
+                Issue.record("\(item.path): cannot read or sniff")
+                continue
+            }
+            row.format = format.rawValue
+            let layout = ContainerWalker.layout(of: source, format: format)
+            let report = RedactionPlanner.report(layout: layout, source: source)
+            let plans = report.plans
+            row.hasGPS = item.hasGPS
+            row.notes = report.notes.contains { $0.hasSuffix("block blanked") || $0.hasSuffix("packet blanked") } ? "fail-closed: " + report.notes.filter { $0.hasSuffix("block blanked") || $0.hasSuffix("packet blanked") }.joined(separator: "; ") : ""
+            if !layout.isComplete, layout.problems.contains("not walked yet") {
+                row.skippedReason = "container walker for \(format.rawValue) not landed yet"
+                rows.append(row)
+                continue
+            }
+            row.original = original
+            for (policy, plan) in [("strip", plans.strip), ("coarse", plans.coarse)] {
+                guard case .patches(let patches) = plan else {
+                    Issue.record("\(item.path): \(policy) plan withheld: \(plan)")
+                    continue
+                }
+                var patched = bytes
+                plan.apply(to: &patched, at: 0)
+                let ext = (item.path as NSString).pathExtension
+                let out = Self.tempRoot.appendingPathComponent(policy).appendingPathComponent("\(index).\(ext)").path
+                fm.createFile(atPath: out, contents: Data(patched))
+                if policy == "strip" {
+                    row.stripped = out
+                    row.patches = patches.count
+                    row.patchedBytes = patches.reduce(0) { $0 + $1.bytes.count }
+                } else {
+                    row.coarsened = out
+                }
+                // Same size; every byte outside the patches identical.
+                let written = FileByteSource.contents(of: out) ?? []
+                #expect(written.count == bytes.count, "\(item.path): size changed")
+                var inPatch = [Bool](repeating: false, count: bytes.count)
+                for patch in patches { for i in Int(patch.offset)..<Int(patch.end) { inPatch[i] = true } }
+                let changedOutside = zip(bytes, written).enumerated().contains { $0.element.0 != $0.element.1 && !inPatch[$0.offset] }
+                #expect(!changedOutside, "\(item.path): \(policy) changed bytes outside its patches")
+            }
+            rows.append(row)
+        }
+
+        let readings = Self.exiftool(rows.map(\.original).filter { !$0.isEmpty } + rows.map(\.stripped).filter { !$0.isEmpty }
+            + rows.map(\.coarsened).filter { !$0.isEmpty })
+        print("\nfile | format | patches (bytes) | strip | coarse")
+        for var row in rows {
+            defer { print("\(row.path) | \(row.format) | \(row.patches) (\(row.patchedBytes)) | \(row.strip) | \(row.coarse) \(row.notes)") }
+            if let reason = row.skippedReason {
+                print("RedactionCorpusTests: \(row.path) skipped: \(reason)")
+                row.strip = "skipped"
+                continue
+            }
+            guard let before = readings[row.original] else {
+                Issue.record("\(row.path): exiftool could not read the original")
+                continue
+            }
+            var failures: [String] = []
+            // The checker must see the location in the original, or its silence proves nothing.
+            if row.hasGPS && Self.locationKeys(before).isEmpty { failures.append("checker finds no location in the original") }
+            if let after = readings[row.stripped] {
+                let left = Self.locationKeys(after)
+                if !left.isEmpty { failures.append("location left: \(left.joined(separator: ","))") }
+                failures += Self.newComplaints(before: before, after: after)
+                if ["jpeg", "png", "webp", "heic", "heif", "avif"].contains(row.format) {
+                    let a = Self.pixels(row.original)
+                    let b = Self.pixels(row.stripped)
+                    if a == nil { failures.append("original not decodable") } else if a != b { failures.append("pixels differ") }
+                }
+            } else if !row.stripped.isEmpty {
+                failures.append("exiftool cannot read the stripped copy")
+            }
+            row.strip = failures.isEmpty ? "ok" : failures.joined(separator: "; ")
+            for failure in failures { Issue.record("\(row.path) strip: \(failure)") }
+
+            var coarseFailures: [String] = []
+            if let after = readings[row.coarsened] {
+                coarseFailures += Self.newComplaints(before: before, after: after)
+                let originalLat = before["Composite:GPSLatitude"] as? Double
+                let originalLon = before["Composite:GPSLongitude"] as? Double
+                let lat = after["Composite:GPSLatitude"] as? Double
+                let lon = after["Composite:GPSLongitude"] as? Double
+                for (name, a, b) in [("latitude", originalLat, lat), ("longitude", originalLon, lon)] {
+                    guard let a else { continue }
+                    guard let b else {
+                        // XMP and video coordinates are blanked under coarse (documented).
+                        continue
+                    }
+                    if abs(a - b) > 0.005 + 1e-9 { coarseFailures.append("\(name) moved more than 0.005°") }
+                    if abs(b * 100 - (b * 100).rounded()) > 1e-6 { coarseFailures.append("\(name) finer than 0.01°") }
+                }
+                let finer = Self.locationKeys(after).filter { !$0.hasPrefix("GPS:") && !$0.hasPrefix("Composite:") }
+                if !finer.isEmpty { coarseFailures.append("location outside the GPS IFD: \(finer.joined(separator: ","))") }
+                row.coarse = coarseFailures.isEmpty ? (lat == nil ? "ok (no coordinates)" : "ok") : coarseFailures.joined(separator: "; ")
+            }
+            for failure in coarseFailures { Issue.record("\(row.path) coarse: \(failure)") }
+        }
+    }
+
+    /// exiftool errors and warnings in `after` that `before` did not have.
+    static func newComplaints(before: [String: Any], after: [String: Any]) -> [String] {
+        var result: [String] = []
+        for key in ["ExifTool:Error", "ExifTool:Warning"] {
+            if let message = after[key] as? String, message != before[key] as? String {
+                result.append("new \(key): \(message)")
+            }
+        }
+        return result
+    }
+}
