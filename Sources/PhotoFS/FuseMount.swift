@@ -1,6 +1,7 @@
 import CFuse
 import Glibc
 import PhotoCore
+import Synchronization
 
 /// One mounted session of a `PhotoFileSystem`, through the libfuse3 low-level API:
 /// `fuse_session_new` (ops table + the file system as userdata) → signal handlers
@@ -9,11 +10,14 @@ import PhotoCore
 ///
 /// Supports: read-only views, the writable `.picker`, `allow_other` with
 /// `default_permissions`. Does not support: xattrs, locks, mmap writes, NFS export.
-public final class FuseMount {
+///
+/// `run()` blocks one thread; `stop()` and `close()` may be called from another (the
+/// session pointer never changes and `close` runs once).
+public final class FuseMount: @unchecked Sendable {
     private let fileSystem: PhotoFileSystem
     private let session: OpaquePointer
-    private var arguments: [UnsafeMutablePointer<CChar>?]
-    private var closed = false
+    private let arguments: [UnsafeMutablePointer<CChar>?]
+    private let closed = Atomic(false)
 
     /// Creates the session and mounts it. `options` are `-o` mount options
     /// (e.g. `allow_other`, `default_permissions`, `fsname=...`).
@@ -22,10 +26,12 @@ public final class FuseMount {
         var argv = ["photofs"]
         if !options.isEmpty { argv += ["-o", options.joined(separator: ",")] }
         if debug { argv.append("-d") }
-        arguments = argv.map { strdup($0) } + [nil]
+        let arguments = argv.map { strdup($0) } + [nil]
+        self.arguments = arguments
         var ops = FuseOperations.table()
         let userdata = Unmanaged.passUnretained(fileSystem).toOpaque()
-        let created = arguments.withUnsafeMutableBufferPointer { argvBuffer -> OpaquePointer? in
+        var argvCopy = arguments
+        let created = argvCopy.withUnsafeMutableBufferPointer { argvBuffer -> OpaquePointer? in
             var args = fuse_args(argc: Int32(argv.count), argv: argvBuffer.baseAddress, allocated: 0)
             return fuse_session_new(&args, &ops, MemoryLayout<fuse_lowlevel_ops>.size, userdata)
         }
@@ -66,14 +72,12 @@ public final class FuseMount {
 
     /// Unmounts and frees the session; safe to call twice.
     public func close() {
-        guard !closed else { return }
-        closed = true
+        guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         fileSystem.invalidator.detach()
         fuse_remove_signal_handlers(session)
         fuse_session_unmount(session)
         fuse_session_destroy(session)
         Self.free(arguments)
-        arguments = []
     }
 
     deinit {
