@@ -12,7 +12,7 @@ enum AssetRows {
     static let insertSQL = "INSERT OR REPLACE INTO assets(\(columns)) VALUES(" + (1...26).map { "?\($0)" }.joined(separator: ",") + ")"
 
     /// The encoded identity plan, the commonest BLOB: decoded without work.
-    private static let identityBlob = RedactionPlanCodec.encode(.identity)
+    private static let identityBlob = RedactionPlan.identity.encoded()
 
     /// Every asset, in one query.
     static func all(in db: Database) throws(CatalogError) -> [Asset] {
@@ -65,8 +65,8 @@ enum AssetRows {
         try s.bind(22, m.saysScreenshot)
         // One problem per line: a line break inside a problem would split it on the way back.
         try s.bind(23, m.problems.map { $0.replacing("\n", with: " ") }.joined(separator: "\n"))
-        try s.bind(24, RedactionPlanCodec.encode(a.redaction.strip))
-        try s.bind(25, RedactionPlanCodec.encode(a.redaction.coarse))
+        try s.bind(24, a.redaction.strip.encoded())
+        try s.bind(25, a.redaction.coarse.encoded())
         try s.bind(26, record.indexedAtNanoseconds)
         try s.run()
     }
@@ -111,10 +111,11 @@ enum AssetRows {
     private static func plan(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> RedactionPlan {
         let bytes = s.blob(column)
         if bytes == identityBlob { return .identity }
-        guard let plan = RedactionPlanCodec.decode(bytes) else {
-            throw .badStoredValue(column: column == 23 ? "assets.redaction_strip" : "assets.redaction_coarse", detail: "undecodable plan for \(id)")
+        do {
+            return try RedactionPlan(encoded: bytes)
+        } catch {
+            throw .badStoredValue(column: column == 23 ? "assets.redaction_strip" : "assets.redaction_coarse", detail: "undecodable plan for \(id): \(error)")
         }
-        return plan
     }
 }
 

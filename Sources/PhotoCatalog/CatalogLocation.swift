@@ -1,10 +1,12 @@
+import PhotoCore
+
 /// Where a library's catalog lives by default, following the XDG base-directory
 /// convention, and the rule that a catalog never lies inside its library.
 public enum CatalogLocation {
     /// `$XDG_DATA_HOME/photofs/catalogs/<library name>-<hash>.sqlite`, where
     /// `$XDG_DATA_HOME` defaults to `$HOME/.local/share` (a relative or empty value is
     /// ignored, as the XDG spec says), the name is the library folder's last component and
-    /// the hash is 16 hex digits of FNV-1a over the library's real path, so two libraries
+    /// the hash is the first 16 hex digits of SHA-256 over the library's real path, so two libraries
     /// with the same folder name get different catalogs and a library reached through a
     /// symlink gets the same one.
     ///
@@ -19,7 +21,7 @@ public enum CatalogLocation {
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
         let name = real.split(separator: UInt8(ascii: "/")).last.map { String(decoding: $0, as: UTF8.self) } ?? "root"
         let safeName = String(name.map { $0 == "/" || $0.isNewline || $0 == "\u{FFFD}" ? "_" : $0 }.prefix(64))
-        return "\(base)/photofs/catalogs/\(safeName.isEmpty ? "root" : safeName)-\(StableHash.hex(of: real)).sqlite"
+        return "\(base)/photofs/catalogs/\(safeName.isEmpty ? "root" : safeName)-\(SHA256.hex(SHA256.hash(real)).prefix(16)).sqlite"
     }
 
     /// The library's canonical absolute path (symlinks resolved when it exists).

@@ -15,8 +15,8 @@ import Synchronization
 /// - A file that changes in place gets a new id (different content, different id); the
 ///   old id's grants stay in the catalog but name no file, until that content comes back.
 /// - Two files with identical content get different ids: the first keeps the
-///   fingerprint's id, each further copy gets 12 hex digits of FNV-1a over
-///   "fingerprint/n" for the smallest n that is free. Ids are kept as long as the row
+///   fingerprint's id, each further copy gets the first 12 hex digits of
+///   SHA-256("fingerprint/n") for the smallest n ≥ 1 that is free. Ids are kept as long as the row
 ///   lives (moves included), so walk order decides only on first sight.
 /// - Deleted files leave the catalog; their grants stay (grants are keyed on the id).
 /// - A file the analyzer rejects is recorded in `failures` with the reason, never fatal;
@@ -285,14 +285,14 @@ private struct IndexRun {
     }
 
     /// The id for new content: the fingerprint's first 12 hex digits, or for a further
-    /// copy (or a prefix clash) the first free FNV-1a("fingerprint/n") id.
+    /// copy (or a prefix clash) the first free SHA-256("fingerprint/n") id.
     private func newID(for fingerprint: String, writer: IndexWriter, reserved: Set<AssetID>) throws(CatalogError) -> AssetID {
         if let base = AssetID(fingerprint.prefix(AssetID.length)), !reserved.contains(base), !(try writer.isTaken(base)) {
             return base
         }
         var n = 1
         while true {
-            let hex = StableHash.hex(of: Array("\(fingerprint)/\(n)".utf8))
+            let hex = SHA256.hex(SHA256.hash(Array("\(fingerprint)/\(n)".utf8)))
             if let id = AssetID(hex.prefix(AssetID.length)), !reserved.contains(id), !(try writer.isTaken(id)) { return id }
             n += 1
         }

@@ -5,7 +5,7 @@
 /// - `assets`: one row per catalogued file. `path` is the library-relative path as raw
 ///   bytes (names need not be UTF-8). The capture date is stored as its sortable
 ///   `YYYYMMDDHHMMSS` key plus the UTC offset in minutes. `problems` is newline-joined.
-///   Redaction plans are BLOBs in `RedactionPlanCodec`'s format.
+///   Redaction plans are BLOBs in `RedactionPlan.encoded()`'s format.
 /// - `failures`: files that are not media or could not be read, with the stat that was
 ///   seen, so incremental indexing skips them too and `photofs show` can explain.
 /// - `apps` and `grants`: the access state. Grants are keyed on the asset id, not the

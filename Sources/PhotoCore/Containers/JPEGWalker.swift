@@ -56,7 +56,11 @@ struct JPEGWalker {
             var fill = 0
             while fill < window.count, window[fill] == 0xFF { fill += 1 }
             if fill == window.count {
-                // Long runs of fill bytes: skip them and look again.
+                guard fill > 1 else {
+                    layout.note("\(label): file ends inside a marker at \(pos)", structural: true)
+                    return
+                }
+                // Long runs of fill bytes: skip all but the last and look again.
                 pos += Int64(fill - 1)
                 continue
             }

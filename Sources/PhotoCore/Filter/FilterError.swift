@@ -25,13 +25,17 @@ public enum FilterError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `OR` or `AND` (the keyword is the payload) without a term on one of its sides;
     /// `at` points at the keyword.
     case missingOperand(String, at: Int)
+    /// More than `FilterParser.maximumDepth` nested parentheses and negations; `at`
+    /// points at the one that went too deep.
+    case nestedTooDeeply(at: Int)
 
     /// Where the problem is, as a 0-based character offset.
     public var position: Int {
         switch self {
         case .unknownKey(_, let at), .missingKey(_, let at), .emptyValue(_, let at), .badValue(_, _, let at, _),
             .unterminatedQuote(let at), .unclosedParenthesis(let at), .unmatchedClosingParenthesis(let at),
-            .emptyParentheses(let at), .emptyNegation(let at), .missingOperand(_, let at):
+            .emptyParentheses(let at), .emptyNegation(let at), .missingOperand(_, let at),
+            .nestedTooDeeply(let at):
             at
         }
     }
@@ -43,6 +47,8 @@ public enum FilterError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownKey(let key, _):
             return
                 "unknown filter key '\(Self.printable(key))' \(column): use one of \(FilterKey.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .missingKey(let word, _) where ["or", "and", "not"].contains(word.lowercased()):
+            return "'\(Self.printable(word))' \(column) is not a key:value term: write the keywords OR, AND, NOT in upper case"
         case .missingKey(let word, _):
             return
                 "'\(Self.printable(word))' \(column) is not a key:value term: write e.g. name:\(Self.printable(word)) or camera:\(Self.printable(word))"
@@ -60,9 +66,18 @@ public enum FilterError: Error, Hashable, Sendable, CustomStringConvertible {
             return "'()' \(column) is empty: put a term inside or remove it"
         case .emptyNegation:
             return "nothing to negate after NOT or '-' \(column): put a term after it, e.g. -has:location"
+        case .nestedTooDeeply:
+            return "parentheses and negations nest more than \(FilterParser.maximumDepth) deep \(column): simplify the filter"
         case .missingOperand(let keyword, _):
             return "\(keyword) \(column) needs a term on both sides, e.g. type:image \(keyword) type:video"
         }
+    }
+
+    /// The filter text with a second line whose caret points at the error's position
+    /// (for terminals; characters wider than one column shift the caret).
+    public func pointer(in source: String) -> String {
+        let line = Self.printable(String(source.prefix(position)))
+        return Self.printable(source) + "\n" + String(repeating: " ", count: line.count) + "^"
     }
 
     /// Keeps an error message on one line whatever the user typed.

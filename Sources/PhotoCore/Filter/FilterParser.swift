@@ -10,6 +10,12 @@
 public struct FilterParser {
     private let tokens: [FilterToken]
     private var index = 0
+    /// Open parentheses and negations around the current token.
+    private var depth = 0
+
+    /// How deep parentheses and negations may nest: bounds the recursion of parsing and
+    /// evaluation whatever text arrives.
+    public static let maximumDepth = 100
 
     private init(tokens: [FilterToken]) { self.tokens = tokens }
 
@@ -75,6 +81,9 @@ public struct FilterParser {
         case .not, .minus:
             index += 1
             guard Self.startsOperand(peek) else { throw .emptyNegation(at: token.at) }
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= Self.maximumDepth else { throw .nestedTooDeeply(at: token.at) }
             return .not(try parseUnary())
         default:
             return try parsePrimary()
@@ -88,6 +97,9 @@ public struct FilterParser {
         case .openParenthesis:
             guard let next = peek else { throw .unclosedParenthesis(at: token.at) }
             if next.kind == .closeParenthesis { throw .emptyParentheses(at: token.at) }
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= Self.maximumDepth else { throw .nestedTooDeeply(at: token.at) }
             let inner = try parseOr()
             guard let close = peek, close.kind == .closeParenthesis else { throw .unclosedParenthesis(at: token.at) }
             index += 1

@@ -57,6 +57,13 @@ import Testing
         #expect(layout.problems.count == 1)
     }
 
+    /// Found by the mutation test: a lone 0xFF as the last byte used to loop forever.
+    @Test(.timeLimit(.minutes(1)), arguments: [[0xFF, 0xD8, 0xFF], [0xFF, 0xD8, 0xFF, 0xFF], [0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: 200)])
+    func endsInsideFillBytes(bytes: [UInt8]) {
+        let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .jpeg)
+        #expect(!layout.isComplete)
+    }
+
     @Test func zeroLengthSegmentIsIncomplete() {
         let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x00, 0xFF, 0xD9]
         let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .jpeg)

@@ -55,6 +55,28 @@ import Testing
         #expect(throws: expected) { try FilterParser.parse(filter) }
     }
 
+    @Test func deepNestingIsAnErrorNotACrash() throws {
+        let depth = FilterParser.maximumDepth
+        let ok = String(repeating: "(", count: depth) + "type:image" + String(repeating: ")", count: depth)
+        #expect(try FilterParser.parse(ok) == .term(.type(.image)))
+        let tooDeep = String(repeating: "(", count: 100_000) + "type:image"
+        #expect(throws: FilterError.nestedTooDeeply(at: depth)) { try FilterParser.parse(tooDeep) }
+        let negations = String(repeating: "-", count: 100_000) + "type:image"
+        #expect(throws: FilterError.nestedTooDeeply(at: depth)) { try FilterParser.parse(negations) }
+        #expect(throws: FilterError.nestedTooDeeply(at: depth * 4)) {
+            try FilterParser.parse(String(repeating: "NOT ", count: 100_000) + "type:image")
+        }
+    }
+
+    @Test func lowerCaseKeywordsGetAHint() {
+        #expect(throws: FilterError.missingKey("or", at: 11)) { try FilterParser.parse("type:image or type:video") }
+        #expect(FilterError.missingKey("or", at: 11).description.contains("upper case"))
+    }
+
+    @Test func pointerMarksThePosition() {
+        #expect(FilterError.unknownKey("colour", at: 11).pointer(in: "type:image colour:red") == "type:image colour:red\n           ^")
+    }
+
     @Test func descriptionNamesColumnAndFix() {
         let error = FilterError.unknownKey("colour", at: 12)
         #expect(error.description.contains("column 13"))

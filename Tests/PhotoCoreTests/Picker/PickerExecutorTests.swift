@@ -265,3 +265,20 @@ extension Asset {
         return copy
     }
 }
+
+@Suite struct AccessVisibilityTests {
+    @Test func viewIsGrantedAndPassingAndCatalogued() throws {
+        var state = try PickerExecutorTests.base()
+        state.grants["editor"]?.insert(Grant(asset: SampleAssets.id("A"), grantedAtNanoseconds: 1), at: 1)
+        state.grants["editor"]?.append(Grant(asset: AssetID("abcdefabcdef")!, grantedAtNanoseconds: 1))
+        let index = PickerExecutorTests.index
+        #expect(state.visibleAssets(of: "editor", in: index).map { PickerExecutorTests.letter($0.id) } == ["D", "E"])
+        #expect(state.visibleAssets(of: "viewer", in: index).map { PickerExecutorTests.letter($0.id) } == ["A"])
+        #expect(state.visibleAssets(of: "nobody", in: index).isEmpty)
+        // Widening the filter brings the hidden grant back in its original position.
+        let (widened, _) = try PickerExecutor.apply(write: Array("app set editor --filter ''".utf8), to: state, assets: index, now: 1)
+        #expect(widened.visibleAssets(of: "editor", in: index).map { PickerExecutorTests.letter($0.id) } == ["D", "A", "E"])
+        state.apps["editor"]?.filter = "colour:red"
+        #expect(state.visibleAssets(of: "editor", in: index).isEmpty)
+    }
+}
