@@ -2,6 +2,9 @@
 enum CommandTable {
     static let all: [Command] = [
         IndexCommand.command,
+        MountCommand.command,
+        UnmountCommand.command,
+        StatusCommand.command,
         LsCommand.command,
         ShowCommand.command,
         VersionCommand.command,
