@@ -25,6 +25,7 @@ import Testing
             ("webp", Fixture.webp([Fixture.riffChunk("VP8X", [UInt8](repeating: 1, count: 10)), Fixture.riffChunk("EXIF", Fixture.ascii("Exif\0\0") + Fixture.tiff()), Fixture.riffChunk("XMP ", Fixture.ascii("<x/>"))]), .webp),
             ("heic", HEIFWalkerTests.heic().bytes, .heic),
             ("tiff", Fixture.tiff(dng: true), .dng),
+            ("gif", GIFWalkerTests.gif(xml: Fixture.ascii("<x:xmpmeta/>")).bytes, .gif),
         ]
         let movie = Fixture.box("ftyp", Fixture.ascii("qt  ") + Fixture.be32(0)) + Fixture.box("moov", MovieWalkerTests.mvhd(seconds: MovieWalkerTests.creation) + Fixture.box("trak", MovieWalkerTests.tkhd(width: 64, height: 48)) + Fixture.box("udta", MovieWalkerTests.userText("\u{A9}xyz", "+10.0000+020.0000/")) + MovieWalkerTests.appleMeta(location: "+10.0000+020.0000/"))
         seeds.append(("mov", movie, .mov))
