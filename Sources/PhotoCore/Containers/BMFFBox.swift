@@ -57,7 +57,10 @@ struct BMFFBoxList {
             let available = end - pos
             let truncated = size > available
             let boxEnd = truncated ? end : pos + size
-            result.append(BMFFBox(type: type, start: pos, payload: ByteRange(offset: pos + headerLength, length: max(0, boxEnd - pos - headerLength)), truncated: truncated))
+            result.append(
+                BMFFBox(
+                    type: type, start: pos, payload: ByteRange(offset: pos + headerLength, length: max(0, boxEnd - pos - headerLength)),
+                    truncated: truncated))
             if truncated { break }
             pos = boxEnd
         }

@@ -83,7 +83,8 @@ struct GIFWalker {
     /// The XMP packet: from after the application identifier to the magic trailer.
     private func xmp(from start: Int64, to end: Int64, layout: inout ContainerLayout) {
         let trailerLength: Int64 = 258
-        guard end - start >= trailerLength, let trailer = reader.bytes(at: end - trailerLength, count: 3), trailer == [0x01, 0xFF, 0xFE] else {
+        guard end - start >= trailerLength, let trailer = reader.bytes(at: end - trailerLength, count: 3), trailer == [0x01, 0xFF, 0xFE]
+        else {
             layout.note("GIF: XMP extension at \(start) without the magic trailer", structural: true)
             return
         }

@@ -159,7 +159,8 @@ struct JPEGWalker {
         }
         let view = ByteView(table)
         for i in 0..<(table.count / 16) {
-            guard let size = view.u32(i * 16 + 4, bigEndian: tiff.bigEndian), let offset = view.u32(i * 16 + 8, bigEndian: tiff.bigEndian) else { break }
+            guard let size = view.u32(i * 16 + 4, bigEndian: tiff.bigEndian), let offset = view.u32(i * 16 + 8, bigEndian: tiff.bigEndian)
+            else { break }
             guard offset != 0 else { continue }  // The first image is this file's primary image.
             let absolute = tiffStart + Int64(offset)
             let length = Int64(size)

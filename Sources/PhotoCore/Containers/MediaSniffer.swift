@@ -31,7 +31,10 @@ public enum MediaSniffer {
     }
 
     /// Camera makers whose raw files are TIFF with the full image in a SubIFD.
-    private static let rawMakers = ["nikon", "canon", "sony", "pentax", "ricoh", "olympus", "fujifilm", "hasselblad", "leaf", "phase one", "kodak", "mamiya", "samsung", "panasonic", "leica", "sigma", "epson"]
+    private static let rawMakers = [
+        "nikon", "canon", "sony", "pentax", "ricoh", "olympus", "fujifilm", "hasselblad", "leaf", "phase one", "kodak", "mamiya", "samsung",
+        "panasonic", "leica", "sigma", "epson",
+    ]
 
     private static func tiffFormat(_ tiff: TIFFStructure, head: ByteView) -> MediaFormat {
         if !tiff.bigEndian, head.matches("CR", at: 8) { return .raw }
@@ -74,7 +77,10 @@ public enum MediaSniffer {
         let heic: Set = ["heic", "heix", "hevc", "heim", "heis", "hevm", "hevs", "hevx"]
         let avif: Set = ["avif", "avis"]
         let heif: Set = ["mif1", "msf1", "mif2"]
-        let mp4: Set = ["isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9", "mp41", "mp42", "avc1", "M4V ", "M4VH", "M4VP", "M4A ", "mp71", "dash", "msnv", "XAVC", "MSNV", "NDAS", "f4v ", "mmp4"]
+        let mp4: Set = [
+            "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9", "mp41", "mp42", "avc1", "M4V ", "M4VH", "M4VP", "M4A ",
+            "mp71", "dash", "msnv", "XAVC", "MSNV", "NDAS", "f4v ", "mmp4",
+        ]
         func family(_ brand: String) -> MediaFormat? {
             if heic.contains(brand) { return .heic }
             if avif.contains(brand) { return .avif }

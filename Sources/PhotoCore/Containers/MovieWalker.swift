@@ -52,7 +52,8 @@ struct MovieWalker {
             layout.note("movie: atoms nested too deep at \(parent.start)", structural: true)
             return
         }
-        let children = BMFFBoxList.boxes(reader: reader, from: parent.payload.offset, to: parent.end, context: "movie '\(parent.name)'", layout: &layout)
+        let children = BMFFBoxList.boxes(
+            reader: reader, from: parent.payload.offset, to: parent.end, context: "movie '\(parent.name)'", layout: &layout)
         if let last = children.last, last.truncated {
             layout.note("movie: atom '\(last.name)' at \(last.start) runs past its parent '\(parent.name)'", structural: true)
         }
@@ -87,7 +88,9 @@ struct MovieWalker {
     /// `mvhd`: creation time in seconds since 1904-01-01 UTC. Zero, and exactly the Unix epoch
     /// (writers that stored a Unix 0), mean "unknown", as exiftool reads them.
     private func mvhd(_ box: BMFFBox, movie: inout MovieInfo) {
-        guard let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 12))), let version = v.u8(0) else { return }
+        guard let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 12))), let version = v.u8(0) else {
+            return
+        }
         let seconds = version == 1 ? v.u64(4) : v.u32(4).map(UInt64.init)
         guard let seconds, seconds > 2_082_844_800, seconds < 1 << 40 else { return }
         movie.creationDate = CaptureDate(unixSeconds: Int64(seconds) - 2_082_844_800)
@@ -95,7 +98,9 @@ struct MovieWalker {
 
     /// `tkhd`: width and height as 16.16 fixed point; the first track with a size wins.
     private func tkhd(_ box: BMFFBox, movie: inout MovieInfo) {
-        guard movie.width == nil, let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 96))), let version = v.u8(0) else { return }
+        guard movie.width == nil, let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 96))),
+            let version = v.u8(0)
+        else { return }
         let at = version == 1 ? 88 : 76
         guard let w = v.u32(at), let h = v.u32(at + 4), w >> 16 > 0, h >> 16 > 0 else { return }
         movie.width = Int(w >> 16)
@@ -104,7 +109,8 @@ struct MovieWalker {
 
     /// A QuickTime user-data text atom: 16-bit length, 16-bit language, then the text.
     private func userDataText(_ box: BMFFBox) -> String? {
-        guard let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 1024))), let length = v.u16(0) else { return nil }
+        guard let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 1024))), let length = v.u16(0)
+        else { return nil }
         if let text = v.slice(4, min(Int(length), v.count - 4)), v.count >= 4 {
             return String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)
         }
@@ -159,10 +165,13 @@ struct MovieWalker {
             let isMake = name == "com.apple.quicktime.make" || name == "\u{A9}mak"
             let isModel = name == "com.apple.quicktime.model" || name == "\u{A9}mod"
             guard isLocation || isMake || isModel else { continue }
-            let values = BMFFBoxList.boxes(reader: reader, from: item.payload.offset, to: item.end, context: "movie ilst item", layout: &layout)
+            let values = BMFFBoxList.boxes(
+                reader: reader, from: item.payload.offset, to: item.end, context: "movie ilst item", layout: &layout)
             for data in values where data.type == code("data") && data.payload.length >= 8 {
                 let value = ByteRange(offset: data.payload.offset + 8, length: data.payload.length - 8)
-                let text = reader.view(ByteRange(offset: value.offset, length: min(value.length, 1024))).map { String(decoding: $0.bytes.prefix { $0 != 0 }, as: UTF8.self) }
+                let text = reader.view(ByteRange(offset: value.offset, length: min(value.length, 1024))).map {
+                    String(decoding: $0.bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 if isLocation {
                     movie.locationPayloads.append(value)
                     if movie.location == nil, let text { movie.location = ISO6709.parse(text) }

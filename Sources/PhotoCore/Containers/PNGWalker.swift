@@ -47,7 +47,8 @@ struct PNGWalker {
             let checksummed = ChecksummedChunk(covered: ByteRange(offset: pos + 4, length: length + 4), checksumOffset: crcOffset)
             switch type {
             case "IHDR":
-                if let ihdr = reader.view(ByteRange(offset: data.offset, length: min(length, 8))), let w = ihdr.u32(0), let h = ihdr.u32(4) {
+                if let ihdr = reader.view(ByteRange(offset: data.offset, length: min(length, 8))), let w = ihdr.u32(0), let h = ihdr.u32(4)
+                {
                     layout.pixelWidth = Int(w)
                     layout.pixelHeight = Int(h)
                 }

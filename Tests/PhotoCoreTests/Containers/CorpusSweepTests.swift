@@ -44,8 +44,10 @@ import Testing
 
     /// Files where the sniffer knowingly disagrees with exiftool, and why.
     static let sniffExceptions: [String: String] = [
-        "libheif/github_50.heic": "ftyp major brand is four spaces, compatible brand heic: photofs reads the brand list, exiftool falls back to MP4",
-        "metadata-extractor-images/crash-4c160f4263f8511f532bb22f967bfe166d5eae12.fuzzed": "ftyp with a 64-bit size and unknown brands: exiftool guesses MOV, photofs refuses",
+        "libheif/github_50.heic":
+            "ftyp major brand is four spaces, compatible brand heic: photofs reads the brand list, exiftool falls back to MP4",
+        "metadata-extractor-images/crash-4c160f4263f8511f532bb22f967bfe166d5eae12.fuzzed":
+            "ftyp with a 64-bit size and unknown brands: exiftool guesses MOV, photofs refuses",
     ]
 
     /// Files marked hasExif whose EXIF the walker cannot hand over as a TIFF block, and why.
@@ -80,7 +82,8 @@ import Testing
                 if let reason = Self.exifExceptions[entry.path] {
                     exceptions.append("exif \(entry.path): \(reason)")
                 } else {
-                    Issue.record("\(entry.path): manifest says hasExif, walker found no TIFF block (\(layout.exifBlocks), \(layout.problems))")
+                    Issue.record(
+                        "\(entry.path): manifest says hasExif, walker found no TIFF block (\(layout.exifBlocks), \(layout.problems))")
                 }
             }
         }
