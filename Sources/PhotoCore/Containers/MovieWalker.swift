@@ -6,7 +6,8 @@
 /// (their `udta`), `©xyz` items of an iTunes-style `ilst`, and the value of the `mdta` key
 /// `com.apple.quicktime.location.ISO6709`. For atoms the recorded range is the payload after
 /// the atom header; for `ilst` values it is the value after the `data` atom's type and locale.
-/// `moov` may come before or after `mdat`. Atoms that claim more bytes than their parent are
+/// Timed-metadata tracks known to carry GPS samples (`gpmd`, `camm`) mark the layout
+/// incomplete. `moov` may come before or after `mdat`. Atoms that claim more bytes than their parent are
 /// a structural problem, except media data (`mdat`, `free`, `skip`, `wide`) running past the
 /// end of a truncated file.
 struct MovieWalker {
@@ -61,6 +62,10 @@ struct MovieWalker {
             switch fourCC(box.type) {
             case "trak", "udta":
                 walk(children: box, depth: depth + 1, movie: &movie, layout: &layout)
+            case "mdia", "minf", "stbl":
+                walk(children: box, depth: depth + 1, movie: &movie, layout: &layout)
+            case "stsd":
+                sampleDescriptions(box, layout: &layout)
             case "meta":
                 meta(box, movie: &movie, layout: &layout)
             case "mvhd":
@@ -82,6 +87,16 @@ struct MovieWalker {
                     movie.location = ISO6709.parse(text)
                 }
             }
+        }
+    }
+
+    /// `stsd`: timed-metadata sample formats that carry GPS inside the media data (GoPro
+    /// `gpmd`, Google `camm`). Their samples cannot be patched from the atoms, so the layout
+    /// is marked incomplete and redaction withholds the video.
+    private func sampleDescriptions(_ box: BMFFBox, layout: inout ContainerLayout) {
+        let entries = BMFFBoxList.boxes(reader: reader, from: box.payload.offset + 8, to: box.end, context: "movie stsd", layout: &layout)
+        for entry in entries where entry.type == code("gpmd") || entry.type == code("camm") {
+            layout.note("unpatchable: timed metadata track '\(entry.name)' may carry location in the media data", structural: true)
         }
     }
 

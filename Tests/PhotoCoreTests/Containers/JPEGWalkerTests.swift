@@ -38,6 +38,15 @@ import Testing
         #expect(f.bytes[Int(f.exif.offset)] == 0x4D)
     }
 
+    @Test func xmpUnderANonStandardHeaderIsStillAPacket() {
+        let xml = Fixture.ascii("<x:xmpmeta>exif:GPSLatitude</x:xmpmeta>")
+        let bytes: [UInt8] =
+            [0xFF, 0xD8] + Fixture.jpegSegment(0xE1, Fixture.ascii("XMP\0://ns.adobe.com/xap/1.0/\0") + xml) + Fixture.sosAndData
+        let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .jpeg)
+        #expect(layout.xmpPackets == [range(bytes.count - Fixture.sosAndData.count - xml.count, xml.count)])
+        #expect(layout.isComplete)
+    }
+
     @Test func truncatedExifSegmentIsIncomplete() {
         let f = Self.simpleJPEG()
         let cut = Array(f.bytes.prefix(Int(f.exif.offset) + 10))

@@ -110,6 +110,14 @@ import Testing
         #expect(layout.problems.count == 1)
     }
 
+    @Test(arguments: ["gpmd", "camm", "mp4a"])
+    func timedMetadataTracksWithGPSAreUnpatchable(format: String) {
+        let stsd = Fixture.fullBox("stsd", Fixture.be32(1) + Fixture.box(format, [UInt8](repeating: 0, count: 8)))
+        let trak = Fixture.box("trak", Fixture.box("mdia", Fixture.box("minf", Fixture.box("stbl", stsd))))
+        let layout = ContainerWalker.layout(of: MemoryByteSource(Fixture.box("moov", trak)), format: .mp4)
+        #expect(layout.isComplete == (format == "mp4a"))
+    }
+
     @Test func missingMoovIsIncomplete() {
         let bytes = F.box("ftyp", F.ascii("mp42") + F.be32(0)) + F.box("mdat", [1, 2, 3])
         #expect(!ContainerWalker.layout(of: MemoryByteSource(bytes), format: .mp4).isComplete)

@@ -46,6 +46,13 @@ import Testing
         #expect(layout.problems.contains { $0.hasPrefix("unpatchable:") })
     }
 
+    @Test func compressedExifChunkIsUnpatchable() {
+        let bytes = Fixture.pngSignature + Self.ihdr + Fixture.pngChunk("zxIf", [0x78, 0x9C, 0, 0]) + Fixture.pngChunk("IEND", [])
+        let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .png)
+        #expect(!layout.isComplete)
+        #expect(layout.problems.contains { $0.hasPrefix("unpatchable:") })
+    }
+
     @Test func ordinaryTextChunksAreIgnored() {
         let bytes =
             Fixture.pngSignature + Self.ihdr + Fixture.pngChunk("tEXt", Fixture.ascii("Comment\0hello")) + Fixture.pngChunk("IEND", [])
