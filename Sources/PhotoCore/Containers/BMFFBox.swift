@@ -49,7 +49,7 @@ struct BMFFBoxList {
             } else if size32 == 0 {
                 size = end - pos
             }
-            if type == code("uuid") { headerLength += 16 }
+            if type == fourCCValue("uuid") { headerLength += 16 }
             guard size >= headerLength else {
                 layout.note("\(context): box '\(fourCC(type))' at \(pos) has size \(size)", structural: true)
                 break

@@ -55,7 +55,7 @@ struct GIFWalker {
                 }
                 pos = end
             default:
-                layout.note("GIF: unknown block 0x\(hex(introducer)) at \(pos)", structural: true)
+                layout.note("GIF: unknown block 0x\(hexByte(introducer)) at \(pos)", structural: true)
                 return layout
             }
         }

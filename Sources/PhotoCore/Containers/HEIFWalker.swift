@@ -30,9 +30,9 @@ struct HEIFWalker {
         let top = BMFFBoxList.boxes(reader: reader, from: 0, to: reader.size, context: "HEIF", layout: &layout)
         if let last = top.last, last.truncated {
             // Only media data may run past the end of a truncated file without hiding metadata.
-            layout.note("HEIF: box '\(last.name)' runs past the end of the file", structural: last.type != code("mdat"))
+            layout.note("HEIF: box '\(last.name)' runs past the end of the file", structural: last.type != fourCCValue("mdat"))
         }
-        guard let meta = top.first(where: { $0.type == code("meta") }) else {
+        guard let meta = top.first(where: { $0.type == fourCCValue("meta") }) else {
             layout.note("HEIF: no meta box", structural: true)
             return layout
         }
@@ -64,10 +64,10 @@ struct HEIFWalker {
             case "iprp":
                 let iprp = BMFFBoxList.boxes(reader: reader, from: box.payload.offset, to: box.end, context: "HEIF iprp", layout: &layout)
                 for child in iprp {
-                    if child.type == code("ipco") {
+                    if child.type == fourCCValue("ipco") {
                         properties = BMFFBoxList.boxes(
                             reader: reader, from: child.payload.offset, to: child.end, context: "HEIF ipco", layout: &layout)
-                    } else if child.type == code("ipma") {
+                    } else if child.type == fourCCValue("ipma") {
                         associations.merge(propertyAssociations(child), uniquingKeysWith: { $0 + $1 })
                     }
                 }
@@ -122,7 +122,7 @@ struct HEIFWalker {
         if let primary, let indices = associations[primary] {
             for index in indices where index >= 1 && index <= properties.count {
                 let property = properties[index - 1]
-                guard property.type == code("ispe"),
+                guard property.type == fourCCValue("ispe"),
                     let v = reader.view(ByteRange(offset: property.payload.offset, length: min(property.payload.length, 12))),
                     let w = v.u32(4), let h = v.u32(8)
                 else { continue }
@@ -181,7 +181,7 @@ struct HEIFWalker {
         let entries = BMFFBoxList.boxes(
             reader: reader, from: iinf.payload.offset + 4 + countSize, to: iinf.end, context: "HEIF iinf", layout: &layout)
         var result: [UInt32: ItemInfo] = [:]
-        for infe in entries where infe.type == code("infe") {
+        for infe in entries where infe.type == fourCCValue("infe") {
             guard let v = reader.view(ByteRange(offset: infe.payload.offset, length: min(infe.payload.length, 4096))), let version = v.u8(0)
             else { continue }
             switch version {

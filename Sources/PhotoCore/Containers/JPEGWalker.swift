@@ -92,7 +92,7 @@ struct JPEGWalker {
             var dataEnd = pos + length
             var truncated = false
             if dataEnd > end {
-                layout.note("\(label): segment 0x\(hex(marker)) at \(markerPos) runs past the end", structural: true)
+                layout.note("\(label): segment 0x\(hexByte(marker)) at \(markerPos) runs past the end", structural: true)
                 dataEnd = end
                 truncated = true
             }
@@ -190,7 +190,7 @@ struct JPEGWalker {
 }
 
 /// Two hex digits, for problem messages.
-func hex(_ byte: UInt8) -> String {
+func hexByte(_ byte: UInt8) -> String {
     let digits = Array("0123456789ABCDEF")
     return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
 }

@@ -23,7 +23,8 @@ public enum MediaSniffer {
         if let tiff = TIFFStructure(reader: reader, base: 0, limit: reader.size) { return tiffFormat(tiff, head: head) }
         if head.matches("ftyp", at: 4) { return brandFormat(reader: reader, head: head) }
         if let type = head.u32(4), let size = head.u32(0), size >= 8 || size == 1 || size == 0,
-            [code("moov"), code("mdat"), code("wide"), code("free"), code("skip"), code("pnot")].contains(type)
+            [fourCCValue("moov"), fourCCValue("mdat"), fourCCValue("wide"), fourCCValue("free"), fourCCValue("skip"), fourCCValue("pnot")]
+                .contains(type)
         {
             return .mov
         }

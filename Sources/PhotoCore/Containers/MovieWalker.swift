@@ -14,7 +14,7 @@ struct MovieWalker {
     static let maxDepth = 12
     static let xmpUUID: [UInt8] = [0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC]
     static let locationKey = "com.apple.quicktime.location.ISO6709"
-    static let locationAtoms: Set<UInt32> = [code("\u{A9}xyz"), code("loci"), code("gps "), code("gps0")]
+    static let locationAtoms: Set<UInt32> = [fourCCValue("\u{A9}xyz"), fourCCValue("loci"), fourCCValue("gps "), fourCCValue("gps0")]
 
     let reader: SourceReader
     let format: MediaFormat
@@ -24,17 +24,17 @@ struct MovieWalker {
         var movie = MovieInfo()
         let top = BMFFBoxList.boxes(reader: reader, from: 0, to: reader.size, context: "movie", layout: &layout)
         if let last = top.last, last.truncated {
-            let harmless = [code("mdat"), code("free"), code("skip"), code("wide")].contains(last.type)
+            let harmless = [fourCCValue("mdat"), fourCCValue("free"), fourCCValue("skip"), fourCCValue("wide")].contains(last.type)
             layout.note("movie: atom '\(last.name)' runs past the end of the file", structural: !harmless)
         }
         var sawMovie = false
         for box in top {
-            if box.type == code("moov") {
+            if box.type == fourCCValue("moov") {
                 sawMovie = true
                 walk(children: box, depth: 1, movie: &movie, layout: &layout)
-            } else if box.type == code("uuid") {
+            } else if box.type == fourCCValue("uuid") {
                 xmpUUID(box, layout: &layout)
-            } else if box.type == code("meta") {
+            } else if box.type == fourCCValue("meta") {
                 meta(box, movie: &movie, layout: &layout)
             }
         }
@@ -83,7 +83,7 @@ struct MovieWalker {
             default:
                 guard Self.locationAtoms.contains(box.type) else { break }
                 movie.locationPayloads.append(box.payload)
-                if box.type == code("\u{A9}xyz"), movie.location == nil, let text = userDataText(box) {
+                if box.type == fourCCValue("\u{A9}xyz"), movie.location == nil, let text = userDataText(box) {
                     movie.location = ISO6709.parse(text)
                 }
             }
@@ -95,7 +95,7 @@ struct MovieWalker {
     /// is marked incomplete and redaction withholds the video.
     private func sampleDescriptions(_ box: BMFFBox, layout: inout ContainerLayout) {
         let entries = BMFFBoxList.boxes(reader: reader, from: box.payload.offset + 8, to: box.end, context: "movie stsd", layout: &layout)
-        for entry in entries where entry.type == code("gpmd") || entry.type == code("camm") {
+        for entry in entries where entry.type == fourCCValue("gpmd") || entry.type == fourCCValue("camm") {
             layout.note("unpatchable: timed metadata track '\(entry.name)' may carry location in the media data", structural: true)
         }
     }
@@ -142,7 +142,7 @@ struct MovieWalker {
     /// `keys` name the `ilst` items; otherwise `ilst` items are named by their atom type.
     private func meta(_ box: BMFFBox, movie: inout MovieInfo, layout: inout ContainerLayout) {
         // QuickTime's meta has no version/flags: its first child's type sits at offset 4.
-        let quickTime = reader.bytes(at: box.payload.offset + 4, count: 4).map { ByteView($0).u32(0) == code("hdlr") } ?? false
+        let quickTime = reader.bytes(at: box.payload.offset + 4, count: 4).map { ByteView($0).u32(0) == fourCCValue("hdlr") } ?? false
         let start = quickTime ? box.payload.offset : box.payload.offset + 4
         let children = BMFFBoxList.boxes(reader: reader, from: start, to: box.end, context: "movie meta", layout: &layout)
         if let last = children.last, last.truncated {
@@ -151,14 +151,14 @@ struct MovieWalker {
         var keys: [String] = []
         var ilst: BMFFBox?
         for child in children {
-            if child.type == code("keys"), let v = reader.view(child.payload), let count = v.u32(4) {
+            if child.type == fourCCValue("keys"), let v = reader.view(child.payload), let count = v.u32(4) {
                 var p = 8
                 for _ in 0..<min(count, 100_000) {
                     guard let size = v.u32(p), size >= 8, let name = v.slice(p + 8, Int(size) - 8) else { break }
                     keys.append(name.text)
                     p += Int(size)
                 }
-            } else if child.type == code("ilst") {
+            } else if child.type == fourCCValue("ilst") {
                 ilst = child
             }
         }
@@ -182,7 +182,7 @@ struct MovieWalker {
             guard isLocation || isMake || isModel else { continue }
             let values = BMFFBoxList.boxes(
                 reader: reader, from: item.payload.offset, to: item.end, context: "movie ilst item", layout: &layout)
-            for data in values where data.type == code("data") && data.payload.length >= 8 {
+            for data in values where data.type == fourCCValue("data") && data.payload.length >= 8 {
                 let value = ByteRange(offset: data.payload.offset + 8, length: data.payload.length - 8)
                 let text = reader.view(ByteRange(offset: value.offset, length: min(value.length, 1024))).map {
                     String(decoding: $0.bytes.prefix { $0 != 0 }, as: UTF8.self)
