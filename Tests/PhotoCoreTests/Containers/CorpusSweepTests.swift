@@ -10,6 +10,8 @@ import Testing
         var path: String
         var fileType: String?
         var hasExif: Bool
+        /// exiftool's group for GPSLatitude (`EXIF:GPS`, `XMP:XMP-exif`, `QuickTime:UserData`).
+        var gpsSource: String?
     }
 
     static func manifest() -> [Entry]? {
@@ -18,7 +20,9 @@ import Testing
         else { return nil }
         return list.compactMap { item in
             guard let path = item["path"] as? String else { return nil }
-            return Entry(path: path, fileType: item["fileType"] as? String, hasExif: item["hasExif"] as? Bool ?? false)
+            let gpsSource = (item["sources"] as? [String: Any])?["GPSLatitude"] as? String
+            return Entry(
+                path: path, fileType: item["fileType"] as? String, hasExif: item["hasExif"] as? Bool ?? false, gpsSource: gpsSource)
         }
     }
 
@@ -87,6 +91,16 @@ import Testing
             #expect(
                 layout.isComplete == (Self.brokenContainers[entry.path] == nil),
                 "\(entry.path): complete=\(layout.isComplete) \(layout.problems)")
+            // Wherever exiftool reads a location, the walker hands that block to redaction.
+            if let group = entry.gpsSource {
+                let covered =
+                    group.hasPrefix("EXIF:")
+                    ? !layout.exifBlocks.isEmpty
+                    : group.hasPrefix("XMP")
+                        ? !layout.xmpPackets.isEmpty
+                        : group.hasPrefix("QuickTime") ? !(layout.movie?.locationPayloads.isEmpty ?? true) : false
+                #expect(covered, "\(entry.path): exiftool reads a location from \(group), the walker found no such block")
+            }
             guard entry.hasExif else { continue }
             let valid = layout.exifBlocks.contains { block in
                 (try? source.read(at: block.offset, count: 4)).map { TIFFStructure.isHeader($0[...]) } ?? false
