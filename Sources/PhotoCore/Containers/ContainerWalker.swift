@@ -1,5 +1,12 @@
 /// Finds where a file keeps its metadata, by walking its container structure.
 ///
+/// How failure is signalled: `isComplete == false` means "do not serve this file to a view
+/// that hides location" (a structure ran past its parent or the file, a metadata block could
+/// not be located, or metadata sits where it cannot be patched in place; such problems start
+/// with "unpatchable:"). A problem with `isComplete` still true is informational (a JPEG that
+/// ends before its image data, a truncated `mdat`, an EXIF block without a TIFF header, which
+/// is still listed so that redaction blanks it whole).
+///
 /// Every offset in the result is absolute in the file. Besides the container's own XMP,
 /// `xmpPackets` lists XMP stored in a TIFF block's IFD0 (tag 0x02BC). The walker never traps and always
 /// returns: what it cannot read with certainty it lists in `problems`, and when the
