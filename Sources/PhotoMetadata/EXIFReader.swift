@@ -69,7 +69,11 @@ public enum EXIFReader {
             (EXIFTag.dateTime, EXIFTag.offsetTime, .ifd0, .modifyDate, "DateTime"),
         ]
         for candidate in candidates {
-            guard let entry = document.entry(candidate.tag, in: candidate.ifd) else { continue }
+            // Some writers put the Exif IFD's date tags into IFD0; libexif keeps them there
+            // because unknown-tag filtering is off.
+            guard let entry = document.entry(candidate.tag, in: candidate.ifd) ?? document.entry(candidate.tag, in: .ifd0) else {
+                continue
+            }
             guard let text = entry.text, var date = CaptureDate(exif: text) else {
                 facts.problems.append("EXIF \(candidate.name) is not a date")
                 continue
