@@ -1,5 +1,6 @@
 import Foundation
 import PhotoCore
+import Synchronization
 import Testing
 
 @testable import PhotoMetadata
@@ -58,6 +59,35 @@ import Testing
         #expect(analysed + rejected.count == manifest.count)
         #expect(comparisons.count > 300)
         #expect(agreement >= 0.95)
+    }
+
+    /// The analyzer is called from several indexer threads at once: the same files analysed
+    /// concurrently give the same results as one after another.
+    @Test func concurrentAnalysisMatchesSerial() throws {
+        guard let manifest = Corpus.manifest(), let directory = Corpus.directory else {
+            print("CorpusAccuracyTests: corpus not found; skipping the concurrency check")
+            return
+        }
+        let paths = manifest.compactMap { $0["path"] as? String }.map { Array((directory + "/" + $0).utf8) }
+        let analyzer = FileAnalyzer()
+        @Sendable func outcome(_ path: [UInt8]) -> String {
+            do {
+                let analysis = try analyzer.analyze(absolutePath: path)
+                return "\(analysis.fingerprint) \(analysis.metadata) \(analysis.redaction)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let serial = paths.map(outcome)
+        let results = Mutex<[Int: String]>([:])
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let text = outcome(paths[index])
+            results.withLock { $0[index] = text }
+        }
+        let concurrent = results.withLock { $0 }
+        for index in paths.indices {
+            #expect(concurrent[index] == serial[index], "\(String(decoding: paths[index], as: UTF8.self))")
+        }
     }
 
     /// The comparisons for one file: each field whose manifest source starts with `EXIF:`.

@@ -170,6 +170,25 @@ import Testing
         #expect(readable > 0)
     }
 
+    /// Mutated long blocks go through the repacker first: it must bound every offset too.
+    @Test func survivesMutatedLongBlocks() {
+        var generator = SplitMix(seed: 0xB16)
+        var builder = TIFFBlockBuilder.complete(bigEndian: true)
+        builder.paddingBeforeIFD0 = 70_000
+        let original = builder.build()
+        let tableStart = 8 + 70_000
+        for round in 0..<300 {
+            var block = original
+            // Aim the edits at the directories and values, not the padding.
+            for _ in 0..<(1 + Int(generator.next() % 6)) {
+                let index = round % 5 == 0 ? Int(generator.next() % 8) : tableStart + Int(generator.next() % UInt64(block.count - tableStart))
+                block[index] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            if round % 9 == 0 { block = Array(block.prefix(tableStart + Int(generator.next() % UInt64(block.count - tableStart)))) }
+            _ = try? EXIFReader.read(tiffBlock: block)
+        }
+    }
+
     @Test(arguments: [("+09:30", 570), ("-05:00", -300), ("+00:00", 0), ("Z", 0)])
     func utcOffsets(text: String, minutes: Int) {
         #expect(EXIFReader.utcOffsetMinutes(text) == minutes)
