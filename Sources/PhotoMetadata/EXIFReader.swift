@@ -159,8 +159,11 @@ public enum EXIFReader {
     private static func readLocation(_ document: LibexifDocument, into facts: inout EXIFFacts) {
         facts.hasGPSDirectory = document.entryCount(in: .gps) > 0
         guard facts.hasGPSDirectory else { return }
-        let latitude = coordinate(document, value: EXIFTag.gpsLatitude, ref: EXIFTag.gpsLatitudeRef, negative: "S", name: "latitude", problems: &facts.problems)
-        let longitude = coordinate(document, value: EXIFTag.gpsLongitude, ref: EXIFTag.gpsLongitudeRef, negative: "W", name: "longitude", problems: &facts.problems)
+        let latitude = coordinate(
+            document, value: EXIFTag.gpsLatitude, ref: EXIFTag.gpsLatitudeRef, negative: "S", name: "latitude", problems: &facts.problems)
+        let longitude = coordinate(
+            document, value: EXIFTag.gpsLongitude, ref: EXIFTag.gpsLongitudeRef, negative: "W", name: "longitude", problems: &facts.problems
+        )
         guard let latitude, let longitude else { return }
         var location = GeoLocation(latitude: latitude, longitude: longitude)
         guard location.isValid else {

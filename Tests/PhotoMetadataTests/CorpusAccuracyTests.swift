@@ -55,7 +55,8 @@ import Testing
         let agreement = comparisons.isEmpty ? 0 : Double(comparisons.count - disagreements.count) / Double(comparisons.count)
         print(
             "CorpusAccuracyTests: \(analysed) analysed, \(rejected.count) rejected; "
-                + "\(comparisons.count - disagreements.count)/\(comparisons.count) EXIF values agree (\(String(format: "%.1f", agreement * 100))%)")
+                + "\(comparisons.count - disagreements.count)/\(comparisons.count) EXIF values agree (\(String(format: "%.1f", agreement * 100))%)"
+        )
         #expect(analysed + rejected.count == manifest.count)
         #expect(comparisons.count > 300)
         #expect(agreement >= 0.95)
@@ -97,11 +98,12 @@ import Testing
         func fromEXIF(_ field: String) -> Bool { (sources[field] as? String)?.hasPrefix("EXIF:") ?? false }
         var result: [Comparison] = []
         func add(_ field: String, expected: Any?, ours: String?, agrees: Bool) {
-            let shown = expected.map { value -> String in
-                if value is NSNull { return "none" }
-                // Coordinates stay out of test output too: only whether they matched.
-                return field.hasPrefix("GPS") ? "(a position)" : "\(value)"
-            } ?? "none"
+            let shown =
+                expected.map { value -> String in
+                    if value is NSNull { return "none" }
+                    // Coordinates stay out of test output too: only whether they matched.
+                    return field.hasPrefix("GPS") ? "(a position)" : "\(value)"
+                } ?? "none"
             let oursShown = field.hasPrefix("GPS") ? (ours == nil ? "none" : "(a position)") : (ours ?? "none")
             result.append(Comparison(file: path, field: field, expected: shown, ours: oursShown, agrees: agrees))
         }
@@ -117,7 +119,9 @@ import Testing
         }
         if fromEXIF("Orientation") {
             let expected = (entry["Orientation"] as? NSNumber)?.intValue
-            add("Orientation", expected: entry["Orientation"], ours: metadata.orientation.map(String.init), agrees: expected == metadata.orientation)
+            add(
+                "Orientation", expected: entry["Orientation"], ours: metadata.orientation.map(String.init),
+                agrees: expected == metadata.orientation)
         }
         if fromEXIF("ImageWidth") {
             let width = (entry["ImageWidth"] as? NSNumber)?.intValue

@@ -181,7 +181,8 @@ import Testing
             var block = original
             // Aim the edits at the directories and values, not the padding.
             for _ in 0..<(1 + Int(generator.next() % 6)) {
-                let index = round % 5 == 0 ? Int(generator.next() % 8) : tableStart + Int(generator.next() % UInt64(block.count - tableStart))
+                let index =
+                    round % 5 == 0 ? Int(generator.next() % 8) : tableStart + Int(generator.next() % UInt64(block.count - tableStart))
                 block[index] = UInt8(truncatingIfNeeded: generator.next())
             }
             if round % 9 == 0 { block = Array(block.prefix(tableStart + Int(generator.next() % UInt64(block.count - tableStart)))) }
