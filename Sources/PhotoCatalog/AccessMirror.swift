@@ -1,0 +1,147 @@
+import PhotoCore
+
+/// The apps and grants as stored, kept in memory next to the connection so that a new
+/// access state is diffed against it instead of reading every grant back.
+///
+/// `position` orders an app's grants; positions need not be contiguous, so appending,
+/// deselecting or reordering rewrites only the rows whose relative order changed.
+struct AccessMirror: Sendable {
+    struct StoredGrant: Hashable, Sendable {
+        var grant: Grant
+        var position: Int64
+    }
+
+    var apps: [String: App] = [:]
+    var grants: [String: [StoredGrant]] = [:]
+    /// SQLite's `data_version` when this was read: it changes when another connection
+    /// commits, which makes the mirror stale.
+    var dataVersion: Int64 = 0
+
+    /// Reads the whole access state.
+    static func load(from db: Database) throws(CatalogError) -> AccessMirror {
+        var mirror = AccessMirror()
+        mirror.dataVersion = try db.scalarInt("PRAGMA data_version") ?? 0
+        let a = try db.statement("SELECT name, filter, location, selection_limit, uid FROM apps")
+        defer { a.reset() }
+        while try a.step() {
+            let name = a.text(0)
+            let policyText = a.text(2)
+            guard let policy = LocationPolicy(rawValue: policyText) else {
+                throw .badStoredValue(column: "apps.location", detail: "unknown policy \(policyText) for \(name)")
+            }
+            let uid = a.optionalInt64(4).flatMap { UInt32(exactly: $0) }
+            mirror.apps[name] = App(name: name, filter: a.text(1), locationPolicy: policy, selectionLimit: a.int(3), uid: uid)
+        }
+        let g = try db.statement("SELECT app, asset_id, position, granted_at_ns FROM grants ORDER BY app, position")
+        defer { g.reset() }
+        while try g.step() {
+            let idText = g.text(1)
+            guard let id = AssetID(idText) else { throw .badStoredValue(column: "grants.asset_id", detail: "not an asset id: \(idText)") }
+            mirror.grants[g.text(0), default: []].append(
+                StoredGrant(grant: Grant(asset: id, grantedAtNanoseconds: g.int64(3)), position: g.int64(2)))
+        }
+        return mirror
+    }
+
+    /// Re-reads everything when another connection has committed since the last read.
+    mutating func refreshIfChanged(from db: Database) throws(CatalogError) {
+        let now = try db.scalarInt("PRAGMA data_version") ?? 0
+        if now != dataVersion { self = try Self.load(from: db) }
+    }
+
+    /// Each app's grants in selection order.
+    func grantLists() -> [String: [Grant]] {
+        grants.mapValues { $0.map(\.grant) }
+    }
+
+    /// Writes the difference between this state and (`newApps`, `newGrants`) and returns
+    /// the mirror of the new state. Runs inside the caller's transaction.
+    func write(apps newApps: [String: App], grants newGrants: [String: [Grant]], to db: Database) throws(CatalogError) -> AccessMirror {
+        for (app, list) in newGrants {
+            guard newApps[app] != nil else {
+                if list.isEmpty { continue }
+                throw .grantsForUnknownApp(app)
+            }
+            var seen = Set<AssetID>()
+            for grant in list where !seen.insert(grant.asset).inserted {
+                throw .duplicateGrant(app: app, asset: grant.asset.rawValue)
+            }
+        }
+        var next = AccessMirror(apps: newApps, grants: [:], dataVersion: dataVersion)
+
+        // Removing an app removes its grants (ON DELETE CASCADE).
+        for name in apps.keys where newApps[name] == nil {
+            let s = try db.statement("DELETE FROM apps WHERE name = ?1")
+            try s.bind(1, name)
+            try s.run()
+        }
+        for (name, app) in newApps where apps[name] != app {
+            let s = try db.statement(
+                """
+                INSERT INTO apps(name, filter, location, selection_limit, uid) VALUES(?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT(name) DO UPDATE SET filter = excluded.filter, location = excluded.location,
+                selection_limit = excluded.selection_limit, uid = excluded.uid
+                """)
+            try s.bind(1, name)
+            try s.bind(2, app.filter)
+            try s.bind(3, app.locationPolicy.rawValue)
+            try s.bind(4, app.selectionLimit)
+            try s.bind(5, app.uid.map { Int64($0) })
+            try s.run()
+        }
+
+        for name in newApps.keys {
+            let old = apps[name] == nil ? [] : grants[name] ?? []
+            let new = newGrants[name] ?? []
+            next.grants[name] = try Self.writeGrants(app: name, old: old, new: new, to: db)
+        }
+        next.grants = next.grants.filter { !$0.value.isEmpty }
+        return next
+    }
+
+    /// Writes one app's grant changes: deletes what left, inserts what came, and moves
+    /// only the grants whose old position no longer fits the new order.
+    private static func writeGrants(app: String, old: [StoredGrant], new: [Grant], to db: Database) throws(CatalogError) -> [StoredGrant] {
+        var oldByAsset: [AssetID: StoredGrant] = [:]
+        for stored in old { oldByAsset[stored.grant.asset] = stored }
+        let kept = Set(new.map(\.asset))
+        for stored in old where !kept.contains(stored.grant.asset) {
+            let s = try db.statement("DELETE FROM grants WHERE app = ?1 AND asset_id = ?2")
+            try s.bind(1, app)
+            try s.bind(2, stored.grant.asset.rawValue)
+            try s.run()
+        }
+        var result: [StoredGrant] = []
+        result.reserveCapacity(new.count)
+        var previous = Int64.min
+        for grant in new {
+            if let stored = oldByAsset[grant.asset], stored.position > previous {
+                if stored.grant != grant {
+                    try upsert(app: app, grant: grant, position: stored.position, in: db)
+                }
+                result.append(stored)
+                result[result.count - 1].grant = grant
+                previous = stored.position
+            } else {
+                let position = previous == Int64.min ? 0 : previous &+ 1
+                try upsert(app: app, grant: grant, position: position, in: db)
+                result.append(StoredGrant(grant: grant, position: position))
+                previous = position
+            }
+        }
+        return result
+    }
+
+    private static func upsert(app: String, grant: Grant, position: Int64, in db: Database) throws(CatalogError) {
+        let s = try db.statement(
+            """
+            INSERT INTO grants(app, asset_id, position, granted_at_ns) VALUES(?1, ?2, ?3, ?4)
+            ON CONFLICT(app, asset_id) DO UPDATE SET position = excluded.position, granted_at_ns = excluded.granted_at_ns
+            """)
+        try s.bind(1, app)
+        try s.bind(2, grant.asset.rawValue)
+        try s.bind(3, position)
+        try s.bind(4, grant.grantedAtNanoseconds)
+        try s.run()
+    }
+}

@@ -1,0 +1,45 @@
+import PhotoCore
+
+/// One row of the catalog's `assets` table: the asset and what only the catalog needs.
+public struct AssetRecord: Hashable, Sendable {
+    public var asset: Asset
+    /// The content fingerprint the id was derived from (see `AssetAnalysis.fingerprint`).
+    public var fingerprint: String
+    /// When the file was last analysed, in nanoseconds since 1970.
+    public var indexedAtNanoseconds: Int64
+
+    public init(asset: Asset, fingerprint: String, indexedAtNanoseconds: Int64) {
+        self.asset = asset
+        self.fingerprint = fingerprint
+        self.indexedAtNanoseconds = indexedAtNanoseconds
+    }
+}
+
+/// A file of the library that is not an asset: not media, or not readable.
+public struct FailureRecord: Hashable, Sendable {
+    public var path: LibraryPath
+    public var size: Int64
+    public var mtimeNanoseconds: Int64
+    public var inode: UInt64
+    /// Why the file is not an asset.
+    public var reason: AnalysisError
+    public var recordedAtNanoseconds: Int64
+
+    public init(path: LibraryPath, size: Int64, mtimeNanoseconds: Int64, inode: UInt64, reason: AnalysisError, recordedAtNanoseconds: Int64) {
+        self.path = path
+        self.size = size
+        self.mtimeNanoseconds = mtimeNanoseconds
+        self.inode = inode
+        self.reason = reason
+        self.recordedAtNanoseconds = recordedAtNanoseconds
+    }
+}
+
+/// What the indexer needs to know of a catalogued file to decide whether to read it again.
+struct StoredFileState: Hashable, Sendable {
+    var id: AssetID
+    var fingerprint: String
+    var size: Int64
+    var mtimeNanoseconds: Int64
+    var inode: UInt64
+}

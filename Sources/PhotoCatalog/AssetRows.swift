@@ -1,0 +1,135 @@
+import PhotoCore
+
+/// Reading and writing rows of the `assets` table. Column order is fixed by `columns`;
+/// reads and binds use the same positions.
+enum AssetRows {
+    static let columns = """
+        id, fingerprint, path, size, mtime_ns, inode, format, capture_key, capture_offset_min, \
+        date_source, make, model, lens, orientation, width, height, latitude, longitude, altitude, \
+        has_exif, software, says_screenshot, problems, redaction_strip, redaction_coarse, indexed_at_ns
+        """
+
+    static let insertSQL = "INSERT OR REPLACE INTO assets(\(columns)) VALUES(" + (1...26).map { "?\($0)" }.joined(separator: ",") + ")"
+
+    /// The encoded identity plan, the commonest BLOB: decoded without work.
+    private static let identityBlob = RedactionPlan.identity.encoded()
+
+    /// Every asset, in one query.
+    static func all(in db: Database) throws(CatalogError) -> [Asset] {
+        let count = Int(try db.scalarInt("SELECT count(*) FROM assets") ?? 0)
+        var assets: [Asset] = []
+        assets.reserveCapacity(count)
+        let s = try db.statement("SELECT \(columns) FROM assets")
+        defer { s.reset() }
+        while try s.step() { assets.append(try read(s).asset) }
+        return assets
+    }
+
+    /// The records a `WHERE` clause selects, with its parameters bound by `bind`.
+    static func records(in db: Database, where clause: String, bind: (Statement) throws(CatalogError) -> Void) throws(CatalogError) -> [AssetRecord] {
+        let s = try db.statement("SELECT \(columns) FROM assets WHERE \(clause)")
+        defer { s.reset() }
+        try bind(s)
+        var records: [AssetRecord] = []
+        while try s.step() { records.append(try read(s)) }
+        return records
+    }
+
+    /// Inserts or replaces one row (the id decides; a row holding the same path must be
+    /// deleted first, or the UNIQUE path constraint refuses the insert).
+    static func write(_ record: AssetRecord, in db: Database) throws(CatalogError) {
+        let s = try db.statement(insertSQL)
+        let a = record.asset
+        let m = a.metadata
+        try s.bind(1, a.id.rawValue)
+        try s.bind(2, record.fingerprint)
+        try s.bind(3, a.path.bytes)
+        try s.bind(4, a.size)
+        try s.bind(5, a.mtimeNanoseconds)
+        try s.bind(6, Int64(bitPattern: a.inode))
+        try s.bind(7, m.format.rawValue)
+        try s.bind(8, m.captureDate?.sortKey)
+        try s.bind(9, m.captureDate?.utcOffsetMinutes)
+        try s.bind(10, m.dateSource.rawValue)
+        try s.bind(11, m.make)
+        try s.bind(12, m.model)
+        try s.bind(13, m.lens)
+        try s.bind(14, m.orientation)
+        try s.bind(15, m.width)
+        try s.bind(16, m.height)
+        try s.bind(17, m.location?.latitude)
+        try s.bind(18, m.location?.longitude)
+        try s.bind(19, m.location?.altitude)
+        try s.bind(20, m.hasExif)
+        try s.bind(21, m.software)
+        try s.bind(22, m.saysScreenshot)
+        // One problem per line: a line break inside a problem would split it on the way back.
+        try s.bind(23, m.problems.map { $0.replacing("\n", with: " ") }.joined(separator: "\n"))
+        try s.bind(24, a.redaction.strip.encoded())
+        try s.bind(25, a.redaction.coarse.encoded())
+        try s.bind(26, record.indexedAtNanoseconds)
+        try s.run()
+    }
+
+    /// Deletes the row with this id, if any.
+    static func delete(_ id: AssetID, in db: Database) throws(CatalogError) {
+        let s = try db.statement("DELETE FROM assets WHERE id = ?1")
+        try s.bind(1, id.rawValue)
+        try s.run()
+    }
+
+    /// Decodes the current row of a statement that selected `columns`.
+    static func read(_ s: Statement) throws(CatalogError) -> AssetRecord {
+        let idText = s.text(0)
+        guard let id = AssetID(idText) else { throw .badStoredValue(column: "assets.id", detail: "not an asset id: \(idText)") }
+        let formatText = s.text(6)
+        guard let format = MediaFormat(rawValue: formatText) else {
+            throw .badStoredValue(column: "assets.format", detail: "unknown format \(formatText) for \(idText)")
+        }
+        // A key that does not decode (a year before 0 from a strange clock) reads as no date.
+        let captureDate = s.optionalInt64(7).flatMap { CaptureDate(sortKey: $0, utcOffsetMinutes: s.optionalInt(8)) }
+        let dateSource = DateSource(rawValue: s.text(9)) ?? .fileModification
+        var location: GeoLocation?
+        if let latitude = s.optionalDouble(16), let longitude = s.optionalDouble(17) {
+            location = GeoLocation(latitude: latitude, longitude: longitude, altitude: s.optionalDouble(18))
+        }
+        let problemsText = s.text(22)
+        let problems = problemsText.isEmpty ? [] : problemsText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let metadata = MediaMetadata(
+            format: format, captureDate: captureDate, dateSource: dateSource,
+            make: s.optionalText(10), model: s.optionalText(11), lens: s.optionalText(12),
+            orientation: s.optionalInt(13), width: s.optionalInt(14), height: s.optionalInt(15),
+            location: location, hasExif: s.int64(19) != 0, software: s.optionalText(20),
+            saysScreenshot: s.int64(21) != 0, problems: problems)
+        let redaction = RedactionPlans(strip: try plan(s, 23, idText), coarse: try plan(s, 24, idText))
+        let asset = Asset(
+            id: id, path: LibraryPath(bytes: s.blob(2)), size: s.int64(3), mtimeNanoseconds: s.int64(4),
+            inode: UInt64(bitPattern: s.int64(5)), metadata: metadata, redaction: redaction)
+        return AssetRecord(asset: asset, fingerprint: s.text(1), indexedAtNanoseconds: s.int64(25))
+    }
+
+    private static func plan(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> RedactionPlan {
+        let bytes = s.blob(column)
+        if bytes == identityBlob { return .identity }
+        do {
+            return try RedactionPlan(encoded: bytes)
+        } catch {
+            throw .badStoredValue(column: column == 23 ? "assets.redaction_strip" : "assets.redaction_coarse", detail: "undecodable plan for \(id): \(error)")
+        }
+    }
+}
+
+extension CaptureDate {
+    /// The date back from its `sortKey` (YYYYMMDDHHMMSS); nil when a field is out of range.
+    init?(sortKey: Int64, utcOffsetMinutes: Int?) {
+        guard sortKey >= 0 else { return nil }
+        let second = Int(sortKey % 100)
+        let minute = Int(sortKey / 100 % 100)
+        let hour = Int(sortKey / 10_000 % 100)
+        let day = Int(sortKey / 1_000_000 % 100)
+        let month = Int(sortKey / 100_000_000 % 100)
+        let year = Int(sortKey / 10_000_000_000)
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60, year < 1_000_000 else { return nil }
+        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second, utcOffsetMinutes: utcOffsetMinutes)
+    }
+}

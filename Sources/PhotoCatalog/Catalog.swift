@@ -1,0 +1,103 @@
+import PhotoCore
+import Synchronization
+
+/// The SQLite store of one library: assets, failures, apps, grants and settings.
+///
+/// One connection behind a lock serves every thread; the FUSE hot path never comes here
+/// but reads a `LibrarySnapshot`. The catalog runs in WAL mode: index writes use
+/// `synchronous=NORMAL` (a committed batch survives a crash of the process, not a power
+/// loss), access-state writes use `synchronous=FULL` (a grant that was reported saved
+/// survives power loss too). Other processes may open the same file; writers wait up to
+/// the busy timeout for each other.
+public final class Catalog: Sendable {
+    /// The catalog file.
+    public let path: String
+    let connection: Mutex<Connection>
+
+    /// The connection and what is mirrored from it, guarded together.
+    struct Connection: ~Copyable {
+        let db: Database
+        /// The apps and grants as last read or written, so a change is diffed without
+        /// reading every grant back.
+        var access: AccessMirror
+    }
+
+    private init(path: String, db: consuming sending Connection) {
+        self.path = path
+        self.connection = Mutex(db)
+    }
+
+    /// Opens the catalog at `path`, creating the file (and missing parent directories,
+    /// mode 0700) and migrating the schema as needed.
+    ///
+    /// When `library` is given, the catalog is tied to that library's absolute path: a
+    /// new catalog records it, an existing one must name the same library.
+    public static func open(at path: String, library: [UInt8]? = nil) throws(CatalogError) -> Catalog {
+        try FileSystem.createParentDirectories(of: path)
+        let db = try Database(path: path)
+        try Schema.migrate(db)
+        if let library {
+            try db.transaction { () throws(CatalogError) in
+                if let stored = try Self.setting(Settings.libraryRoot, in: db) {
+                    guard stored == library else {
+                        throw .libraryMismatch(stored: LibraryPath(bytes: stored).display, given: LibraryPath(bytes: library).display)
+                    }
+                } else {
+                    try Self.setSetting(Settings.libraryRoot, to: library, in: db)
+                }
+            }
+        }
+        let access = try AccessMirror.load(from: db)
+        return Catalog(path: path, db: Connection(db: db, access: access))
+    }
+
+    /// The absolute path of the library this catalog describes, when recorded.
+    public var libraryRoot: [UInt8]? {
+        get throws(CatalogError) {
+            try connection.withLock { (c: inout Connection) throws(CatalogError) -> [UInt8]? in
+                try Self.setting(Settings.libraryRoot, in: c.db)
+            }
+        }
+    }
+
+    /// The schema version of the open file.
+    public var schemaVersion: Int {
+        get throws(CatalogError) {
+            try connection.withLock { (c: inout Connection) throws(CatalogError) -> Int in
+                Int(try c.db.scalarInt("PRAGMA user_version") ?? 0)
+            }
+        }
+    }
+
+    /// Everything the views need, read in one read transaction so that assets and grants
+    /// agree with each other.
+    public func snapshot() throws(CatalogError) -> LibrarySnapshot {
+        try connection.withLock { (c: inout Connection) throws(CatalogError) -> LibrarySnapshot in
+            try c.db.execute("BEGIN")
+            defer { try? c.db.execute("COMMIT") }
+            let assets = try AssetRows.all(in: c.db)
+            try c.access.refreshIfChanged(from: c.db)
+            return LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists())
+        }
+    }
+
+    // MARK: settings
+
+    enum Settings {
+        static let libraryRoot = "library_root"
+    }
+
+    static func setting(_ key: String, in db: Database) throws(CatalogError) -> [UInt8]? {
+        let s = try db.statement("SELECT value FROM settings WHERE key = ?1")
+        defer { s.reset() }
+        try s.bind(1, key)
+        return try s.step() ? s.blob(0) : nil
+    }
+
+    static func setSetting(_ key: String, to value: [UInt8], in db: Database) throws(CatalogError) {
+        let s = try db.statement("INSERT INTO settings(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+        try s.bind(1, key)
+        try s.bind(2, value)
+        try s.run()
+    }
+}

@@ -1,0 +1,71 @@
+import PhotoCore
+
+/// What one index run did.
+public struct IndexSummary: Sendable, Hashable {
+    /// Files catalogued for the first time.
+    public var new = 0
+    /// Files whose content changed at the same path (they get a new id: different content,
+    /// different id; grants on the old id stay in the catalog but name no file now).
+    public var changed = 0
+    /// Files found at a new path with content the catalog knew (renamed or moved): they
+    /// keep their id and grants.
+    public var moved = 0
+    /// Catalogued files that are gone (their grants stay, and apply again if the same
+    /// content comes back).
+    public var removed = 0
+    /// Files that are not media or could not be read (recorded in `failures`).
+    public var failed = 0
+    /// Files skipped because size, mtime and inode matched the catalog.
+    public var unchanged = 0
+    /// Files read again because their mtime or inode changed, whose content was the same.
+    public var touched = 0
+    /// Folders that could not be read: nothing below them was changed in the catalog.
+    public var unreadableFolders: [LibraryPath] = []
+    /// Wall-clock time of the run, in seconds.
+    public var seconds: Double = 0
+    /// Ids whose file changed or that left the catalog (changed, removed, became a
+    /// failure, or touched: same bytes, new mtime): caches of their content and
+    /// attributes must be dropped.
+    public var invalidatedIDs: Set<AssetID> = []
+    /// Ids that now live at another path.
+    public var movedIDs: Set<AssetID> = []
+    /// Ids that entered the catalog.
+    public var newIDs: Set<AssetID> = []
+
+    public init() {}
+
+    /// Whether the run changed anything in the catalog.
+    public var changedCatalog: Bool {
+        new + changed + moved + removed + touched > 0 || !invalidatedIDs.isEmpty
+    }
+}
+
+/// Where an index run is, for a progress bar.
+public struct IndexProgress: Sendable, Hashable {
+    public enum Phase: Sendable, Hashable {
+        /// Walking the tree: `filesDone` counts files found so far, totals are unknown (0).
+        case scanning
+        /// Reading new and changed files: totals are known, so an ETA is possible.
+        case analyzing
+    }
+
+    public var phase: Phase
+    public var filesDone: Int
+    public var filesTotal: Int
+    public var bytesDone: Int64
+    public var bytesTotal: Int64
+
+    public init(phase: Phase, filesDone: Int, filesTotal: Int, bytesDone: Int64, bytesTotal: Int64) {
+        self.phase = phase
+        self.filesDone = filesDone
+        self.filesTotal = filesTotal
+        self.bytesDone = bytesDone
+        self.bytesTotal = bytesTotal
+    }
+}
+
+/// Why an index run stopped. A bad file never stops a run; these do.
+public enum IndexError: Error, Hashable, Sendable {
+    case library(LibraryWalkError)
+    case catalog(CatalogError)
+}

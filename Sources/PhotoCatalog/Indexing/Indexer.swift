@@ -1,0 +1,304 @@
+import Dispatch
+import Glibc
+import PhotoCore
+import Synchronization
+
+/// Brings the catalog in line with the library: walks the tree, reads what is new or
+/// changed with the injected analyzer on every core, and writes the results in batches.
+///
+/// Rules (see DESIGN.md, Metadata and indexing):
+/// - A file whose size, mtime and inode match the catalog is not read (incremental).
+/// - Ids come from content: a new file's id is the first 12 hex digits of its
+///   fingerprint. A renamed or moved file keeps its id: it is recognised first by its
+///   unchanged inode, size and mtime (no read needed), otherwise by its fingerprint
+///   reappearing at a new path.
+/// - A file that changes in place gets a new id (different content, different id); the
+///   old id's grants stay in the catalog but name no file, until that content comes back.
+/// - Two files with identical content get different ids: the first keeps the
+///   fingerprint's id, each further copy gets the first 12 hex digits of
+///   SHA-256("fingerprint/n") for the smallest n ≥ 1 that is free. Ids are kept as long as the row
+///   lives (moves included), so walk order decides only on first sight.
+/// - Deleted files leave the catalog; their grants stay (grants are keyed on the id).
+/// - A file the analyzer rejects is recorded in `failures` with the reason, never fatal;
+///   a file that vanishes while being read is simply gone.
+/// - Nothing below an unreadable folder is taken as deleted.
+public struct Indexer: Sendable {
+    public let catalog: Catalog
+    /// The library root as an absolute path (bytes).
+    public let library: [UInt8]
+    public let analyzer: any AssetAnalyzing
+    /// Files analysed between two write transactions.
+    public var batchSize: Int
+
+    public init(catalog: Catalog, library: [UInt8], analyzer: any AssetAnalyzing, batchSize: Int = 256) {
+        self.catalog = catalog
+        self.library = library
+        self.analyzer = analyzer
+        self.batchSize = max(1, batchSize)
+    }
+
+    /// Indexes the scope and says what changed. `progress` may be called from any thread.
+    public func run(scope: IndexScope = .everything, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws(IndexError) -> IndexSummary {
+        let started = Self.monotonicSeconds()
+        var summary = IndexSummary()
+        let walk: WalkResult
+        do {
+            walk = try LibraryWalker.walk(root: library, scope: scope) { found in
+                progress(IndexProgress(phase: .scanning, filesDone: found, filesTotal: 0, bytesDone: 0, bytesTotal: 0))
+            }
+        } catch {
+            throw .library(error)
+        }
+        summary.unreadableFolders = walk.unreadableFolders.map(\.0)
+        do {
+            var run = try IndexRun(indexer: self, walk: walk, scope: scope)
+            try run.execute(summary: &summary, progress: progress)
+        } catch {
+            throw .catalog(error)
+        }
+        summary.seconds = Self.monotonicSeconds() - started
+        return summary
+    }
+
+    func absolutePath(_ path: LibraryPath) -> [UInt8] {
+        library.last == UInt8(ascii: "/") ? library + path.bytes : library + [UInt8(ascii: "/")] + path.bytes
+    }
+
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// The bookkeeping of one index run.
+private struct IndexRun {
+    let indexer: Indexer
+    let walk: WalkResult
+    /// What the catalog held in the scope when the run began.
+    let stored: [LibraryPath: StoredFileState]
+    let storedFailures: [LibraryPath: FileStat]
+    /// Every walked path.
+    let walked: Set<LibraryPath>
+
+    /// Rows whose file may have gone or changed: their path vanished or its stat differs.
+    /// Each may be claimed once by a file that turns out to hold its content.
+    var pool: [LibraryPath: StoredFileState] = [:]
+    var claimed: Set<LibraryPath> = []
+    var poolByStat: [FileStat: [LibraryPath]] = [:]
+    var poolByFingerprint: [String: [LibraryPath]] = [:]
+
+    /// Rows moved by their unchanged inode, size and mtime: (old path, new path).
+    var statMoves: [(LibraryPath, LibraryPath)] = []
+    /// Analysed files whose fate depends on the pool: decided at the end.
+    var deferred: [(WalkedFile, AssetAnalysis)] = []
+    /// Paths that got an asset row in this run.
+    var assetPaths: Set<LibraryPath> = []
+    /// Paths recorded as failures in this run.
+    var failedPaths: Set<LibraryPath> = []
+    /// Pool rows rewritten at their own path with the same content (touched files).
+    var touchedInPlace: Set<LibraryPath> = []
+
+    init(indexer: Indexer, walk: WalkResult, scope: IndexScope) throws(CatalogError) {
+        self.indexer = indexer
+        self.walk = walk
+        let states = try indexer.catalog.storedStates(in: scope)
+        // Rows below a folder that could not be read are left alone.
+        let unreadable = walk.unreadableFolders.map { FolderScope(path: $0.0, recursive: true) }
+        stored = unreadable.isEmpty ? states.assets : states.assets.filter { entry in !unreadable.contains { $0.contains(entry.key) } }
+        storedFailures = unreadable.isEmpty ? states.failures : states.failures.filter { entry in !unreadable.contains { $0.contains(entry.key) } }
+        walked = Set(walk.files.map(\.path))
+    }
+
+    mutating func execute(summary: inout IndexSummary, progress: @escaping @Sendable (IndexProgress) -> Void) throws(CatalogError) {
+        var candidates: [WalkedFile] = []
+        for file in walk.files {
+            if let row = stored[file.path], row.stat == file.stat {
+                summary.unchanged += 1
+            } else if let failure = storedFailures[file.path], failure == file.stat, stored[file.path] == nil {
+                summary.unchanged += 1
+            } else {
+                candidates.append(file)
+            }
+        }
+        for (path, row) in stored where !walked.contains(path) { pool[path] = row }
+        for file in candidates {
+            if let row = stored[file.path] { pool[file.path] = row }
+        }
+        for (path, row) in pool.sorted(by: { $0.key < $1.key }) {
+            poolByStat[row.stat, default: []].append(path)
+            poolByFingerprint[row.fingerprint, default: []].append(path)
+        }
+
+        // Renames and moves that kept the inode need no read.
+        var toAnalyse: [WalkedFile] = []
+        for file in candidates {
+            if let source = poolByStat[file.stat]?.first(where: { !claimed.contains($0) && $0 != file.path }),
+                stored[file.path] == nil || stored[file.path]?.stat != file.stat
+            {
+                claimed.insert(source)
+                statMoves.append((source, file.path))
+                assetPaths.insert(file.path)
+            } else {
+                toAnalyse.append(file)
+            }
+        }
+
+        let filesTotal = toAnalyse.count
+        let bytesTotal = toAnalyse.reduce(Int64(0)) { $0 &+ $1.stat.size }
+        progress(IndexProgress(phase: .analyzing, filesDone: 0, filesTotal: filesTotal, bytesDone: 0, bytesTotal: bytesTotal))
+        let counters = Mutex<(files: Int, bytes: Int64)>((0, 0))
+        var start = 0
+        while start < toAnalyse.count {
+            let batch = Array(toAnalyse[start..<min(start + indexer.batchSize, toAnalyse.count)])
+            start += batch.count
+            let outcomes = analyse(batch) { file in
+                let (files, bytes) = counters.withLock { c in
+                    c.files += 1
+                    c.bytes &+= file.stat.size
+                    return (c.files, c.bytes)
+                }
+                progress(IndexProgress(phase: .analyzing, filesDone: files, filesTotal: filesTotal, bytesDone: bytes, bytesTotal: bytesTotal))
+            }
+            try indexer.catalog.withIndexTransaction { (writer: IndexWriter) throws(CatalogError) in
+                for (file, outcome) in zip(batch, outcomes) {
+                    try record(file, outcome, writer: writer, summary: &summary)
+                }
+            }
+        }
+        try indexer.catalog.withIndexTransaction { (writer: IndexWriter) throws(CatalogError) in
+            try finish(writer: writer, summary: &summary)
+        }
+    }
+
+    /// Runs the analyzer over a batch on every core; results in batch order.
+    private func analyse(_ batch: [WalkedFile], done: @Sendable (WalkedFile) -> Void) -> [Result<AssetAnalysis, AnalysisError>] {
+        let slots = Mutex<[Result<AssetAnalysis, AnalysisError>]>(Array(repeating: .failure(.unreadable(errno: EIO)), count: batch.count))
+        let analyzer = indexer.analyzer
+        let paths = batch.map { indexer.absolutePath($0.path) }
+        DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+            let outcome: Result<AssetAnalysis, AnalysisError>
+            do throws(AnalysisError) {
+                outcome = .success(try analyzer.analyze(absolutePath: paths[index]))
+            } catch {
+                outcome = .failure(error)
+            }
+            slots.withLock { $0[index] = outcome }
+            done(batch[index])
+        }
+        return slots.withLock { $0 }
+    }
+
+    /// Writes what can be decided now; defers what depends on the pool.
+    private mutating func record(_ file: WalkedFile, _ outcome: Result<AssetAnalysis, AnalysisError>, writer: IndexWriter, summary: inout IndexSummary) throws(CatalogError) {
+        switch outcome {
+        case .failure(.unreadable(let error)) where error == ENOENT || error == ENOTDIR:
+            return  // gone while we looked; its row, if any, stays in the pool and is removed
+        case .failure(let reason):
+            try writer.write(
+                FailureRecord(path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode, reason: reason, recordedAtNanoseconds: FileSystem.nowNanoseconds()))
+            failedPaths.insert(file.path)
+            summary.failed += 1
+        case .success(let analysis):
+            if let row = stored[file.path], row.fingerprint == analysis.fingerprint, !claimed.contains(file.path) {
+                // Same content, touched: same id, fresh stat and metadata.
+                claimed.insert(file.path)
+                touchedInPlace.insert(file.path)
+                try writer.write(makeRecord(id: row.id, file: file, analysis: analysis))
+                assetPaths.insert(file.path)
+                summary.touched += 1
+                summary.invalidatedIDs.insert(row.id)
+            } else if stored[file.path] != nil || poolByFingerprint[analysis.fingerprint] != nil {
+                deferred.append((file, analysis))
+            } else {
+                let id = try newID(for: analysis.fingerprint, writer: writer, reserved: [])
+                try writer.write(makeRecord(id: id, file: file, analysis: analysis))
+                assetPaths.insert(file.path)
+                summary.new += 1
+                summary.newIDs.insert(id)
+            }
+        }
+    }
+
+    /// Moves, changes and removals: every pool row not rewritten in place is deleted,
+    /// then the rows that live on are written at their new paths, so two paths never
+    /// collide half-way (a swap of two names works).
+    private mutating func finish(writer: IndexWriter, summary: inout IndexSummary) throws(CatalogError) {
+        // Fingerprint moves: a row whose path vanished first, then one whose file changed.
+        var fingerprintMoves: [(StoredFileState, WalkedFile, AssetAnalysis)] = []
+        var fresh: [(WalkedFile, AssetAnalysis)] = []
+        for (file, analysis) in deferred {
+            let sources = poolByFingerprint[analysis.fingerprint]?.filter { !claimed.contains($0) } ?? []
+            if let source = sources.first(where: { !walked.contains($0) }) ?? sources.first, let row = pool[source] {
+                claimed.insert(source)
+                fingerprintMoves.append((row, file, analysis))
+            } else {
+                fresh.append((file, analysis))
+            }
+        }
+        // Rows moved by stat keep their metadata: read them before their rows go.
+        var statMoved: [(AssetRecord, LibraryPath)] = []
+        for (source, target) in statMoves {
+            guard let row = pool[source], let record = try writer.record(row.id) else { continue }
+            statMoved.append((record, target))
+        }
+        // Ids of rows nobody claims are not handed to other content in this run.
+        var reserved = Set<AssetID>()
+        for (path, row) in pool where !claimed.contains(path) { reserved.insert(row.id) }
+        for (path, row) in pool where !touchedInPlace.contains(path) { try writer.delete(row.id) }
+
+        for (record, target) in statMoved {
+            var moved = record
+            moved.asset.path = target
+            try writer.write(moved)
+            summary.moved += 1
+            summary.movedIDs.insert(record.asset.id)
+        }
+        for (row, file, analysis) in fingerprintMoves {
+            try writer.write(makeRecord(id: row.id, file: file, analysis: analysis))
+            summary.moved += 1
+            summary.movedIDs.insert(row.id)
+        }
+        for (file, analysis) in fresh {
+            let id = try newID(for: analysis.fingerprint, writer: writer, reserved: reserved)
+            try writer.write(makeRecord(id: id, file: file, analysis: analysis))
+            assetPaths.insert(file.path)
+            summary.newIDs.insert(id)
+            if stored[file.path] != nil { summary.changed += 1 } else { summary.new += 1 }
+        }
+        for (path, row) in pool where !claimed.contains(path) {
+            summary.invalidatedIDs.insert(row.id)
+            // A path that now holds other content counts as changed, not removed.
+            if !assetPaths.contains(path) { summary.removed += 1 }
+        }
+        for path in storedFailures.keys where !walked.contains(path) || assetPaths.contains(path) {
+            try writer.deleteFailure(path)
+        }
+    }
+
+    private func makeRecord(id: AssetID, file: WalkedFile, analysis: AssetAnalysis) -> AssetRecord {
+        AssetRecord(
+            asset: Asset(
+                id: id, path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode,
+                metadata: analysis.metadata, redaction: analysis.redaction),
+            fingerprint: analysis.fingerprint, indexedAtNanoseconds: FileSystem.nowNanoseconds())
+    }
+
+    /// The id for new content: the fingerprint's first 12 hex digits, or for a further
+    /// copy (or a prefix clash) the first free SHA-256("fingerprint/n") id.
+    private func newID(for fingerprint: String, writer: IndexWriter, reserved: Set<AssetID>) throws(CatalogError) -> AssetID {
+        if let base = AssetID(fingerprint.prefix(AssetID.length)), !reserved.contains(base), !(try writer.isTaken(base)) {
+            return base
+        }
+        var n = 1
+        while true {
+            let hex = SHA256.hex(SHA256.hash(Array("\(fingerprint)/\(n)".utf8)))
+            if let id = AssetID(hex.prefix(AssetID.length)), !reserved.contains(id), !(try writer.isTaken(id)) { return id }
+            n += 1
+        }
+    }
+}
+
+extension StoredFileState {
+    var stat: FileStat { FileStat(size: size, mtimeNanoseconds: mtimeNanoseconds, inode: inode) }
+}

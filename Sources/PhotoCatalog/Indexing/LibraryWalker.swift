@@ -1,0 +1,180 @@
+// Walks a library directory tree with openat/fdopendir/fstatat, names as raw bytes.
+// Supports: names with any bytes but `/` and NUL, deep trees (one descriptor per level),
+// loops through bind mounts (directories are recognised by device and inode).
+// Does not follow symbolic links at all, neither to files nor to folders, inside or
+// outside the library: a link is skipped. Skips every name that starts with `.` (hidden
+// files and folders: .DS_Store, .thumbnails, .git, editors' temporary files), and
+// anything that is not a regular file or a folder (FIFOs, sockets, devices).
+import Glibc
+import PhotoCore
+
+/// The identity and state of a file as `lstat` sees it: what incremental indexing compares.
+struct FileStat: Hashable, Sendable {
+    var size: Int64
+    var mtimeNanoseconds: Int64
+    var inode: UInt64
+}
+
+/// One regular file found by the walk.
+struct WalkedFile: Sendable {
+    var path: LibraryPath
+    var stat: FileStat
+}
+
+/// What a walk found.
+struct WalkResult: Sendable {
+    /// Regular files in path order.
+    var files: [WalkedFile] = []
+    /// Folders that could not be opened or read, with errno: nothing below them is
+    /// known, so nothing catalogued below them may be taken as deleted.
+    var unreadableFolders: [(LibraryPath, Int32)] = []
+    /// Every folder walked (for the watcher).
+    var folders: [LibraryPath] = []
+}
+
+/// Why a library could not be walked at all.
+public enum LibraryWalkError: Error, Hashable, Sendable {
+    /// The library root cannot be opened as a directory (errno).
+    case cannotOpenLibrary(path: String, errno: Int32)
+}
+
+enum LibraryWalker {
+    /// Walks `root` (an absolute path; the root itself may be a symlink) within `scope`.
+    /// `found` is called every so often with the number of files found so far.
+    static func walk(root: [UInt8], scope: IndexScope, found: @escaping (Int) -> Void = { _ in }) throws(LibraryWalkError) -> WalkResult {
+        let rootFD = open(cString: root, at: AT_FDCWD, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard rootFD >= 0 else { throw .cannotOpenLibrary(path: LibraryPath(bytes: root).display, errno: errno) }
+        defer { close(rootFD) }
+        var walk = Walk(found: found)
+        switch scope {
+        case .everything:
+            walk.directory(fd: dup(rootFD), path: LibraryPath(bytes: []), recursive: true)
+        case .folders(let folders):
+            // Recursive scopes first: a folder already walked is not walked again, so a
+            // non-recursive scope walked first would hide the sub-folders of a recursive one.
+            for folder in folders.sorted(by: { $0.recursive && !$1.recursive }) {
+                let fd = openBelow(rootFD, folder.path)
+                guard fd >= 0 else {
+                    let error = errno
+                    // A folder that vanished is simply empty now; anything else is unreadable.
+                    if error != ENOENT && error != ENOTDIR { walk.result.unreadableFolders.append((folder.path, error)) }
+                    continue
+                }
+                walk.directory(fd: fd, path: folder.path, recursive: folder.recursive)
+            }
+        }
+        walk.result.files.sort { $0.path < $1.path }
+        return walk.result
+    }
+
+    /// Opens a folder below the root one component at a time, refusing symlinks and
+    /// hidden names on the way. Returns a descriptor or -1 with errno set.
+    static func openBelow(_ rootFD: Int32, _ path: LibraryPath) -> Int32 {
+        var fd = dup(rootFD)
+        for component in path.components {
+            guard fd >= 0 else { return -1 }
+            if component.first == UInt8(ascii: ".") {
+                close(fd)
+                errno = ENOENT
+                return -1
+            }
+            let next = open(cString: component, at: fd, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let error = errno
+            close(fd)
+            errno = error
+            fd = next
+        }
+        return fd
+    }
+
+    static func open(cString bytes: [UInt8], at dirFD: Int32, flags: Int32) -> Int32 {
+        (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { Glibc.openat(dirFD, $0.baseAddress!, flags) }
+        }
+    }
+}
+
+/// The state of one walk.
+private struct Walk {
+    var result = WalkResult()
+    var visited = Set<DirectoryIdentity>()
+    let found: (Int) -> Void
+
+    struct DirectoryIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    init(found: @escaping (Int) -> Void) { self.found = found }
+
+    /// Reads one open directory (takes ownership of `fd`) and, when `recursive`, its
+    /// sub-folders.
+    mutating func directory(fd: Int32, path: LibraryPath, recursive: Bool) {
+        guard fd >= 0 else { return }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            result.unreadableFolders.append((path, errno))
+            close(fd)
+            return
+        }
+        guard visited.insert(DirectoryIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else {
+            close(fd)
+            return
+        }
+        guard let dir = fdopendir(fd) else {
+            result.unreadableFolders.append((path, errno))
+            close(fd)
+            return
+        }
+        defer { closedir(dir) }
+        result.folders.append(path)
+        var subfolders: [[UInt8]] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(dir) else {
+                if errno != 0 { result.unreadableFolders.append((path, errno)) }
+                break
+            }
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> [UInt8] in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                let length = bytes.firstIndex(of: 0) ?? bytes.count
+                return Array(bytes[..<length])
+            }
+            // Hidden names, `.` and `..` all start with a dot.
+            guard let first = name.first, first != UInt8(ascii: ".") else { continue }
+            let type = entry.pointee.d_type
+            if type == UInt8(DT_LNK) { continue }
+            if type == UInt8(DT_DIR) {
+                if recursive { subfolders.append(name) }
+                continue
+            }
+            if type != UInt8(DT_REG) && type != UInt8(DT_UNKNOWN) { continue }
+            var st = stat()
+            let rc = (name + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { fstatat(dirfd(dir), $0.baseAddress!, &st, AT_SYMLINK_NOFOLLOW) }
+            }
+            guard rc == 0 else { continue }  // vanished between readdir and stat
+            let kind = st.st_mode & S_IFMT
+            if kind == S_IFDIR {
+                if recursive { subfolders.append(name) }
+                continue
+            }
+            guard kind == S_IFREG else { continue }
+            let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
+            result.files.append(WalkedFile(path: path.appending(name), stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino))))
+            if result.files.count % 1024 == 0 { found(result.files.count) }
+        }
+        for name in subfolders.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let child = LibraryWalker.open(cString: name, at: dirfd(dir), flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard child >= 0 else {
+                let error = errno
+                // ELOOP: it became a symlink since readdir; ENOENT: it went away.
+                if error != ELOOP && error != ENOENT && error != ENOTDIR {
+                    result.unreadableFolders.append((path.appending(name), error))
+                }
+                continue
+            }
+            directory(fd: child, path: path.appending(name), recursive: true)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+// The one connection to one SQLite file. Supports: WAL journal, foreign keys, a busy
+// timeout, typed statements, nested-free transactions with rollback on throw, and a
+// per-transaction durability choice. Does not support: several threads at once (the
+// owner serialises access, see `Catalog`), savepoints, or in-memory databases shared
+// between connections.
+import CSQLite
+
+/// How hard a transaction's commit is pushed to the disk.
+///
+/// The catalog runs in WAL mode. With `synchronous=NORMAL` a committed transaction is in
+/// the WAL file (in the kernel's page cache) when `COMMIT` returns: it survives `kill -9`
+/// of the process, and only a power loss or kernel crash before the next checkpoint can
+/// lose it. `FULL` also fsyncs the WAL at every commit, so it survives power loss too.
+public enum Durability: Sendable {
+    /// Survives process crashes (WAL, `synchronous=NORMAL`): bulk index writes.
+    case processCrash
+    /// Survives power loss as well (`synchronous=FULL`): grants and apps.
+    case powerLoss
+}
+
+/// One open SQLite connection. Not thread-safe: the owner serialises access.
+final class Database {
+    /// The path it was opened with, for messages.
+    let path: String
+    private let handle: OpaquePointer
+    /// Prepared statements by SQL text, reused so the hot paths do not re-parse.
+    private var cache: [String: Statement] = [:]
+    private var currentSynchronous: Durability = .processCrash
+
+    /// Opens (creating if needed) the database at `path` in WAL mode.
+    init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(CatalogError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(db)
+            throw .openFailed(path: path, message: message)
+        }
+        self.path = path
+        self.handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        do throws(CatalogError) {
+            // The first statement to touch the file tells whether it is a database at all.
+            let mode = try scalarText("PRAGMA journal_mode=WAL")
+            guard mode?.lowercased() == "wal" else {
+                throw CatalogError.openFailed(path: path, message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
+            }
+            try execute("PRAGMA foreign_keys=ON")
+            try execute("PRAGMA synchronous=NORMAL")
+        } catch {
+            cache.removeAll()
+            sqlite3_close_v2(db)
+            throw error
+        }
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that returns no rows (several statements allowed, no parameters).
+    func execute(_ sql: String) throws(CatalogError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard rc == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(message)
+            throw error(code: rc, message: text)
+        }
+    }
+
+    /// A prepared statement for `sql`, reset and with its bindings cleared.
+    func statement(_ sql: String) throws(CatalogError) -> Statement {
+        if let cached = cache[sql] {
+            cached.reset()
+            return cached
+        }
+        var raw: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard rc == SQLITE_OK, let raw else { throw lastError(rc) }
+        let statement = Statement(raw, database: self)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// The first column of the first row as text (pragmas).
+    func scalarText(_ sql: String) throws(CatalogError) -> String? {
+        let s = try statement(sql)
+        defer { s.reset() }
+        guard try s.step() else { return nil }
+        return s.isNull(0) ? nil : s.text(0)
+    }
+
+    /// The first column of the first row as an integer.
+    func scalarInt(_ sql: String) throws(CatalogError) -> Int64? {
+        let s = try statement(sql)
+        defer { s.reset() }
+        guard try s.step() else { return nil }
+        return s.isNull(0) ? nil : s.int64(0)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back when it throws.
+    ///
+    /// IMMEDIATE takes the write lock at once, so two writers wait on the busy timeout at
+    /// the start instead of failing half-way with SQLITE_BUSY.
+    func transaction<T>(durability: Durability = .processCrash, _ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {
+        if durability != currentSynchronous {
+            // synchronous cannot change inside a transaction; set it for this one.
+            try execute(durability == .powerLoss ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+            currentSynchronous = durability
+        }
+        try execute("BEGIN IMMEDIATE")
+        let result: T
+        do throws(CatalogError) {
+            result = try body()
+        } catch {
+            rollback()
+            throw error
+        }
+        do throws(CatalogError) {
+            try execute("COMMIT")
+        } catch {
+            rollback()
+            throw error
+        }
+        return result
+    }
+
+    private func rollback() {
+        // Reset every statement first: an unfinished SELECT would keep the read open.
+        for statement in cache.values { statement.reset() }
+        if sqlite3_get_autocommit(handle) == 0 {
+            sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+        }
+    }
+
+    /// The number of rows the last INSERT/UPDATE/DELETE changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The catalog error for result code `rc`, with SQLite's message for this connection.
+    func lastError(_ rc: Int32) -> CatalogError {
+        error(code: rc, message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    private func error(code: Int32, message: String) -> CatalogError {
+        switch code & 0xFF {
+        case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt(path: path, message: message)
+        case SQLITE_BUSY, SQLITE_LOCKED: .busy(message: message)
+        default: .sqlite(code: code, message: message)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// The catalog's tables, versioned with `PRAGMA user_version` and brought up to date by
+/// `migrate`, one transaction per step.
+///
+/// Version 1:
+/// - `assets`: one row per catalogued file. `path` is the library-relative path as raw
+///   bytes (names need not be UTF-8). The capture date is stored as its sortable
+///   `YYYYMMDDHHMMSS` key plus the UTC offset in minutes. `problems` is newline-joined.
+///   Redaction plans are BLOBs in `RedactionPlan.encoded()`'s format.
+/// - `failures`: files that are not media or could not be read, with the stat that was
+///   seen, so incremental indexing skips them too and `photofs show` can explain.
+/// - `apps` and `grants`: the access state. Grants are keyed on the asset id, not the
+///   path, so they follow renames and moves; they are not tied to `assets` by a foreign
+///   key on purpose: a grant outlives its file, and a file that comes back with the
+///   same content is granted again. `position` orders an app's selection (gaps allowed).
+/// - `settings`: key/value pairs, such as the library root.
+enum Schema {
+    /// The newest schema version this code writes and understands.
+    static let currentVersion = 1
+
+    /// The SQL that takes a catalog from version `index` to `index + 1`.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE assets (
+            id TEXT PRIMARY KEY NOT NULL,
+            fingerprint TEXT NOT NULL,
+            path BLOB NOT NULL UNIQUE,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            inode INTEGER NOT NULL,
+            format TEXT NOT NULL,
+            capture_key INTEGER,
+            capture_offset_min INTEGER,
+            date_source TEXT NOT NULL,
+            make TEXT,
+            model TEXT,
+            lens TEXT,
+            orientation INTEGER,
+            width INTEGER,
+            height INTEGER,
+            latitude REAL,
+            longitude REAL,
+            altitude REAL,
+            has_exif INTEGER NOT NULL,
+            software TEXT,
+            says_screenshot INTEGER NOT NULL,
+            problems TEXT NOT NULL,
+            redaction_strip BLOB NOT NULL,
+            redaction_coarse BLOB NOT NULL,
+            indexed_at_ns INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX assets_fingerprint ON assets(fingerprint);
+        CREATE TABLE failures (
+            path BLOB PRIMARY KEY NOT NULL,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            inode INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            errno INTEGER NOT NULL,
+            recorded_at_ns INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE apps (
+            name TEXT PRIMARY KEY NOT NULL,
+            filter TEXT NOT NULL,
+            location TEXT NOT NULL,
+            selection_limit INTEGER NOT NULL,
+            uid INTEGER
+        ) WITHOUT ROWID;
+        CREATE TABLE grants (
+            app TEXT NOT NULL REFERENCES apps(name) ON DELETE CASCADE ON UPDATE CASCADE,
+            asset_id TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            granted_at_ns INTEGER NOT NULL,
+            PRIMARY KEY (app, asset_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX grants_order ON grants(app, position);
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY NOT NULL,
+            value BLOB NOT NULL
+        ) WITHOUT ROWID;
+        """
+    ]
+
+    /// Brings the database to `currentVersion`; a no-op when it is there already.
+    /// Returns the version found before migrating.
+    @discardableResult
+    static func migrate(_ db: Database) throws(CatalogError) -> Int {
+        let found = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+        guard found <= currentVersion else { throw .schemaTooNew(found: found, supported: currentVersion) }
+        guard found < currentVersion else { return found }
+        for version in found..<currentVersion {
+            try db.transaction(durability: .powerLoss) { () throws(CatalogError) in
+                // Re-read inside the write lock: another process may have migrated meanwhile.
+                let now = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+                guard now == version else { return }
+                try db.execute(migrations[version])
+                try db.execute("PRAGMA user_version=\(version + 1)")
+            }
+        }
+        return found
+    }
+}

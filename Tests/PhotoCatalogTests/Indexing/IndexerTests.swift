@@ -1,0 +1,261 @@
+import Glibc
+import PhotoCore
+import Synchronization
+import Testing
+
+@testable import PhotoCatalog
+
+/// A library in a temporary directory, its catalog beside it, and an indexer whose
+/// analyzer counts its calls.
+private final class Fixture {
+    let dir: TemporaryDirectory
+    let catalogPath: String
+    let analyzer: CountingAnalyzer
+    var catalog: Catalog
+
+    init(analyzer: any AssetAnalyzing = CoreAnalyzer()) throws {
+        dir = try TemporaryDirectory()
+        catalogPath = dir.string + "/catalog/c.sqlite"
+        self.analyzer = CountingAnalyzer(analyzer)
+        catalog = try Catalog.open(at: catalogPath, library: dir.child("lib"))
+        try FileOps.makeDirectories(dir.child("lib"))
+    }
+
+    deinit { dir.remove() }
+
+    func path(_ relative: String) -> [UInt8] { dir.child("lib/" + relative) }
+    func path(_ relative: [UInt8]) -> [UInt8] { dir.child(Array("lib/".utf8) + relative) }
+
+    func add(_ relative: String, comment: String? = nil) throws {
+        try FileOps.write(TinyJPEG.bytes(comment: comment ?? relative), to: path(relative))
+    }
+
+    func index(scope: IndexScope = .everything, batchSize: Int = 3, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws -> IndexSummary {
+        analyzer.reset()
+        return try Indexer(catalog: catalog, library: dir.child("lib"), analyzer: analyzer, batchSize: batchSize).run(scope: scope, progress: progress)
+    }
+
+    func id(_ relative: String) throws -> AssetID? { try catalog.asset(at: LibraryPath(relative))?.asset.id }
+
+    func paths() throws -> [String] { try catalog.snapshot().assets.map(\.path.display).sorted() }
+}
+
+private func counts(_ s: IndexSummary) -> [String: Int] {
+    ["new": s.new, "changed": s.changed, "moved": s.moved, "removed": s.removed, "failed": s.failed, "unchanged": s.unchanged, "touched": s.touched]
+}
+
+private func expected(new: Int = 0, changed: Int = 0, moved: Int = 0, removed: Int = 0, failed: Int = 0, unchanged: Int = 0, touched: Int = 0) -> [String: Int] {
+    ["new": new, "changed": changed, "moved": moved, "removed": removed, "failed": failed, "unchanged": unchanged, "touched": touched]
+}
+
+@Suite("Indexer")
+struct IndexerTests {
+    /// The acceptance scenario of issue 2: rename one, move one, change one, delete one.
+    @Test func renameMoveChangeDelete() throws {
+        let f = try Fixture()
+        for name in ["rename.jpg", "move.jpg", "change.jpg", "delete.jpg", "stay.jpg"] { try f.add(name) }
+        let first = try f.index()
+        #expect(counts(first) == expected(new: 5))
+        #expect(f.analyzer.count == 5)
+        let renamed = try #require(try f.id("rename.jpg"))
+        let moved = try #require(try f.id("move.jpg"))
+        let changed = try #require(try f.id("change.jpg"))
+        let deleted = try #require(try f.id("delete.jpg"))
+        // Ids come from content: the fingerprint's first 12 hex digits.
+        #expect(renamed == AssetFingerprint(of: TinyJPEG.bytes(comment: "rename.jpg")).assetID)
+
+        try FileOps.rename(f.path("rename.jpg"), f.path("renamed.jpg"))
+        try FileOps.rename(f.path("move.jpg"), f.path("sub/folder/move.jpg"))
+        try f.add("change.jpg", comment: "new content")
+        try FileOps.unlink(f.path("delete.jpg"))
+        let second = try f.index()
+
+        #expect(counts(second) == expected(changed: 1, moved: 2, removed: 1, unchanged: 1))
+        #expect(try f.id("renamed.jpg") == renamed)
+        #expect(try f.id("sub/folder/move.jpg") == moved)
+        let newID = try #require(try f.id("change.jpg"))
+        #expect(newID != changed)
+        #expect(newID == AssetFingerprint(of: TinyJPEG.bytes(comment: "new content")).assetID)
+        #expect(try f.catalog.asset(id: deleted) == nil)
+        #expect(try f.paths() == ["change.jpg", "renamed.jpg", "stay.jpg", "sub/folder/move.jpg"])
+        // Only the changed file was read again: renames and moves are known by inode.
+        #expect(f.analyzer.count == 1)
+        #expect(second.movedIDs == [renamed, moved])
+        #expect(second.invalidatedIDs == [changed, deleted])
+        #expect(second.newIDs == [newID])
+    }
+
+    @Test func anUnchangedLibraryIsNotReadAgain() throws {
+        let f = try Fixture()
+        for n in 0..<20 { try f.add("d\(n % 3)/img\(n).jpg") }
+        try FileOps.write(Array("not a photo".utf8), to: f.path("notes.txt"))
+        #expect(counts(try f.index()) == expected(new: 20, failed: 1))
+        let before = try f.catalog.snapshot().assets
+        let again = try f.index()
+        #expect(f.analyzer.count == 0)
+        #expect(counts(again) == expected(unchanged: 21))
+        #expect(!again.changedCatalog)
+        #expect(Set(try f.catalog.snapshot().assets) == Set(before))
+    }
+
+    @Test func aMoveAcrossFileSystemsIsKnownByItsContent() throws {
+        let f = try Fixture()
+        try f.add("a.jpg")
+        _ = try f.index()
+        let id = try #require(try f.id("a.jpg"))
+        // A copy has a new inode, so only the fingerprint can tell it is the same photo.
+        try FileOps.write(try #require(FileOps.read(f.path("a.jpg"))), to: f.path("elsewhere/a copy.jpg"))
+        try FileOps.unlink(f.path("a.jpg"))
+        let summary = try f.index()
+        #expect(counts(summary) == expected(moved: 1))
+        #expect(f.analyzer.count == 1)
+        #expect(try f.id("elsewhere/a copy.jpg") == id)
+    }
+
+    @Test func swappingTwoNamesKeepsEachIDWithItsContent() throws {
+        let f = try Fixture()
+        try f.add("a.jpg")
+        try f.add("b.jpg")
+        _ = try f.index()
+        let a = try f.id("a.jpg")
+        let b = try f.id("b.jpg")
+        try FileOps.rename(f.path("a.jpg"), f.path("tmp.jpg"))
+        try FileOps.rename(f.path("b.jpg"), f.path("a.jpg"))
+        try FileOps.rename(f.path("tmp.jpg"), f.path("b.jpg"))
+        #expect(counts(try f.index()) == expected(moved: 2))
+        #expect(try f.id("a.jpg") == b)
+        #expect(try f.id("b.jpg") == a)
+    }
+
+    @Test func duplicatesGetDistinctStableIDs() throws {
+        let f = try Fixture()
+        for name in ["1.jpg", "2.jpg", "3.jpg"] { try f.add(name, comment: "same") }
+        #expect(counts(try f.index()) == expected(new: 3))
+        let ids = try ["1.jpg", "2.jpg", "3.jpg"].map { try #require(try f.id($0)) }
+        #expect(Set(ids).count == 3)
+        #expect(ids[0] == AssetFingerprint(of: TinyJPEG.bytes(comment: "same")).assetID)
+        let fingerprint = AssetFingerprint(of: TinyJPEG.bytes(comment: "same")).hex
+        #expect(ids[1].rawValue == String(SHA256.hex(SHA256.hash(Array("\(fingerprint)/1".utf8))).prefix(12)))
+        #expect(try f.catalog.assets(withFingerprint: fingerprint).count == 3)
+        // Deleting the first copy does not renumber the others.
+        try FileOps.unlink(f.path("1.jpg"))
+        #expect(counts(try f.index()) == expected(removed: 1, unchanged: 2))
+        #expect(try f.id("2.jpg") == ids[1])
+        #expect(try f.id("3.jpg") == ids[2])
+    }
+
+    @Test func aFileThatComesBackGetsItsOldID() throws {
+        let f = try Fixture()
+        try f.add("a.jpg")
+        _ = try f.index()
+        let id = try f.id("a.jpg")
+        let bytes = try #require(FileOps.read(f.path("a.jpg")))
+        try FileOps.unlink(f.path("a.jpg"))
+        #expect(counts(try f.index()) == expected(removed: 1))
+        try FileOps.write(bytes, to: f.path("back/a.jpg"))
+        #expect(counts(try f.index()) == expected(new: 1))
+        #expect(try f.id("back/a.jpg") == id)
+    }
+
+    @Test func touchedFilesKeepTheirID() throws {
+        let f = try Fixture()
+        try f.add("a.jpg")
+        _ = try f.index()
+        let id = try #require(try f.id("a.jpg"))
+        FileOps.setMtime(f.path("a.jpg"), seconds: 1_000_000_000, nanoseconds: 5)
+        let summary = try f.index()
+        #expect(counts(summary) == expected(touched: 1))
+        #expect(summary.invalidatedIDs == [id])
+        let record = try #require(try f.catalog.asset(id: id))
+        #expect(record.asset.mtimeNanoseconds == 1_000_000_000_000_000_005)
+    }
+
+    @Test func failuresAreRecordedRetriedWhenChangedAndForgottenWhenGone() throws {
+        let f = try Fixture()
+        try FileOps.write(Array("hello".utf8), to: f.path("notes.txt"))
+        try FileOps.write([], to: f.path("empty.jpg"))
+        try f.add("ok.jpg")
+        #expect(counts(try f.index()) == expected(new: 1, failed: 2))
+        #expect(try f.catalog.failures().map(\.path.display) == ["empty.jpg", "notes.txt"])
+        #expect(try f.catalog.failure(at: LibraryPath("notes.txt"))?.reason == .notMedia)
+        // A failed file that becomes a photo is catalogued; one that goes is forgotten.
+        try f.add("empty.jpg")
+        try FileOps.unlink(f.path("notes.txt"))
+        #expect(counts(try f.index()) == expected(new: 1, unchanged: 1))
+        #expect(try f.catalog.failures().isEmpty)
+        // A photo that turns into something else leaves the catalog and becomes a failure.
+        let okID = try f.id("ok.jpg")
+        try FileOps.write(Array("now text".utf8), to: f.path("ok.jpg"))
+        let summary = try f.index()
+        #expect(counts(summary) == expected(removed: 1, failed: 1, unchanged: 1))
+        #expect(summary.invalidatedIDs == [try #require(okID)])
+        #expect(try f.catalog.failures().map(\.path.display) == ["ok.jpg"])
+    }
+
+    @Test func namesThatAreNotTextAreIndexedAndFound() throws {
+        let f = try Fixture()
+        let name: [UInt8] = [0x66, 0xFF, 0x0A, 0x67] + Array(".jpg".utf8)
+        try FileOps.write(TinyJPEG.bytes(comment: "odd"), to: f.path(name))
+        #expect(counts(try f.index()) == expected(new: 1))
+        let record = try #require(try f.catalog.asset(at: LibraryPath(bytes: name)))
+        #expect(record.asset.path.bytes == name)
+        #expect(record.asset.metadata.format == .jpeg)
+        #expect(record.asset.metadata.width == 16)
+        #expect(f.analyzer.calls.withLock { $0 } == [f.path(name)])
+    }
+
+    @Test func grantsFollowMovesAndSurviveDeletion() throws {
+        let f = try Fixture()
+        try f.add("a.jpg")
+        try f.add("b.jpg")
+        _ = try f.index()
+        let a = try #require(try f.id("a.jpg"))
+        let b = try #require(try f.id("b.jpg"))
+        let grants = ["editor": [Grant(asset: a, grantedAtNanoseconds: 1), Grant(asset: b, grantedAtNanoseconds: 2)]]
+        try f.catalog.replaceAccessState(apps: ["editor": App(name: "editor")], grants: grants)
+        try FileOps.rename(f.path("a.jpg"), f.path("x/a.jpg"))
+        try FileOps.unlink(f.path("b.jpg"))
+        _ = try f.index()
+        let reopened = try Catalog.open(at: f.catalogPath)
+        #expect(try reopened.allGrants() == grants)
+        #expect(try reopened.asset(id: a)?.asset.path.display == "x/a.jpg")
+        #expect(try reopened.asset(id: b) == nil)
+    }
+
+    @Test func aScopedRunTouchesOnlyItsFolders() throws {
+        let f = try Fixture()
+        try f.add("a/1.jpg")
+        try f.add("b/2.jpg")
+        try f.add("top.jpg")
+        _ = try f.index()
+        let moved = try f.id("a/1.jpg")
+        try FileOps.rename(f.path("a/1.jpg"), f.path("b/1.jpg"))
+        try FileOps.unlink(f.path("top.jpg"))  // outside the scope: not seen yet
+        let scope = IndexScope.folders([FolderScope(path: LibraryPath("a"), recursive: false), FolderScope(path: LibraryPath("b"), recursive: true)])
+        #expect(counts(try f.index(scope: scope)) == expected(moved: 1, unchanged: 1))
+        #expect(try f.id("b/1.jpg") == moved)
+        #expect(try f.paths() == ["b/1.jpg", "b/2.jpg", "top.jpg"])
+        #expect(counts(try f.index()) == expected(removed: 1, unchanged: 2))
+    }
+
+    @Test func reportsProgressWithKnownTotals() throws {
+        let f = try Fixture()
+        for n in 0..<7 { try f.add("p\(n).jpg") }
+        let reports = Mutex<[IndexProgress]>([])
+        _ = try f.index(batchSize: 2) { p in reports.withLock { $0.append(p) } }
+        let analysing = reports.withLock { $0 }.filter { $0.phase == .analyzing }
+        #expect(analysing.first?.filesDone == 0)
+        #expect(analysing.allSatisfy { $0.filesTotal == 7 && $0.bytesTotal > 0 })
+        #expect(analysing.map(\.filesDone).max() == 7)
+        #expect(analysing.map(\.bytesDone).max() == analysing.first?.bytesTotal)
+    }
+
+    @Test func aMissingLibraryIsAnErrorNotAnEmptyCatalog() throws {
+        let f = try Fixture()
+        try f.add("a.jpg")
+        _ = try f.index()
+        _ = FileOps.run(["/bin/rm", "-rf", f.dir.string + "/lib"])
+        #expect(throws: IndexError.self) { _ = try f.index() }
+        #expect(try f.catalog.assetCount() == 1)
+    }
+}

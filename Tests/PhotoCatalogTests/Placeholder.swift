@@ -1,5 +1,0 @@
-import Testing
-
-@Test func photocatalogBuilds() {
-    #expect(Bool(true))
-}
