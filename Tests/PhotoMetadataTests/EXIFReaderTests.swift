@@ -213,3 +213,39 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// Real EXIF blocks (with Canon, Nikon, Olympus, Fuji, Pentax, Apple maker notes, which
+/// libexif parses on load) mutated at random: libexif and the reader must not trap.
+@Suite struct EXIFReaderCorpusMutationTests {
+    static let files = [
+        "exif-samples/Canon_40D.jpg", "exiftool/Nikon.jpg", "exiftool/Olympus.jpg", "exiftool/FujiFilm.jpg",
+        "exiftool/Pentax.jpg", "exiftool/Apple.jpg", "exiftool/Casio.jpg", "exiftool/Sony.jpg", "exiftool/Canon.jpg", "exiftool/Sigma.jpg",
+    ]
+
+    @Test func survivesMutatedCameraBlocks() throws {
+        guard Corpus.directory != nil else {
+            print("EXIFReaderCorpusMutationTests: corpus not found; skipping")
+            return
+        }
+        var generator = SplitMix(seed: 0xC0FFEE)
+        var blocks = 0
+        for name in Self.files {
+            guard let bytes = Corpus.bytes(name) else { continue }
+            let source = MemoryByteSource(bytes)
+            guard let format = MediaSniffer.format(of: source),
+                let range = ContainerWalker.layout(of: source, format: format).exifBlocks.first
+            else { continue }
+            let block = Array(bytes[Int(range.offset)..<Int(range.offset + range.length)])
+            blocks += 1
+            for round in 0..<300 {
+                var mutated = block
+                for _ in 0..<(1 + Int(generator.next() % 16)) {
+                    mutated[Int(generator.next() % UInt64(mutated.count))] = UInt8(truncatingIfNeeded: generator.next())
+                }
+                if round % 11 == 0 { mutated = Array(mutated.prefix(Int(generator.next() % UInt64(mutated.count)))) }
+                _ = try? EXIFReader.read(tiffBlock: mutated)
+            }
+        }
+        #expect(blocks >= 5)
+    }
+}
