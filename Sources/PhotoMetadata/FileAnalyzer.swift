@@ -123,14 +123,17 @@ public struct FileAnalyzer: AssetAnalyzing {
             metadata.make = metadata.make ?? movie.make
             metadata.model = metadata.model ?? movie.model
         }
-        if metadata.captureDate == nil {
+        // XMP fills what EXIF and the container left open: the date, the creator tool and a
+        // screen-capture comment.
+        if metadata.captureDate == nil || metadata.software == nil || !metadata.saysScreenshot {
             for packet in layout.xmpPackets where packet.length > 0 && packet.length <= Int64(maxXMPLength) {
-                guard let bytes = try? source.read(at: packet.offset, count: Int(packet.length)),
-                    let date = XMPDateScanner.captureDate(in: bytes)
-                else { continue }
-                metadata.captureDate = date
-                metadata.dateSource = .xmp
-                break
+                guard let bytes = try? source.read(at: packet.offset, count: Int(packet.length)) else { continue }
+                if metadata.captureDate == nil, let date = XMPDateScanner.captureDate(in: bytes) {
+                    metadata.captureDate = date
+                    metadata.dateSource = .xmp
+                }
+                if metadata.software == nil { metadata.software = XMPHints.creatorTool(in: bytes) }
+                if !metadata.saysScreenshot { metadata.saysScreenshot = XMPHints.saysScreenshot(in: bytes) }
             }
         }
         if metadata.captureDate == nil { metadata.dateSource = .fileModification }

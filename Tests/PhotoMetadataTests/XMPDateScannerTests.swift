@@ -27,3 +27,23 @@ import Testing
         #expect(XMPDateScanner.captureDate(in: Array(packet.utf8)) == nil)
     }
 }
+
+@Suite struct XMPHintsTests {
+    @Test func creatorToolAndScreenshotComment() {
+        let packet = Array(
+            """
+            <rdf:Description xmp:CreatorTool=" Screenshot Tool 2.1 ">
+            <exif:UserComment><rdf:Alt><rdf:li xml:lang="x-default">Screenshot</rdf:li></rdf:Alt></exif:UserComment>
+            </rdf:Description>
+            """.utf8)
+        #expect(XMPHints.creatorTool(in: packet) == "Screenshot Tool 2.1")
+        #expect(XMPHints.saysScreenshot(in: packet))
+    }
+
+    @Test func noHints() {
+        let packet = Array(#"<d xmp:CreatorTool=""><exif:UserComment>holiday</exif:UserComment> Screenshot</d>"#.utf8)
+        #expect(XMPHints.creatorTool(in: packet) == nil)
+        #expect(!XMPHints.saysScreenshot(in: packet))
+        #expect(!XMPHints.saysScreenshot(in: Array("<exif:UserComment>Screenshot".utf8)))
+    }
+}
