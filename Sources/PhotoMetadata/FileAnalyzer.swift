@@ -39,9 +39,11 @@ public struct FileAnalyzer: AssetAnalyzing {
         return AssetAnalysis(fingerprint: fingerprint.hex, metadata: metadata, redaction: plans)
     }
 
-    /// The SHA-256 of the whole file, streamed through one reusable buffer.
+    /// The SHA-256 of the whole file, streamed through one buffer reused for every read
+    /// (no larger than the file, so that a small photo does not cost a 1 MiB allocation).
     public static func fingerprint(_ source: FileByteSource) throws(AnalysisError) -> AssetFingerprint {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: hashBufferSize, alignment: 64)
+        let capacity = Int(min(Int64(hashBufferSize), max(source.size + 1, 4096)))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
         defer { buffer.deallocate() }
         var hasher = SHA256()
         var offset: Int64 = 0
