@@ -170,6 +170,24 @@ import Testing
         #expect(readable > 0)
     }
 
+    /// An Exif IFD pointer that leads back to IFD0 in a long block: the repacker copies
+    /// IFD0 once more as the "Exif IFD" but never follows pointers found there.
+    @Test(arguments: [false, true])
+    func repackerDoesNotLoopOnSelfPointers(bigEndian: Bool) throws {
+        var builder = TIFFBlockBuilder.complete(bigEndian: bigEndian)
+        builder.paddingBeforeIFD0 = 70_000
+        var block = builder.build()
+        let ifd0 = 8 + 70_000
+        let count = Int(bigEndian ? UInt16(block[ifd0]) << 8 | UInt16(block[ifd0 + 1]) : UInt16(block[ifd0 + 1]) << 8 | UInt16(block[ifd0]))
+        let pointer = builder.u16(0x8769)
+        let entry = try #require((0..<count).map { ifd0 + 2 + $0 * 12 }.first { Array(block[$0..<($0 + 2)]) == pointer })
+        block.replaceSubrange((entry + 8)..<(entry + 12), with: builder.u32(UInt32(ifd0)))
+        let facts = try EXIFReader.read(tiffBlock: block)
+        #expect(facts.make == "Canon")
+        #expect(facts.captureDate?.description == "2020-01-02 03:04:05")  // only IFD0's DateTime is left
+        #expect(facts.dateSource == .modifyDate)
+    }
+
     /// Mutated long blocks go through the repacker first: it must bound every offset too.
     @Test func survivesMutatedLongBlocks() {
         var generator = SplitMix(seed: 0xB16)
