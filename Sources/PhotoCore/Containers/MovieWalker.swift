@@ -151,10 +151,18 @@ struct MovieWalker {
         var keys: [String] = []
         var ilst: BMFFBox?
         for child in children {
-            if child.type == fourCCValue("keys"), let v = reader.view(child.payload), let count = v.u32(4) {
+            if child.type == fourCCValue("keys") {
+                // Unreadable keys would hide which ilst item is the location: fail closed.
+                guard let v = reader.view(child.payload), let count = v.u32(4), count <= 100_000 else {
+                    layout.note("movie: unreadable keys atom at \(child.start)", structural: true)
+                    continue
+                }
                 var p = 8
-                for _ in 0..<min(count, 100_000) {
-                    guard let size = v.u32(p), size >= 8, let name = v.slice(p + 8, Int(size) - 8) else { break }
+                for _ in 0..<count {
+                    guard let size = v.u32(p), size >= 8, let name = v.slice(p + 8, Int(size) - 8) else {
+                        layout.note("movie: keys atom at \(child.start) ends early", structural: true)
+                        break
+                    }
                     keys.append(name.text)
                     p += Int(size)
                 }

@@ -141,6 +141,20 @@ import Testing
         #expect(!layout.isComplete)
     }
 
+    /// IFD0 with an XMLPacket (0x02BC) entry whose value follows the IFD.
+    @Test(arguments: [false, true])
+    func xmpTagInsideATIFFBlockIsAPacket(bigEndian: Bool) {
+        let u16 = bigEndian ? Fixture.be16 : Fixture.le16
+        let u32 = bigEndian ? Fixture.be32 : Fixture.le32
+        let xml = Fixture.ascii("<x:xmpmeta>exif:GPSLatitude</x:xmpmeta>")
+        let header: [UInt8] = bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00]
+        let tiff = header + u32(8) + u16(1) + u16(0x02BC) + u16(1) + u32(xml.count) + u32(8 + 2 + 12 + 4) + u32(0) + xml
+        let layout = ContainerWalker.layout(of: MemoryByteSource(tiff), format: .tiff)
+        #expect(layout.xmpPackets == [range(26, xml.count)])
+        let jpeg: [UInt8] = [0xFF, 0xD8] + Fixture.jpegSegment(0xE1, Fixture.ascii("Exif\0\0") + tiff) + Fixture.sosAndData
+        #expect(ContainerWalker.layout(of: MemoryByteSource(jpeg), format: .jpeg).xmpPackets == [range(12 + 26, xml.count)])
+    }
+
     @Test func tiffIsOneBlockOverTheWholeFile() {
         let bytes = Fixture.tiff(dng: true)
         let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .dng)

@@ -118,6 +118,14 @@ import Testing
         #expect(layout.isComplete == (format == "mp4a"))
     }
 
+    @Test func keysAtomLyingAboutItsCountIsIncomplete() throws {
+        var meta = Self.appleMeta(location: "+10.0000+020.0000/")
+        let keys = try #require(Fixture.offset(of: Fixture.ascii("keys"), in: meta))
+        meta.replaceSubrange((keys + 8)..<(keys + 12), with: Fixture.be32(5))
+        let layout = ContainerWalker.layout(of: MemoryByteSource(Fixture.box("moov", meta)), format: .mov)
+        #expect(!layout.isComplete)
+    }
+
     @Test func missingMoovIsIncomplete() {
         let bytes = F.box("ftyp", F.ascii("mp42") + F.be32(0)) + F.box("mdat", [1, 2, 3])
         #expect(!ContainerWalker.layout(of: MemoryByteSource(bytes), format: .mp4).isComplete)
