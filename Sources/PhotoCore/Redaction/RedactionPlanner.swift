@@ -12,8 +12,10 @@
 /// - Video location payloads (`©xyz`, `loci`, `gps `, `gps0`, the ISO 6709 `mdta` value):
 ///   zeroed. A zeroed `©xyz` payload reads as an empty string (length 0), which exiftool
 ///   and players skip; an `mdta` value that is a `data` atom keeps its 16-byte header so
-///   the item list still parses, and its string is zeroed. `coarse` blanks video location
-///   the same way.
+///   the item list still parses, and its string is zeroed. Under `coarse` an ISO 6709
+///   string (`©xyz`, the `mdta` value) is rewritten rounded to 0.01° without altitude
+///   (`ISO6709Coarsener`): the `©xyz` length field shrinks to the new text and the rest is
+///   zeroed; the `data` value is padded with spaces. `loci`, `gps `, `gps0` are blanked.
 /// - Checksummed chunks (PNG): a chunk whose covered bytes are patched gets a patch with
 ///   the CRC-32 recomputed over the patched bytes.
 /// - A container that could not be parsed to its end (`isComplete == false`): withheld.
@@ -57,7 +59,7 @@ public enum RedactionPlanner {
                 try blankXMP(packet, source: source, into: &patches, notes: &notes)
             }
             for payload in layout.movie?.locationPayloads ?? [] {
-                try blankMovieLocation(payload, source: source, into: &patches)
+                try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
                 notes.append("video location payload at \(payload.offset) blanked")
             }
             var merged = patches.merged()
@@ -97,14 +99,30 @@ public enum RedactionPlanner {
         }
     }
 
-    private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, into patches: inout PatchList) throws(ByteSourceError) {
+    private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList) throws(ByteSourceError) {
         guard payload.length > 0 else { return }
-        let head = try read(ByteRange(offset: payload.offset, length: min(payload.length, 8)), from: source)
-        if payload.length >= 16, head.count == 8, head[4...7].elementsEqual(Array("data".utf8)) {
-            patches.fill(ByteRange(offset: payload.offset + 16, length: payload.length - 16), with: 0)
-        } else {
-            patches.fill(payload, with: 0)
+        // Location payloads are short; a long one is read only as far as needed to recognise it.
+        let bytes = try read(ByteRange(offset: payload.offset, length: min(payload.length, 4096)), from: source)
+        let isDataAtom = payload.length >= 16 && bytes[4...7].elementsEqual(Array("data".utf8))
+        if isDataAtom {
+            let text = ByteRange(offset: payload.offset + 16, length: payload.length - 16)
+            if coarse, payload.length == Int64(bytes.count), let rounded = ISO6709Coarsener.coarsen(Array(bytes[16...])) {
+                patches.add(at: text.offset, rounded + [UInt8](repeating: 0x20, count: Int(text.length) - rounded.count))
+            } else {
+                patches.fill(text, with: 0)
+            }
+            return
         }
+        // A QuickTime text atom (©xyz): 16-bit length, 16-bit language, then the text.
+        if coarse, payload.length == Int64(bytes.count), bytes.count >= 4 {
+            let length = Int(bytes[0]) << 8 | Int(bytes[1])
+            if 4 + length <= bytes.count, let rounded = ISO6709Coarsener.coarsen(Array(bytes[4..<(4 + length)])) {
+                let header: [UInt8] = [UInt8(truncatingIfNeeded: rounded.count >> 8), UInt8(truncatingIfNeeded: rounded.count), bytes[2], bytes[3]]
+                patches.add(at: payload.offset, header + rounded + [UInt8](repeating: 0, count: bytes.count - 4 - rounded.count))
+                return
+            }
+        }
+        patches.fill(payload, with: 0)
     }
 
     private static func addChecksums(_ chunks: [ChecksummedChunk], to patches: inout PatchList, merged: [Patch], source: some ByteSource) throws(ByteSourceError) {

@@ -212,8 +212,17 @@ import Testing
                     if abs(a - b) > 0.005 + 1e-9 { coarseFailures.append("\(name) moved more than 0.005°") }
                     if abs(b * 100 - (b * 100).rounded()) > 1e-6 { coarseFailures.append("\(name) finer than 0.01°") }
                 }
-                let finer = Self.locationKeys(after).filter { !$0.hasPrefix("GPS:") && !$0.hasPrefix("Composite:") }
-                if !finer.isEmpty { coarseFailures.append("location outside the GPS IFD: \(finer.joined(separator: ","))") }
+                // What remains must be coordinates on the 0.01° grid: no altitude, no XMP place.
+                for key in Self.locationKeys(after) {
+                    if key.contains("GPSAltitude") || key.contains("GPSDest") || key.hasPrefix("XMP") {
+                        coarseFailures.append("\(key) kept")
+                        continue
+                    }
+                    let numbers = "\(after[key] ?? "")".split(whereSeparator: { !"0123456789.-+".contains($0) }).compactMap { Double($0) }
+                    if numbers.contains(where: { abs($0 * 100 - ($0 * 100).rounded()) > 1e-6 }) {
+                        coarseFailures.append("\(key) finer than 0.01°")
+                    }
+                }
                 row.coarse = coarseFailures.isEmpty ? (lat == nil ? "ok (no coordinates)" : "ok") : coarseFailures.joined(separator: "; ")
             }
             for failure in coarseFailures { Issue.record("\(row.path) coarse: \(failure)") }

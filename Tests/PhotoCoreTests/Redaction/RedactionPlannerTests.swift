@@ -124,6 +124,34 @@ import Testing
         #expect(plan == .patches([Patch(offset: 0, bytes: [UInt8](repeating: 0, count: 22)), Patch(offset: 46, bytes: [UInt8](repeating: 0, count: 18))]))
     }
 
+    @Test func coarseRoundsVideoISO6709InPlace() {
+        let xyz: [UInt8] = [0, 26, 0x15, 0xC7] + Array("+12.3456-098.7654+010.500/".utf8)
+        let data: [UInt8] = [0, 0, 0, 34] + Array("data".utf8) + [0, 0, 0, 1, 0, 0, 0, 0] + Array("-45.6789+001.2349/".utf8)
+        let file = xyz + data
+        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 30), ByteRange(offset: 30, length: 34)])
+        let plan = RedactionPlanner.plans(layout: ContainerLayout(format: .mov, movie: movie), source: MemoryByteSource(file)).coarse
+        var patched = file
+        plan.apply(to: &patched, at: 0)
+        let newXYZ: [UInt8] = [0, 14, 0x15, 0xC7] + Array("+12.35-098.77/".utf8) + [UInt8](repeating: 0, count: 12)
+        let newData = Array(data[0..<16]) + Array("-45.68+001.23/    ".utf8)
+        #expect(patched == newXYZ + newData)
+    }
+
+    @Test(arguments: [
+        ("+37.4217-122.0834/", "+37.42-122.08/"),
+        ("+37.4250-122.0850+030.000/", "+37.43-122.09/"),
+        ("-00.0049+000.0050/", "-00.00+000.01/"),
+        ("+89.999-179.996/", "+90.00-180.00/"),
+        ("+37.4-122.1/", nil),  // rounding would lengthen it
+        ("+4044.55-07400.33/", nil),  // degrees and minutes
+        ("37.42-122.08/", nil),
+        ("+91.00+000.00/", nil),
+        ("", nil),
+    ] as [(String, String?)])
+    func iso6709Rounding(input: String, output: String?) {
+        #expect(ISO6709Coarsener.coarsen(Array(input.utf8)).map { String(decoding: $0, as: UTF8.self) } == output)
+    }
+
     @Test func xmpLocationIsBlankedInAttributeAndElementForms() {
         let xmp = """
             <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
