@@ -6,9 +6,10 @@
 ///   length (fail closed), or, when the block is the image file itself (TIFF, DNG, RAW),
 ///   the file is withheld.
 /// - XMP packets: location properties replaced by spaces (see `XMPLocationScanner`); when
-///   a coordinate name survives, the whole packet becomes spaces. Under `coarse` XMP
-///   location is blanked too: XMP coordinates are text in several notations, and rounding
-///   them in place would be a second parser to trust.
+///   a coordinate name survives, the whole packet becomes spaces. Under `coarse`,
+///   `exif:GPSLatitude`/`GPSLongitude` are rewritten rounded to 0.01° (the property keeps
+///   its form, the shorter value is followed by spaces after the property); every other
+///   location property is blanked, and so is a coordinate in a notation not understood.
 /// - Video location payloads (`©xyz`, `loci`, `gps `, `gps0`, the ISO 6709 `mdta` value):
 ///   zeroed. A zeroed `©xyz` payload reads as an empty string (length 0), which exiftool
 ///   and players skip; an `mdta` value that is a `data` atom keeps its 16-byte header so
@@ -56,7 +57,7 @@ public enum RedactionPlanner {
                 }
             }
             for packet in layout.xmpPackets {
-                try blankXMP(packet, source: source, into: &patches, notes: &notes)
+                try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes)
             }
             for payload in layout.movie?.locationPayloads ?? [] {
                 try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
@@ -83,7 +84,7 @@ public enum RedactionPlanner {
         return bytes
     }
 
-    private static func blankXMP(_ packet: ByteRange, source: some ByteSource, into patches: inout PatchList, notes: inout [String]) throws(ByteSourceError) {
+    private static func blankXMP(_ packet: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList, notes: inout [String]) throws(ByteSourceError) {
         let text = try read(packet, from: source)
         let scanner = XMPLocationScanner(text)
         if scanner.uncertain {
@@ -93,6 +94,13 @@ public enum RedactionPlanner {
         }
         for blank in scanner.blanks where !blank.isEmpty {
             patches.fill(ByteRange(offset: packet.offset + Int64(blank.lowerBound), length: Int64(blank.count)), with: 0x20)
+        }
+        // Added after the blanks, so these rewrites win where they overlap.
+        for (property, value) in coarse ? scanner.coordinates : [] {
+            guard let rounded = XMPCoordinateCoarsener.coarsen(text[value]) else { continue }
+            let rewritten = Array(text[property.lowerBound..<value.lowerBound]) + rounded + Array(text[value.upperBound..<property.upperBound])
+            guard rewritten.count <= property.count else { continue }
+            patches.add(at: packet.offset + Int64(property.lowerBound), rewritten + [UInt8](repeating: 0x20, count: property.count - rewritten.count))
         }
         if !scanner.blanks.isEmpty {
             notes.append("XMP packet at \(packet.offset): \(scanner.blanks.count) location propert(ies) blanked")

@@ -199,10 +199,15 @@ import Testing
             var coarseFailures: [String] = []
             if let after = readings[row.coarsened] {
                 coarseFailures += Self.newComplaints(before: before, after: after)
-                let originalLat = before["Composite:GPSLatitude"] as? Double
-                let originalLon = before["Composite:GPSLongitude"] as? Double
-                let lat = after["Composite:GPSLatitude"] as? Double
-                let lon = after["Composite:GPSLongitude"] as? Double
+                // exiftool builds Composite coordinates from EXIF and QuickTime; XMP-only files have
+                // just XMP-exif:GPSLatitude/GPSLongitude (signed under -n).
+                func coordinate(_ tags: [String: Any], _ name: String) -> Double? {
+                    (tags["Composite:\(name)"] as? Double) ?? (tags["XMP-exif:\(name)"] as? Double)
+                }
+                let originalLat = coordinate(before, "GPSLatitude")
+                let originalLon = coordinate(before, "GPSLongitude")
+                let lat = coordinate(after, "GPSLatitude")
+                let lon = coordinate(after, "GPSLongitude")
                 for (name, a, b) in [("latitude", originalLat, lat), ("longitude", originalLon, lon)] {
                     guard let a else { continue }
                     guard let b else {
@@ -214,7 +219,8 @@ import Testing
                 }
                 // What remains must be coordinates on the 0.01° grid: no altitude, no XMP place.
                 for key in Self.locationKeys(after) {
-                    if key.contains("GPSAltitude") || key.contains("GPSDest") || key.hasPrefix("XMP") {
+                    let xmpCoordinate = key == "XMP-exif:GPSLatitude" || key == "XMP-exif:GPSLongitude"
+                    if key.contains("GPSAltitude") || key.contains("GPSDest") || (key.hasPrefix("XMP") && !xmpCoordinate) {
                         coarseFailures.append("\(key) kept")
                         continue
                     }

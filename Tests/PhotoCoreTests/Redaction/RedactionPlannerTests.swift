@@ -179,6 +179,30 @@ import Testing
         #expect(patched.prefix(5).allSatisfy { $0 == 0x41 })
     }
 
+    @Test func coarseRoundsXMPCoordinatesAndBlanksTheRest() {
+        let xmp = "<rdf:Description exif:GPSLatitude=\"53,50.0705N\" exif:GPSAltitude=\"12/1\">"
+            + "<exif:GPSLongitude>10,41,45.06E</exif:GPSLongitude><photoshop:City>X</photoshop:City></rdf:Description>"
+        let bytes = Array(xmp.utf8)
+        let layout = ContainerLayout(format: .jpeg, xmpPackets: [ByteRange(offset: 0, length: Int64(bytes.count))])
+        var patched = bytes
+        RedactionPlanner.plans(layout: layout, source: MemoryByteSource(bytes)).coarse.apply(to: &patched, at: 0)
+        // 53°50.0705' = 53.8345° → 53.83° = 53°49.8'; 10°41'45.06" = 10.6959° → 10.70° = 10°42.0'.
+        // Each rewrite is padded to its old length; the separator and the blanked altitude
+        // (`exif:GPSAltitude="12/1"`, 23 bytes) and city element (34 bytes) are spaces.
+        func spaces(_ n: Int) -> String { String(repeating: " ", count: n) }
+        let expected = "<rdf:Description exif:GPSLatitude=\"53,49.8N\"" + spaces(3 + 1 + 23) + ">"
+            + "<exif:GPSLongitude>10,42.0E</exif:GPSLongitude>" + spaces(4 + 34) + "</rdf:Description>"
+        #expect(String(decoding: patched, as: UTF8.self) == expected)
+    }
+
+    @Test(arguments: [
+        ("53,50.0705N", "53,49.8N"), ("0,0.3S", "0,0.6S"), ("179,59.99W", "180,0.0W"), ("10,41,45.06E", "10,42.0E"),
+        ("53,50.0705", nil), ("53.8345N", nil), ("181,0.0E", nil), ("53,x N", nil), ("", nil),
+    ] as [(String, String?)])
+    func xmpCoordinateRounding(input: String, output: String?) {
+        #expect(XMPCoordinateCoarsener.coarsen(Array(input.utf8)[...]).map { String(decoding: $0, as: UTF8.self) } == output)
+    }
+
     @Test func xmpWithAnUnrecognisedCoordinateIsBlankedWhole() {
         // A coordinate name in a comment-like position the scanner does not parse as a property.
         let bytes = Array("<a b=\"1\"><c>GPSLatitude 12.5</c></a>".utf8)
