@@ -41,7 +41,9 @@ public enum RedactionPlanner {
         return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse), notes: notes)
     }
 
-    private static func plan(layout: ContainerLayout, source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String]) -> RedactionPlan {
+    private static func plan(layout: ContainerLayout, source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String])
+        -> RedactionPlan
+    {
         do throws(ByteSourceError) {
             var patches = PatchList()
             let imageIsTIFF = [MediaFormat.tiff, .dng, .raw].contains(layout.format)
@@ -84,7 +86,9 @@ public enum RedactionPlanner {
         return bytes
     }
 
-    private static func blankXMP(_ packet: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList, notes: inout [String]) throws(ByteSourceError) {
+    private static func blankXMP(
+        _ packet: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList, notes: inout [String]
+    ) throws(ByteSourceError) {
         let text = try read(packet, from: source)
         let scanner = XMPLocationScanner(text)
         if scanner.uncertain {
@@ -98,16 +102,21 @@ public enum RedactionPlanner {
         // Added after the blanks, so these rewrites win where they overlap.
         for (property, value) in coarse ? scanner.coordinates : [] {
             guard let rounded = XMPCoordinateCoarsener.coarsen(text[value]) else { continue }
-            let rewritten = Array(text[property.lowerBound..<value.lowerBound]) + rounded + Array(text[value.upperBound..<property.upperBound])
+            let rewritten =
+                Array(text[property.lowerBound..<value.lowerBound]) + rounded + Array(text[value.upperBound..<property.upperBound])
             guard rewritten.count <= property.count else { continue }
-            patches.add(at: packet.offset + Int64(property.lowerBound), rewritten + [UInt8](repeating: 0x20, count: property.count - rewritten.count))
+            patches.add(
+                at: packet.offset + Int64(property.lowerBound),
+                rewritten + [UInt8](repeating: 0x20, count: property.count - rewritten.count))
         }
         if !scanner.blanks.isEmpty {
             notes.append("XMP packet at \(packet.offset): \(scanner.blanks.count) location propert(ies) blanked")
         }
     }
 
-    private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList) throws(ByteSourceError) {
+    private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList)
+        throws(ByteSourceError)
+    {
         guard payload.length > 0 else { return }
         // Location payloads are short; a long one is read only as far as needed to recognise it.
         let bytes = try read(ByteRange(offset: payload.offset, length: min(payload.length, 4096)), from: source)
@@ -125,7 +134,9 @@ public enum RedactionPlanner {
         if coarse, payload.length == Int64(bytes.count), bytes.count >= 4 {
             let length = Int(bytes[0]) << 8 | Int(bytes[1])
             if 4 + length <= bytes.count, let rounded = ISO6709Coarsener.coarsen(Array(bytes[4..<(4 + length)])) {
-                let header: [UInt8] = [UInt8(truncatingIfNeeded: rounded.count >> 8), UInt8(truncatingIfNeeded: rounded.count), bytes[2], bytes[3]]
+                let header: [UInt8] = [
+                    UInt8(truncatingIfNeeded: rounded.count >> 8), UInt8(truncatingIfNeeded: rounded.count), bytes[2], bytes[3],
+                ]
                 patches.add(at: payload.offset, header + rounded + [UInt8](repeating: 0, count: bytes.count - 4 - rounded.count))
                 return
             }
@@ -133,7 +144,9 @@ public enum RedactionPlanner {
         patches.fill(payload, with: 0)
     }
 
-    private static func addChecksums(_ chunks: [ChecksummedChunk], to patches: inout PatchList, merged: [Patch], source: some ByteSource) throws(ByteSourceError) {
+    private static func addChecksums(_ chunks: [ChecksummedChunk], to patches: inout PatchList, merged: [Patch], source: some ByteSource)
+        throws(ByteSourceError)
+    {
         for chunk in chunks {
             let covered = chunk.covered
             guard covered.length >= 0 else { continue }

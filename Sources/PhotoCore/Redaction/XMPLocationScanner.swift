@@ -50,7 +50,10 @@ struct XMPLocationScanner {
     ]
 
     /// Names that must not survive outside the blanks.
-    private static let residue: [[UInt8]] = ["GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSDestLat", "GPSDestLon", "GpsLatitude", "GpsLongitude", "GpsLongtitude", "LocationShown", "LocationCreated"].map { Array($0.utf8) }
+    private static let residue: [[UInt8]] = [
+        "GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSDestLat", "GPSDestLon", "GpsLatitude", "GpsLongitude", "GpsLongtitude",
+        "LocationShown", "LocationCreated",
+    ].map { Array($0.utf8) }
 
     /// Scans `text` (the packet's bytes).
     init(_ text: [UInt8]) {
@@ -229,7 +232,9 @@ struct XMPLocationScanner {
 
     /// Whether a qualified name is the EXIF namespace's GPSLatitude or GPSLongitude.
     private func isCoordinate(_ qualified: Range<Int>) -> Bool {
-        guard let colon = text[qualified].firstIndex(of: UInt8(ascii: ":")), locationPrefixes[Array(text[qualified.lowerBound..<colon])] == .exif else {
+        guard let colon = text[qualified].firstIndex(of: UInt8(ascii: ":")),
+            locationPrefixes[Array(text[qualified.lowerBound..<colon])] == .exif
+        else {
             return false
         }
         let local = text[(colon + 1)..<qualified.upperBound]

@@ -41,7 +41,9 @@ import Testing
     }
 
     @Test func firstIndexFindsTheFirstPatchEndingAfterAnOffset() {
-        let cases: [(Int64, Int)] = [(0, 0), (2, 0), (3, 1), (10, 1), (13, 1), (14, 2), (15, 2), (16, 3), (25, 3), (26, 4), (39, 4), (40, 5), (1000, 5)]
+        let cases: [(Int64, Int)] = [
+            (0, 0), (2, 0), (3, 1), (10, 1), (13, 1), (14, 2), (15, 2), (16, 3), (25, 3), (26, 4), (39, 4), (40, 5), (1000, 5),
+        ]
         for (offset, index) in cases {
             #expect(PatchOverlay.firstIndex(in: Self.patches, endingAfter: offset) == index, "offset \(offset)")
         }

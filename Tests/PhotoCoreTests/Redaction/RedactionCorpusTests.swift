@@ -58,7 +58,9 @@ import Testing
 
     /// Location tags that must not survive `strip`, as `Group:Tag` keys of exiftool's output.
     static func locationKeys(_ tags: [String: Any]) -> [String] {
-        let coordinateNames = ["GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSPosition", "GPSCoordinates", "GPSDestLatitude", "GPSDestLongitude"]
+        let coordinateNames = [
+            "GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSPosition", "GPSCoordinates", "GPSDestLatitude", "GPSDestLongitude",
+        ]
         let placeNames = ["City", "State", "Country", "CountryCode", "Location", "LocationShown", "LocationCreated"]
         return tags.keys.filter { key in
             let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
@@ -66,7 +68,9 @@ import Testing
             let (group, name) = (parts[0], parts[1])
             if coordinateNames.contains(where: { name.hasPrefix($0) }) { return true }
             if group.hasPrefix("XMP"), placeNames.contains(where: { name.hasPrefix($0) }) { return true }
-            if ["QuickTime", "UserData", "Keys", "ItemList"].contains(group), name.contains("Location") || name.contains("GPS") { return true }
+            if ["QuickTime", "UserData", "Keys", "ItemList"].contains(group), name.contains("Location") || name.contains("GPS") {
+                return true
+            }
             return false
         }.sorted()
     }
@@ -126,7 +130,10 @@ import Testing
             let report = RedactionPlanner.report(layout: layout, source: source)
             let plans = report.plans
             row.hasGPS = item.hasGPS
-            row.notes = report.notes.contains { $0.hasSuffix("block blanked") || $0.hasSuffix("packet blanked") } ? "fail-closed: " + report.notes.filter { $0.hasSuffix("block blanked") || $0.hasSuffix("packet blanked") }.joined(separator: "; ") : ""
+            row.notes =
+                report.notes.contains { $0.hasSuffix("block blanked") || $0.hasSuffix("packet blanked") }
+                ? "fail-closed: "
+                    + report.notes.filter { $0.hasSuffix("block blanked") || $0.hasSuffix("packet blanked") }.joined(separator: "; ") : ""
             row.original = original
             for (policy, plan) in [("strip", plans.strip), ("coarse", plans.coarse)] {
                 guard case .patches(let patches) = plan else {
@@ -161,11 +168,14 @@ import Testing
         }
         print("RedactionCorpusTests: \(rows.count) files, \(cases.filter(\.mustBeServed).count) marked hasGPS/hasGPSIFD")
 
-        let readings = Self.exiftool(rows.map(\.original).filter { !$0.isEmpty } + rows.map(\.stripped).filter { !$0.isEmpty }
-            + rows.map(\.coarsened).filter { !$0.isEmpty })
+        let readings = Self.exiftool(
+            rows.map(\.original).filter { !$0.isEmpty } + rows.map(\.stripped).filter { !$0.isEmpty }
+                + rows.map(\.coarsened).filter { !$0.isEmpty })
         print("\nfile | format | patches (bytes) | strip | coarse")
         for var row in rows {
-            defer { print("\(row.path) | \(row.format) | \(row.patches) (\(row.patchedBytes)) | \(row.strip) | \(row.coarse) \(row.notes)") }
+            defer {
+                print("\(row.path) | \(row.format) | \(row.patches) (\(row.patchedBytes)) | \(row.strip) | \(row.coarse) \(row.notes)")
+            }
             if let reason = row.skippedReason {
                 row.strip = reason
                 continue
