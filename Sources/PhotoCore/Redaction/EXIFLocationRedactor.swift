@@ -55,7 +55,11 @@ struct EXIFLocationRedactor {
     /// little-endian header pointing at an IFD with no entries right after it, then zeros.
     /// The enclosing segment, chunk or item keeps its size, so the container stays valid.
     func blank(_ block: ByteRange, into patches: inout PatchList) {
-        guard block.length > 0, block.length <= Int64(Int32.max) else { return }
+        guard block.length > 0 else { return }
+        guard block.length <= Int64(PatchList.maxTotalBytes) else {
+            patches.fill(block, with: 0)  // refused as too large: the planner withholds the file
+            return
+        }
         var bytes = [UInt8](repeating: 0, count: Int(block.length))
         let header: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]
         if bytes.count >= 14 {

@@ -35,23 +35,25 @@ public enum RedactionPlanner {
             return RedactionReport(plans: RedactionPlans(strip: plan, coarse: plan), notes: [])
         }
         var notes: [String] = []
-        let strip = plan(layout: layout, source: source, mode: .strip, notes: &notes)
+        // Each EXIF block is walked once for both plans.
+        let walker = TIFFWalker()
+        let tiffs = layout.exifBlocks.map { walker.walk(source, block: $0) }
+        let strip = plan(layout: layout, tiffs: tiffs, source: source, mode: .strip, notes: &notes)
         var ignored: [String] = []
-        let coarse = plan(layout: layout, source: source, mode: .coarse, notes: &ignored)
+        let coarse = plan(layout: layout, tiffs: tiffs, source: source, mode: .coarse, notes: &ignored)
         return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse), notes: notes)
     }
 
-    private static func plan(layout: ContainerLayout, source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String])
+    private static func plan(layout: ContainerLayout, tiffs: [TIFFLayout], source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String])
         -> RedactionPlan
     {
         do throws(ByteSourceError) {
             var patches = PatchList()
             let imageIsTIFF = [MediaFormat.tiff, .dng, .raw].contains(layout.format)
             let redactor = EXIFLocationRedactor(mode: mode, mayBlankBlock: !imageIsTIFF)
-            let walker = TIFFWalker()
-            for block in layout.exifBlocks {
-                let structure = walker.walk(source, block: block)
-                switch try redactor.plan(structure, source: source, into: &patches) {
+            for tiff in tiffs {
+                let block = tiff.block
+                switch try redactor.plan(tiff, source: source, into: &patches) {
                 case .noLocation: break
                 case .redacted(let count): notes.append("EXIF block at \(block.offset): \(count) GPS directory(ies) rewritten")
                 case .blanked(let reason): notes.append("\(reason): block blanked")
@@ -65,10 +67,16 @@ public enum RedactionPlanner {
                 try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
                 notes.append("video location payload at \(payload.offset) blanked")
             }
+            guard !patches.refused else {
+                return .withheld(reason: "the redaction would patch more than \(PatchList.maxTotalBytes) bytes")
+            }
             var merged = patches.merged()
             if !layout.checksummedChunks.isEmpty && !merged.isEmpty {
                 try addChecksums(layout.checksummedChunks, to: &patches, merged: merged, source: source)
                 merged = patches.merged()
+            }
+            guard !patches.refused else {
+                return .withheld(reason: "the redaction would patch more than \(PatchList.maxTotalBytes) bytes")
             }
             return .patches(merged)
         } catch {

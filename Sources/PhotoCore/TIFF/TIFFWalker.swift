@@ -197,8 +197,9 @@ private struct Walk<Source: ByteSource> {
                 enqueue((entry.valueField, kind))
                 return
             }
-            // Several SubIFD offsets, stored out of line.
-            guard let value = entry.value, let offsets = read(at: value.offset, count: Int(value.length)) else { return }
+            // Several SubIFD offsets, stored out of line; no more are read than could be queued.
+            let wanted = min(entry.value?.length ?? 0, Int64(limits.maxDirectories) * 16)
+            guard let value = entry.value, let offsets = read(at: value.offset, count: Int(wanted)) else { return }
             var index = 0
             while index + 4 <= offsets.count {
                 if let offset = order.uint32(offsets, at: index) { enqueue((offset, kind)) }

@@ -68,4 +68,15 @@ import Testing
         list.add(at: 30, [])  // empty: ignored
         #expect(list.merged() == [Patch(offset: 0, bytes: [4]), Patch(offset: 10, bytes: [1, 5, 2, 2, 2, 2, 3])])
     }
+
+    @Test func patchListRefusesMoreThanAStorablePlan() {
+        var list = PatchList()
+        list.fill(ByteRange(offset: 0, length: Int64(PatchList.maxTotalBytes) + 1), with: 0)
+        #expect(list.refused)
+        #expect(list.merged().isEmpty)
+        var small = PatchList()
+        small.fill(ByteRange(offset: 5, length: 3), with: 0x20)
+        #expect(!small.refused)
+        #expect(small.merged() == [Patch(offset: 5, bytes: [0x20, 0x20, 0x20])])
+    }
 }
