@@ -12,7 +12,7 @@ public struct TIFFWalker: Sendable {
         public var maxDirectories: Int
         public var maxEntries: Int
 
-        public init(maxDirectories: Int = 256, maxEntries: Int = 1 << 18) {
+        public init(maxDirectories: Int = 256, maxEntries: Int = 1 << 16) {
             self.maxDirectories = maxDirectories
             self.maxEntries = maxEntries
         }
@@ -154,7 +154,9 @@ private struct Walk<Source: ByteSource> {
     }
 
     /// Where an entry's value bytes are, or nil (with a problem) when that is unknown.
-    mutating func valueRange(kind: TIFFDirectoryKind, tag: UInt16, type: UInt16, count: UInt32, field: UInt32, entryOffset: Int64) -> ByteRange? {
+    mutating func valueRange(kind: TIFFDirectoryKind, tag: UInt16, type: UInt16, count: UInt32, field: UInt32, entryOffset: Int64)
+        -> ByteRange?
+    {
         guard let size = tiffTypeSize(type) else {
             problems.append(.unknownType(kind: kind, tag: tag, type: type, entryOffset: entryOffset))
             return nil
@@ -195,8 +197,9 @@ private struct Walk<Source: ByteSource> {
                 enqueue((entry.valueField, kind))
                 return
             }
-            // Several SubIFD offsets, stored out of line.
-            guard let value = entry.value, let offsets = read(at: value.offset, count: Int(value.length)) else { return }
+            // Several SubIFD offsets, stored out of line; no more are read than could be queued.
+            let wanted = min(entry.value?.length ?? 0, Int64(limits.maxDirectories) * 16)
+            guard let value = entry.value, let offsets = read(at: value.offset, count: Int(wanted)) else { return }
             var index = 0
             while index + 4 <= offsets.count {
                 if let offset = order.uint32(offsets, at: index) { enqueue((offset, kind)) }

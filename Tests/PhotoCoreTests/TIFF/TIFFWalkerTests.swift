@@ -56,7 +56,10 @@ import Testing
         let layout = TIFFWalker().walk(MemoryByteSource(f.bytes), block: ByteRange(offset: 0, length: 64))
         let gps = try! #require(layout.gpsDirectories.first)
         #expect(gps.entries.map(\.value) == [nil, nil])
-        #expect(layout.problems == [.valueOutsideBlock(kind: .gps, tag: 2, entryOffset: 32), .valueOutsideBlock(kind: .gps, tag: 4, entryOffset: 44)])
+        #expect(
+            layout.problems == [
+                .valueOutsideBlock(kind: .gps, tag: 2, entryOffset: 32), .valueOutsideBlock(kind: .gps, tag: 4, entryOffset: 44),
+            ])
     }
 
     @Test(arguments: orders)
@@ -83,7 +86,10 @@ import Testing
         f.ifd(8, [(0x8769, 2, 4, 0), (0x8825, 2, 4, 0)])
         let layout = TIFFWalker().walk(MemoryByteSource(f.bytes), block: ByteRange(offset: 0, length: 64))
         #expect(layout.directories.count == 1)
-        #expect(layout.problems == [.pointerWrongType(tag: 0x8769, type: 2, entryOffset: 10), .pointerWrongType(tag: 0x8825, type: 2, entryOffset: 22)])
+        #expect(
+            layout.problems == [
+                .pointerWrongType(tag: 0x8769, type: 2, entryOffset: 10), .pointerWrongType(tag: 0x8825, type: 2, entryOffset: 22),
+            ])
         #expect(layout.problems.map(\.mayHideLocation) == [false, true])
     }
 
