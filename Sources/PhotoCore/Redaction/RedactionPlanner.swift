@@ -44,7 +44,9 @@ public enum RedactionPlanner {
         return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse), notes: notes)
     }
 
-    private static func plan(layout: ContainerLayout, tiffs: [TIFFLayout], source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String])
+    private static func plan(
+        layout: ContainerLayout, tiffs: [TIFFLayout], source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String]
+    )
         -> RedactionPlan
     {
         do throws(ByteSourceError) {

@@ -38,6 +38,23 @@ import Testing
     }
 
     @Test(arguments: orders)
+    func gpsPointerIntoAnotherDirectoryMayHideLocation(order: TIFFByteOrder) {
+        var f = TIFFFixture(order: order, length: 64)
+        // IFD0 is also its own GPS IFD: a reader would take its tag 2 as GPSLatitude.
+        f.ifd(8, [(0x0002, 5, 3, 40), (0x8825, 4, 0, 8)])
+        let layout = TIFFWalker().walk(MemoryByteSource(f.bytes), block: ByteRange(offset: 0, length: 64))
+        #expect(layout.problems == [.gpsDirectoryShared(offset: 8)])
+        #expect(layout.problems.allSatisfy { $0.mayHideLocation })
+        // Two GPSInfo pointers to one GPS IFD are only a loop.
+        var g = TIFFFixture(order: order, length: 64)
+        g.ifd(8, [(0x8825, 4, 1, 40), (0x8825, 4, 1, 40)])
+        g.ifd(40, [(1, 2, 2, 0)])
+        let twice = TIFFWalker().walk(MemoryByteSource(g.bytes), block: ByteRange(offset: 0, length: 64))
+        #expect(twice.problems == [.directoryLoop(kind: .gps, offset: 40)])
+        #expect(twice.gpsDirectories.count == 1)
+    }
+
+    @Test(arguments: orders)
     func entryCountLargerThanBlockIsTruncation(order: TIFFByteOrder) {
         var f = TIFFFixture(order: order, length: 64)
         f.u16(8, 0xFFFF)
