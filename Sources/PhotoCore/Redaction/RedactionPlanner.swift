@@ -6,14 +6,17 @@
 ///   length (fail closed), or, when the block is the image file itself (TIFF, DNG, RAW),
 ///   the file is withheld.
 /// - XMP packets: location properties replaced by spaces (see `XMPLocationScanner`); when
-///   a coordinate name survives, the whole packet becomes spaces. Under `coarse` XMP
-///   location is blanked too: XMP coordinates are text in several notations, and rounding
-///   them in place would be a second parser to trust.
+///   a coordinate name survives, the whole packet becomes spaces. Under `coarse`,
+///   `exif:GPSLatitude`/`GPSLongitude` are rewritten rounded to 0.01° (the property keeps
+///   its form, the shorter value is followed by spaces after the property); every other
+///   location property is blanked, and so is a coordinate in a notation not understood.
 /// - Video location payloads (`©xyz`, `loci`, `gps `, `gps0`, the ISO 6709 `mdta` value):
 ///   zeroed. A zeroed `©xyz` payload reads as an empty string (length 0), which exiftool
 ///   and players skip; an `mdta` value that is a `data` atom keeps its 16-byte header so
-///   the item list still parses, and its string is zeroed. `coarse` blanks video location
-///   the same way.
+///   the item list still parses, and its string is zeroed. Under `coarse` an ISO 6709
+///   string (`©xyz`, the `mdta` value) is rewritten rounded to 0.01° without altitude
+///   (`ISO6709Coarsener`): the `©xyz` length field shrinks to the new text and the rest is
+///   zeroed; the `data` value is padded with spaces. `loci`, `gps `, `gps0` are blanked.
 /// - Checksummed chunks (PNG): a chunk whose covered bytes are patched gets a patch with
 ///   the CRC-32 recomputed over the patched bytes.
 /// - A container that could not be parsed to its end (`isComplete == false`): withheld.
@@ -32,21 +35,27 @@ public enum RedactionPlanner {
             return RedactionReport(plans: RedactionPlans(strip: plan, coarse: plan), notes: [])
         }
         var notes: [String] = []
-        let strip = plan(layout: layout, source: source, mode: .strip, notes: &notes)
+        // Each EXIF block is walked once for both plans.
+        let walker = TIFFWalker()
+        let tiffs = layout.exifBlocks.map { walker.walk(source, block: $0) }
+        let strip = plan(layout: layout, tiffs: tiffs, source: source, mode: .strip, notes: &notes)
         var ignored: [String] = []
-        let coarse = plan(layout: layout, source: source, mode: .coarse, notes: &ignored)
+        let coarse = plan(layout: layout, tiffs: tiffs, source: source, mode: .coarse, notes: &ignored)
         return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse), notes: notes)
     }
 
-    private static func plan(layout: ContainerLayout, source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String]) -> RedactionPlan {
+    private static func plan(
+        layout: ContainerLayout, tiffs: [TIFFLayout], source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String]
+    )
+        -> RedactionPlan
+    {
         do throws(ByteSourceError) {
             var patches = PatchList()
             let imageIsTIFF = [MediaFormat.tiff, .dng, .raw].contains(layout.format)
             let redactor = EXIFLocationRedactor(mode: mode, mayBlankBlock: !imageIsTIFF)
-            let walker = TIFFWalker()
-            for block in layout.exifBlocks {
-                let structure = walker.walk(source, block: block)
-                switch try redactor.plan(structure, source: source, into: &patches) {
+            for tiff in tiffs {
+                let block = tiff.block
+                switch try redactor.plan(tiff, source: source, into: &patches) {
                 case .noLocation: break
                 case .redacted(let count): notes.append("EXIF block at \(block.offset): \(count) GPS directory(ies) rewritten")
                 case .blanked(let reason): notes.append("\(reason): block blanked")
@@ -54,16 +63,22 @@ public enum RedactionPlanner {
                 }
             }
             for packet in layout.xmpPackets {
-                try blankXMP(packet, source: source, into: &patches, notes: &notes)
+                try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes)
             }
             for payload in layout.movie?.locationPayloads ?? [] {
-                try blankMovieLocation(payload, source: source, into: &patches)
+                try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
                 notes.append("video location payload at \(payload.offset) blanked")
+            }
+            guard !patches.refused else {
+                return .withheld(reason: "the redaction would patch more than \(PatchList.maxTotalBytes) bytes")
             }
             var merged = patches.merged()
             if !layout.checksummedChunks.isEmpty && !merged.isEmpty {
                 try addChecksums(layout.checksummedChunks, to: &patches, merged: merged, source: source)
                 merged = patches.merged()
+            }
+            guard !patches.refused else {
+                return .withheld(reason: "the redaction would patch more than \(PatchList.maxTotalBytes) bytes")
             }
             return .patches(merged)
         } catch {
@@ -81,7 +96,9 @@ public enum RedactionPlanner {
         return bytes
     }
 
-    private static func blankXMP(_ packet: ByteRange, source: some ByteSource, into patches: inout PatchList, notes: inout [String]) throws(ByteSourceError) {
+    private static func blankXMP(
+        _ packet: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList, notes: inout [String]
+    ) throws(ByteSourceError) {
         let text = try read(packet, from: source)
         let scanner = XMPLocationScanner(text)
         if scanner.uncertain {
@@ -92,22 +109,54 @@ public enum RedactionPlanner {
         for blank in scanner.blanks where !blank.isEmpty {
             patches.fill(ByteRange(offset: packet.offset + Int64(blank.lowerBound), length: Int64(blank.count)), with: 0x20)
         }
+        // Added after the blanks, so these rewrites win where they overlap.
+        for (property, value) in coarse ? scanner.coordinates : [] {
+            guard let rounded = XMPCoordinateCoarsener.coarsen(text[value]) else { continue }
+            let rewritten =
+                Array(text[property.lowerBound..<value.lowerBound]) + rounded + Array(text[value.upperBound..<property.upperBound])
+            guard rewritten.count <= property.count else { continue }
+            patches.add(
+                at: packet.offset + Int64(property.lowerBound),
+                rewritten + [UInt8](repeating: 0x20, count: property.count - rewritten.count))
+        }
         if !scanner.blanks.isEmpty {
             notes.append("XMP packet at \(packet.offset): \(scanner.blanks.count) location propert(ies) blanked")
         }
     }
 
-    private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, into patches: inout PatchList) throws(ByteSourceError) {
+    private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList)
+        throws(ByteSourceError)
+    {
         guard payload.length > 0 else { return }
-        let head = try read(ByteRange(offset: payload.offset, length: min(payload.length, 8)), from: source)
-        if payload.length >= 16, head.count == 8, head[4...7].elementsEqual(Array("data".utf8)) {
-            patches.fill(ByteRange(offset: payload.offset + 16, length: payload.length - 16), with: 0)
-        } else {
-            patches.fill(payload, with: 0)
+        // Location payloads are short; a long one is read only as far as needed to recognise it.
+        let bytes = try read(ByteRange(offset: payload.offset, length: min(payload.length, 4096)), from: source)
+        let isDataAtom = payload.length >= 16 && bytes[4...7].elementsEqual(Array("data".utf8))
+        if isDataAtom {
+            let text = ByteRange(offset: payload.offset + 16, length: payload.length - 16)
+            if coarse, payload.length == Int64(bytes.count), let rounded = ISO6709Coarsener.coarsen(Array(bytes[16...])) {
+                patches.add(at: text.offset, rounded + [UInt8](repeating: 0x20, count: Int(text.length) - rounded.count))
+            } else {
+                patches.fill(text, with: 0)
+            }
+            return
         }
+        // A QuickTime text atom (©xyz): 16-bit length, 16-bit language, then the text.
+        if coarse, payload.length == Int64(bytes.count), bytes.count >= 4 {
+            let length = Int(bytes[0]) << 8 | Int(bytes[1])
+            if 4 + length <= bytes.count, let rounded = ISO6709Coarsener.coarsen(Array(bytes[4..<(4 + length)])) {
+                let header: [UInt8] = [
+                    UInt8(truncatingIfNeeded: rounded.count >> 8), UInt8(truncatingIfNeeded: rounded.count), bytes[2], bytes[3],
+                ]
+                patches.add(at: payload.offset, header + rounded + [UInt8](repeating: 0, count: bytes.count - 4 - rounded.count))
+                return
+            }
+        }
+        patches.fill(payload, with: 0)
     }
 
-    private static func addChecksums(_ chunks: [ChecksummedChunk], to patches: inout PatchList, merged: [Patch], source: some ByteSource) throws(ByteSourceError) {
+    private static func addChecksums(_ chunks: [ChecksummedChunk], to patches: inout PatchList, merged: [Patch], source: some ByteSource)
+        throws(ByteSourceError)
+    {
         for chunk in chunks {
             let covered = chunk.covered
             guard covered.length >= 0 else { continue }

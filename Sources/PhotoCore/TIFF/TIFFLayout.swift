@@ -98,6 +98,8 @@ public enum TIFFProblem: Hashable, Sendable {
     case directoryTruncated(kind: TIFFDirectoryKind, offset: Int64, declaredCount: Int)
     /// A directory pointer leads to a directory already walked.
     case directoryLoop(kind: TIFFDirectoryKind, offset: Int64)
+    /// A GPS pointer leads to a directory already walked as another kind (IFD0, EXIF...).
+    case gpsDirectoryShared(offset: Int64)
     /// More directories than the walker's limit: it stopped.
     case tooManyDirectories
     /// An entry's type has no known size.
@@ -114,7 +116,7 @@ public enum TIFFProblem: Hashable, Sendable {
     /// everything else is.
     public var mayHideLocation: Bool {
         switch self {
-        case .notTIFF, .readFailed, .directoryTruncated, .tooManyDirectories: true
+        case .notTIFF, .readFailed, .directoryTruncated, .tooManyDirectories, .gpsDirectoryShared: true
         case .directoryOutsideBlock, .directoryLoop: false
         case .unknownType, .valueOutsideBlock: false
         case .pointerWrongType(let tag, _, _): tag == TIFFTag.gpsIFD

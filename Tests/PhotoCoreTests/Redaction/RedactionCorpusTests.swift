@@ -58,7 +58,9 @@ import Testing
 
     /// Location tags that must not survive `strip`, as `Group:Tag` keys of exiftool's output.
     static func locationKeys(_ tags: [String: Any]) -> [String] {
-        let coordinateNames = ["GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSPosition", "GPSCoordinates", "GPSDestLatitude", "GPSDestLongitude"]
+        let coordinateNames = [
+            "GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSPosition", "GPSCoordinates", "GPSDestLatitude", "GPSDestLongitude",
+        ]
         let placeNames = ["City", "State", "Country", "CountryCode", "Location", "LocationShown", "LocationCreated"]
         return tags.keys.filter { key in
             let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
@@ -66,7 +68,9 @@ import Testing
             let (group, name) = (parts[0], parts[1])
             if coordinateNames.contains(where: { name.hasPrefix($0) }) { return true }
             if group.hasPrefix("XMP"), placeNames.contains(where: { name.hasPrefix($0) }) { return true }
-            if ["QuickTime", "UserData", "Keys", "ItemList"].contains(group), name.contains("Location") || name.contains("GPS") { return true }
+            if ["QuickTime", "UserData", "Keys", "ItemList"].contains(group), name.contains("Location") || name.contains("GPS") {
+                return true
+            }
             return false
         }.sorted()
     }
@@ -126,7 +130,10 @@ import Testing
             let report = RedactionPlanner.report(layout: layout, source: source)
             let plans = report.plans
             row.hasGPS = item.hasGPS
-            row.notes = report.notes.contains { $0.hasSuffix("block blanked") || $0.hasSuffix("packet blanked") } ? "fail-closed: " + report.notes.filter { $0.hasSuffix("block blanked") || $0.hasSuffix("packet blanked") }.joined(separator: "; ") : ""
+            row.notes =
+                report.notes.contains { $0.hasSuffix("block blanked") || $0.hasSuffix("packet blanked") }
+                ? "fail-closed: "
+                    + report.notes.filter { $0.hasSuffix("block blanked") || $0.hasSuffix("packet blanked") }.joined(separator: "; ") : ""
             row.original = original
             for (policy, plan) in [("strip", plans.strip), ("coarse", plans.coarse)] {
                 guard case .patches(let patches) = plan else {
@@ -161,11 +168,14 @@ import Testing
         }
         print("RedactionCorpusTests: \(rows.count) files, \(cases.filter(\.mustBeServed).count) marked hasGPS/hasGPSIFD")
 
-        let readings = Self.exiftool(rows.map(\.original).filter { !$0.isEmpty } + rows.map(\.stripped).filter { !$0.isEmpty }
-            + rows.map(\.coarsened).filter { !$0.isEmpty })
+        let readings = Self.exiftool(
+            rows.map(\.original).filter { !$0.isEmpty } + rows.map(\.stripped).filter { !$0.isEmpty }
+                + rows.map(\.coarsened).filter { !$0.isEmpty })
         print("\nfile | format | patches (bytes) | strip | coarse")
         for var row in rows {
-            defer { print("\(row.path) | \(row.format) | \(row.patches) (\(row.patchedBytes)) | \(row.strip) | \(row.coarse) \(row.notes)") }
+            defer {
+                print("\(row.path) | \(row.format) | \(row.patches) (\(row.patchedBytes)) | \(row.strip) | \(row.coarse) \(row.notes)")
+            }
             if let reason = row.skippedReason {
                 row.strip = reason
                 continue
@@ -199,10 +209,15 @@ import Testing
             var coarseFailures: [String] = []
             if let after = readings[row.coarsened] {
                 coarseFailures += Self.newComplaints(before: before, after: after)
-                let originalLat = before["Composite:GPSLatitude"] as? Double
-                let originalLon = before["Composite:GPSLongitude"] as? Double
-                let lat = after["Composite:GPSLatitude"] as? Double
-                let lon = after["Composite:GPSLongitude"] as? Double
+                // exiftool builds Composite coordinates from EXIF and QuickTime; XMP-only files have
+                // just XMP-exif:GPSLatitude/GPSLongitude (signed under -n).
+                func coordinate(_ tags: [String: Any], _ name: String) -> Double? {
+                    (tags["Composite:\(name)"] as? Double) ?? (tags["XMP-exif:\(name)"] as? Double)
+                }
+                let originalLat = coordinate(before, "GPSLatitude")
+                let originalLon = coordinate(before, "GPSLongitude")
+                let lat = coordinate(after, "GPSLatitude")
+                let lon = coordinate(after, "GPSLongitude")
                 for (name, a, b) in [("latitude", originalLat, lat), ("longitude", originalLon, lon)] {
                     guard let a else { continue }
                     guard let b else {
@@ -212,8 +227,18 @@ import Testing
                     if abs(a - b) > 0.005 + 1e-9 { coarseFailures.append("\(name) moved more than 0.005°") }
                     if abs(b * 100 - (b * 100).rounded()) > 1e-6 { coarseFailures.append("\(name) finer than 0.01°") }
                 }
-                let finer = Self.locationKeys(after).filter { !$0.hasPrefix("GPS:") && !$0.hasPrefix("Composite:") }
-                if !finer.isEmpty { coarseFailures.append("location outside the GPS IFD: \(finer.joined(separator: ","))") }
+                // What remains must be coordinates on the 0.01° grid: no altitude, no XMP place.
+                for key in Self.locationKeys(after) {
+                    let xmpCoordinate = key == "XMP-exif:GPSLatitude" || key == "XMP-exif:GPSLongitude"
+                    if key.contains("GPSAltitude") || key.contains("GPSDest") || (key.hasPrefix("XMP") && !xmpCoordinate) {
+                        coarseFailures.append("\(key) kept")
+                        continue
+                    }
+                    let numbers = "\(after[key] ?? "")".split(whereSeparator: { !"0123456789.-+".contains($0) }).compactMap { Double($0) }
+                    if numbers.contains(where: { abs($0 * 100 - ($0 * 100).rounded()) > 1e-6 }) {
+                        coarseFailures.append("\(key) finer than 0.01°")
+                    }
+                }
                 row.coarse = coarseFailures.isEmpty ? (lat == nil ? "ok (no coordinates)" : "ok") : coarseFailures.joined(separator: "; ")
             }
             for failure in coarseFailures { Issue.record("\(row.path) coarse: \(failure)") }
