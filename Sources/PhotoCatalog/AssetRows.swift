@@ -64,7 +64,7 @@ enum AssetRows {
         try s.bind(21, m.software)
         try s.bind(22, m.saysScreenshot)
         // One problem per line: a line break inside a problem would split it on the way back.
-        try s.bind(23, m.problems.map { $0.replacing("\n", with: " ") }.joined(separator: "\n"))
+        try s.bind(23, m.problems.map { String(decoding: $0.utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self) }.joined(separator: "\n"))
         try s.bind(24, a.redaction.strip.encoded())
         try s.bind(25, a.redaction.coarse.encoded())
         try s.bind(26, record.indexedAtNanoseconds)
@@ -80,8 +80,10 @@ enum AssetRows {
 
     /// Decodes the current row of a statement that selected `columns`.
     static func read(_ s: Statement) throws(CatalogError) -> AssetRecord {
-        let idText = s.text(0)
-        guard let id = AssetID(idText) else { throw .badStoredValue(column: "assets.id", detail: "not an asset id: \(idText)") }
+        guard let id = s.withTextBytes(0, { AssetID(utf8: $0) }) else {
+            throw .badStoredValue(column: "assets.id", detail: "not an asset id: \(s.text(0))")
+        }
+        let idText = id.rawValue
         let formatText = s.text(6)
         guard let format = MediaFormat(rawValue: formatText) else {
             throw .badStoredValue(column: "assets.format", detail: "unknown format \(formatText) for \(idText)")
@@ -93,8 +95,9 @@ enum AssetRows {
         if let latitude = s.optionalDouble(16), let longitude = s.optionalDouble(17) {
             location = GeoLocation(latitude: latitude, longitude: longitude, altitude: s.optionalDouble(18))
         }
-        let problemsText = s.text(22)
-        let problems = problemsText.isEmpty ? [] : problemsText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let problems = s.withTextBytes(22) { bytes -> [String] in
+            bytes.isEmpty ? [] : bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        }
         let metadata = MediaMetadata(
             format: format, captureDate: captureDate, dateSource: dateSource,
             make: s.optionalText(10), model: s.optionalText(11), lens: s.optionalText(12),
