@@ -1,3 +1,14 @@
-import PhotoCore
+import Foundation
+import Glibc
 
-print("photofs \(PhotoCoreVersion.version)")
+// The photofs command-line tool and daemon entry point: builds the environment once and
+// hands argv to the dispatcher.
+let environment = Environment(
+    variables: ProcessInfo.processInfo.environment,
+    stderrIsTerminal: isatty(2) == 1,
+    stdoutIsTerminal: isatty(1) == 1,
+    executablePath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
+    output: Output()
+)
+let code = Dispatcher(environment: environment).run(Array(CommandLine.arguments.dropFirst()))
+exit(code.rawValue)

@@ -26,13 +26,7 @@ public enum ContainerWalker {
         case .mp4, .mov, .threeGP:
             layout = MovieWalker(reader: reader, format: format).layout()
         case .gif:
-            // GIF carries no EXIF; XMP application extensions are not looked for.
-            layout = ContainerLayout(format: .gif)
-            if let screen = reader.bytes(at: 6, count: 4) {
-                let view = ByteView(screen)
-                layout.pixelWidth = view.u16(0, bigEndian: false).map(Int.init)
-                layout.pixelHeight = view.u16(2, bigEndian: false).map(Int.init)
-            }
+            layout = GIFWalker(reader: reader).layout()
         }
         layout.format = format
         return layout

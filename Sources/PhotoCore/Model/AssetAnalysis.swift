@@ -29,3 +29,13 @@ public protocol AssetAnalyzing: Sendable {
     /// analysis, with the reasons in `metadata.problems`.
     func analyze(absolutePath: [UInt8]) throws(AnalysisError) -> AssetAnalysis
 }
+
+extension AnalysisError: CustomStringConvertible {
+    /// One phrase for `photofs show` and index summaries.
+    public var description: String {
+        switch self {
+        case .notMedia: "not a photo or video format photofs knows (decided from the file's first bytes)"
+        case .unreadable(let errno): "the file could not be read (errno \(errno))"
+        }
+    }
+}

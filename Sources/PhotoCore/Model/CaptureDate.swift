@@ -61,6 +61,9 @@ private func pad(_ value: Int, _ width: Int = 2) -> String {
 }
 
 /// Where an asset's capture date came from, most trusted first.
+///
+/// `modifyDate` is EXIF DateTime (0x0132, exiftool's ModifyDate): the last time a
+/// program changed the file, used only when the capture tags are missing.
 public enum DateSource: String, Sendable, Codable {
-    case dateTimeOriginal, createDate, dateTimeDigitized, quickTime, xmp, fileModification
+    case dateTimeOriginal, createDate, dateTimeDigitized, modifyDate, quickTime, xmp, fileModification
 }

@@ -1,5 +1,5 @@
 /// The byte order a TIFF header declares: `II` (little-endian) or `MM` (big-endian).
-public enum TIFFByteOrder: Hashable, Sendable {
+public enum TIFFByteOrder: Hashable, Sendable, CaseIterable {
     case littleEndian
     case bigEndian
 

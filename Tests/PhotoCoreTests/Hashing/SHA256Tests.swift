@@ -96,7 +96,10 @@ import Testing
     }
 
     /// Throughput in thread CPU time (the machine is shared, so wall time says little).
-    /// Release builds must exceed 300 MB/s; debug builds only report.
+    /// Debug builds only report. Release builds measured about 300 MB/s here (coreutils
+    /// `sha256sum` about 350 MB/s on the same machine); the bound is set lower so that load
+    /// from other processes cannot fail it, while a per-block allocation or a bounds-checked
+    /// inner loop (which cost several times that) still would.
     @Test func throughput() {
         let buffer = [UInt8](repeating: 0x5A, count: 1 << 20)
         var hasher = SHA256()
@@ -112,7 +115,7 @@ import Testing
         let megabytesPerSecond = Double(rounds << 20) / seconds / 1e6
         print("SHA256Tests: \(Int(megabytesPerSecond)) MB/s of CPU time")
         #if !DEBUG
-            #expect(megabytesPerSecond > 300)
+            #expect(megabytesPerSecond > 150)
         #endif
     }
 

@@ -1,0 +1,99 @@
+/// One command of the picker language (the text of `.picker` and of `photofs select ...`).
+public enum PickerCommand: Hashable, Sendable {
+    /// `app add NAME [options]`: create an app (filter "" , `strip`, no limit, no uid unless given).
+    case appAdd(name: String, options: AppOptions)
+    /// `app set NAME [options]`: change only the options given.
+    case appSet(name: String, options: AppOptions)
+    /// `app remove NAME`: delete the app and all its grants.
+    case appRemove(name: String)
+    /// `select APP TARGET...`: append the targets to the app's selection.
+    case select(app: String, targets: [PickerTarget])
+    /// `select APP --where FILTER`: select every asset passing the filter and the app's filter.
+    case selectWhere(app: String, filter: Filter)
+    /// `deselect APP TARGET...`: remove the targets from the selection.
+    case deselect(app: String, targets: [PickerTarget])
+    /// `clear APP`: remove the whole selection.
+    case clear(app: String)
+}
+
+/// A command with the line of the write it starts on (0 when it did not come from text).
+public struct PickerStatement: Hashable, Sendable {
+    public var command: PickerCommand
+    public var line: Int
+
+    public init(_ command: PickerCommand, line: Int = 0) {
+        self.command = command
+        self.line = line
+    }
+}
+
+/// The options of `app add` and `app set`; nil means "not given".
+public struct AppOptions: Hashable, Sendable {
+    public var filter: Filter?
+    public var location: LocationPolicy?
+    /// The selection limit; 0 means none.
+    public var limit: Int?
+    public var uid: UIDBinding?
+
+    public init(filter: Filter? = nil, location: LocationPolicy? = nil, limit: Int? = nil, uid: UIDBinding? = nil) {
+        self.filter = filter
+        self.location = location
+        self.limit = limit
+        self.uid = uid
+    }
+}
+
+/// `--uid N` binds an app to a Unix uid; `--uid none` removes the binding.
+public enum UIDBinding: Hashable, Sendable {
+    case none
+    case uid(UInt32)
+
+    var value: UInt32? {
+        switch self {
+        case .none: nil
+        case .uid(let uid): uid
+        }
+    }
+}
+
+/// What a command selects or deselects: the word as written (bytes), resolved by the
+/// executor as an asset id, then a library-relative path, then a path in the mount.
+public struct PickerTarget: Hashable, Sendable, CustomStringConvertible {
+    public var bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+    public init(_ text: String) { self.bytes = Array(text.utf8) }
+
+    public var description: String { PickerText.escaped(bytes) }
+}
+
+/// The options of `app add`/`app set`, by their spelling.
+enum PickerOption: String, CaseIterable {
+    case filter = "--filter"
+    case location = "--location"
+    case limit = "--limit"
+    case uid = "--uid"
+    case `where` = "--where"
+
+    /// What the option's value looks like, for error messages.
+    var expected: String {
+        switch self {
+        case .filter, .where: "a filter expression"
+        case .location: "strip, coarse or keep"
+        case .limit: "a whole number from 0 (no limit) to 1000000000"
+        case .uid: "a Unix uid from 1 to 4294967294, or none"
+        }
+    }
+}
+
+/// App names: 1–64 of `A-Z a-z 0-9 . _ -`, not starting with `.` (so never `.` or `..`)
+/// nor with `-` (it would read as an option).
+public enum AppName {
+    public static func isValid(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count), bytes[0] != UInt8(ascii: "."), bytes[0] != UInt8(ascii: "-") else { return false }
+        return bytes.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "._-".utf8.contains(b)
+        }
+    }
+}

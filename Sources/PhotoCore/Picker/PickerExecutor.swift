@@ -1,0 +1,148 @@
+/// Applies picker commands to an `AccessState`: pure, no I/O, all or nothing.
+///
+/// Rules:
+/// - A target is resolved as an asset id (a catalogued one, or one the app still holds a
+///   grant for), then as a library-relative path (a leading `./` is ignored), then by the
+///   `TargetResolving` (paths in the mount); otherwise ENOENT.
+/// - `select` appends in the order given; an asset already selected keeps its position.
+///   Every selected asset must pass the app's filter (EPERM) and the selection may not grow
+///   past the app's limit (EDQUOT). `select --where` takes every asset passing both filters
+///   in capture-date order; if that would pass the limit the command fails as a whole
+///   (EDQUOT) rather than selecting an arbitrary part.
+/// - `deselect` of an asset that is not selected does nothing (deselecting is idempotent).
+/// - `app set --limit` below the current selection fails (EDQUOT): lowering a limit never
+///   drops grants silently. A filter change keeps grants; the view just hides what no
+///   longer passes.
+/// - `app add` of an existing name fails (EEXIST); unknown apps fail (ENOENT).
+public enum PickerExecutor {
+    /// Applies statements in order to a copy of `state` and returns the new state and what
+    /// changed, or throws the first error, in which case nothing of the write applies.
+    /// `now` is the grant time in nanoseconds since 1970.
+    public static func apply(
+        _ statements: [PickerStatement], to state: AccessState, assets: AssetIndex, resolver: some TargetResolving = NoMountPaths(),
+        now: Int64
+    ) throws(PickerError) -> (AccessState, [AccessChange]) {
+        var working = state
+        for statement in statements {
+            try apply(statement.command, line: statement.line, to: &working, assets: assets, resolver: resolver, now: now)
+        }
+        return (working, AccessChange.between(state, working))
+    }
+
+    /// Applies commands that did not come from text (errors carry line 0).
+    public static func apply(
+        _ commands: [PickerCommand], to state: AccessState, assets: AssetIndex, resolver: some TargetResolving = NoMountPaths(),
+        now: Int64
+    ) throws(PickerError) -> (AccessState, [AccessChange]) {
+        try apply(commands.map { PickerStatement($0) }, to: state, assets: assets, resolver: resolver, now: now)
+    }
+
+    private static func apply(
+        _ command: PickerCommand, line: Int, to state: inout AccessState, assets: AssetIndex, resolver: some TargetResolving, now: Int64
+    ) throws(PickerError) {
+        switch command {
+        case .appAdd(let name, let options):
+            guard state.apps[name] == nil else { throw .appExists(name, line: line) }
+            state.apps[name] = App(
+                name: name, filter: options.filter?.source ?? "", locationPolicy: options.location ?? .strip,
+                selectionLimit: options.limit ?? 0, uid: options.uid?.value)
+            state.grants[name] = state.grants[name] ?? []
+
+        case .appSet(let name, let options):
+            guard var app = state.apps[name] else { throw .unknownApp(name, line: line) }
+            if let filter = options.filter { app.filter = filter.source }
+            if let location = options.location { app.locationPolicy = location }
+            if let uid = options.uid { app.uid = uid.value }
+            if let limit = options.limit {
+                let selected = state.grants[name]?.count ?? 0
+                if limit > 0 && selected > limit {
+                    throw .limitExceeded(app: name, limit: limit, wouldHave: selected, line: line)
+                }
+                app.selectionLimit = limit
+            }
+            state.apps[name] = app
+
+        case .appRemove(let name):
+            guard state.apps.removeValue(forKey: name) != nil else { throw .unknownApp(name, line: line) }
+            state.grants[name] = nil
+
+        case .select(let name, let targets):
+            let app = try existing(name, in: state, line: line)
+            let filter = try? Filter(app.filter)
+            var grants = state.grants[name] ?? []
+            var selected = Set(grants.map(\.asset))
+            for target in targets {
+                let id = try resolve(target, selected: selected, assets: assets, resolver: resolver, line: line)
+                guard !selected.contains(id) else { continue }
+                guard let asset = assets[id], filter?.matches(asset) ?? false else {
+                    throw .outsideFilter(app: name, asset: id, line: line)
+                }
+                grants.append(Grant(asset: id, grantedAtNanoseconds: now))
+                selected.insert(id)
+            }
+            try checkLimit(app, count: grants.count, line: line)
+            state.grants[name] = grants
+
+        case .selectWhere(let name, let whereFilter):
+            let app = try existing(name, in: state, line: line)
+            guard let filter = try? Filter(app.filter) else { return }
+            var grants = state.grants[name] ?? []
+            let selected = Set(grants.map(\.asset))
+            for asset in assets.inDateOrder
+            where !selected.contains(asset.id) && whereFilter.matches(asset) && filter.matches(asset) {
+                grants.append(Grant(asset: asset.id, grantedAtNanoseconds: now))
+            }
+            try checkLimit(app, count: grants.count, line: line)
+            state.grants[name] = grants
+
+        case .deselect(let name, let targets):
+            _ = try existing(name, in: state, line: line)
+            let grants = state.grants[name] ?? []
+            var removing: Set<AssetID> = []
+            let selected = Set(grants.map(\.asset))
+            for target in targets {
+                removing.insert(try resolve(target, selected: selected, assets: assets, resolver: resolver, line: line))
+            }
+            state.grants[name] = grants.filter { !removing.contains($0.asset) }
+
+        case .clear(let name):
+            _ = try existing(name, in: state, line: line)
+            state.grants[name] = []
+        }
+    }
+
+    private static func existing(_ name: String, in state: AccessState, line: Int) throws(PickerError) -> App {
+        guard let app = state.apps[name] else { throw .unknownApp(name, line: line) }
+        return app
+    }
+
+    private static func checkLimit(_ app: App, count: Int, line: Int) throws(PickerError) {
+        if app.selectionLimit > 0 && count > app.selectionLimit {
+            throw .limitExceeded(app: app.name, limit: app.selectionLimit, wouldHave: count, line: line)
+        }
+    }
+
+    /// Finds the asset a target names; `selected` lets a deselect name an asset by id
+    /// after its file left the library.
+    static func resolve(
+        _ target: PickerTarget, selected: Set<AssetID>, assets: AssetIndex, resolver: some TargetResolving, line: Int
+    ) throws(PickerError) -> AssetID {
+        let bytes = target.bytes
+        if let text = String(validating: bytes, as: UTF8.self), let id = AssetID(text),
+            assets[id] != nil || selected.contains(id)
+        {
+            return id
+        }
+        var relative = bytes[...]
+        while relative.starts(with: Array("./".utf8)) {
+            relative = relative.dropFirst(2).drop(while: { $0 == UInt8(ascii: "/") })
+        }
+        if !relative.isEmpty, relative.first != UInt8(ascii: "/"), let asset = assets.asset(at: LibraryPath(bytes: Array(relative))) {
+            return asset.id
+        }
+        if let id = resolver.resolve(bytes), assets[id] != nil || selected.contains(id) {
+            return id
+        }
+        throw .unknownAsset(target: bytes, line: line)
+    }
+}

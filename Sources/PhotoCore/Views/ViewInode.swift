@@ -1,0 +1,57 @@
+/// How inode numbers are made: fixed small numbers for the fixed nodes, a 64-bit hash of
+/// (node kind, view directory path, asset id) for everything else, so that a node keeps
+/// its number across snapshots and across restarts and the kernel's caches stay coherent.
+public enum ViewInode {
+    /// The root directory (FUSE's root id).
+    public static let root: UInt64 = 1
+    public static let picker: UInt64 = 2
+    public static let library: UInt64 = 3
+    public static let all: UInt64 = 4
+    public static let byDate: UInt64 = 5
+    public static let byCamera: UInt64 = 6
+    public static let folders: UInt64 = 7
+    public static let apps: UInt64 = 8
+    /// Numbers below this are reserved for fixed nodes; hashed numbers never fall below it.
+    public static let firstDerived: UInt64 = 1024
+
+    /// The derived number for a directory at a view path (e.g. `library/by-date/2024`).
+    static func directory(path: [UInt8]) -> UInt64 {
+        var hash = FNV1a()
+        hash.add(UInt8(ascii: "d"))
+        hash.add(path)
+        return hash.inode
+    }
+
+    /// The derived number for one asset in the view directory at `directoryPath`.
+    static func file(directoryPath: [UInt8], asset: AssetID) -> UInt64 {
+        var hash = FNV1a()
+        hash.add(UInt8(ascii: "f"))
+        hash.add(directoryPath)
+        hash.add(0)
+        hash.add(Array(asset.rawValue.utf8))
+        return hash.inode
+    }
+}
+
+/// 64-bit FNV-1a with a final avalanche mix: deterministic across processes, unlike
+/// Swift's seeded `Hasher`.
+struct FNV1a {
+    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ byte: UInt8) {
+        state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+
+    mutating func add(_ bytes: [UInt8]) {
+        for byte in bytes { add(byte) }
+    }
+
+    /// The mixed value, moved out of the reserved range.
+    var inode: UInt64 {
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        z ^= z >> 31
+        return z < ViewInode.firstDerived ? z &+ ViewInode.firstDerived : z
+    }
+}

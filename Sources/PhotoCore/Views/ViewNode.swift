@@ -1,0 +1,51 @@
+/// One name in the mounted tree: a directory, the control file, or one asset as one view
+/// shows it. The same asset in two views is two nodes with two inodes, because a view may
+/// serve different bytes (redaction) and must not share page cache with another.
+public struct ViewNode: Sendable {
+    /// The inode number the kernel sees; stable per (view directory, asset) across snapshots.
+    public let inode: UInt64
+    /// The inode of the directory that holds this node (the root holds itself).
+    public let parent: UInt64
+    /// The name in the parent directory, as bytes (may be any bytes but `/` and NUL).
+    public let name: [UInt8]
+    public let kind: ViewNodeKind
+    /// Who may see the node: decides lookups, listings, ownership and mode bits.
+    public let scope: ViewScope
+    /// Children in listing order (directories only; node indices into the tree).
+    var children: [Int32]
+
+    init(inode: UInt64, parent: UInt64, name: [UInt8], kind: ViewNodeKind, scope: ViewScope) {
+        self.inode = inode
+        self.parent = parent
+        self.name = name
+        self.kind = kind
+        self.scope = scope
+        self.children = []
+    }
+
+    /// Whether the node is a directory.
+    public var isDirectory: Bool {
+        if case .directory = kind { return true }
+        return false
+    }
+}
+
+/// What a node is.
+public enum ViewNodeKind: Hashable, Sendable {
+    case directory
+    /// The `.picker` control file.
+    case picker
+    /// One asset (index into the tree's snapshot `assets`) served under a location policy:
+    /// `keep` for the owner's library views, the app's policy in an app view.
+    case file(asset: Int32, policy: LocationPolicy)
+}
+
+/// Which part of the mount a node belongs to, for the access model.
+public enum ViewScope: Hashable, Sendable {
+    /// The root and `apps/`: every permitted caller walks through them.
+    case shared
+    /// `library/` and `.picker`: the mounting user (and root) only.
+    case owner
+    /// `apps/<name>` and what it holds: the owner and the uid bound to that app.
+    case app(String)
+}

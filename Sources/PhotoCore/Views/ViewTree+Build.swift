@@ -1,0 +1,244 @@
+extension ViewTree {
+    /// Computes the tree for `snapshot`.
+    ///
+    /// - `previous`: the tree being replaced, so that names stay the same for assets that
+    ///   stay in a directory (see `ViewNaming`). Inode numbers do not depend on it.
+    /// - `filters`: decides which granted assets pass each app's filter.
+    ///
+    /// Layout: `.picker`, `library/{all, by-date/YYYY/MM/DD, by-camera/<camera>, folders/...}`
+    /// and `apps/<app>`. Assets whose id appears twice in the snapshot are shown once
+    /// (the first by path). In an app view an asset is shown when it is granted, passes
+    /// the filter, exists, and (unless the policy is `keep`) has a redaction plan that
+    /// does not withhold it.
+    public static func build(snapshot: LibrarySnapshot, previous: ViewTree? = nil, filters: some AppFilterResolving) -> ViewTree {
+        var builder = ViewTreeBuilder(snapshot: snapshot, previous: previous)
+        builder.buildAll(filters: filters)
+        return ViewTree(
+            snapshot: snapshot, nodes: builder.nodes, inodeIndex: builder.inodeIndex, entryIndex: builder.entryIndex,
+            appsByUID: builder.appsByUID)
+    }
+
+    /// The directory name used for assets with neither make nor model.
+    public static let unknownCamera = "Unknown camera"
+
+    /// The `by-camera` directory name of an asset: "Make Model", or the model alone when it
+    /// already starts with the make (`Canon` + `Canon EOS 40D` → `Canon EOS 40D`).
+    public static func cameraName(make: String?, model: String?) -> String {
+        let make = trimmed(make ?? "")
+        let model = trimmed(model ?? "")
+        switch (make.isEmpty, model.isEmpty) {
+        case (true, true): return unknownCamera
+        case (false, true): return make
+        case (true, false): return model
+        case (false, false):
+            return model.lowercased().hasPrefix(make.lowercased()) ? model : make + " " + model
+        }
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\0" || $0 == "\t" || $0 == "\n" }
+        var view = Substring(text)
+        while let first = view.first, isSpace(first) { view = view.dropFirst() }
+        while let last = view.last, isSpace(last) { view = view.dropLast() }
+        return String(view)
+    }
+}
+
+/// Accumulates nodes while a tree is built; resolves inode collisions by probing upward
+/// from the hashed number (deterministic for a given snapshot).
+struct ViewTreeBuilder {
+    let snapshot: LibrarySnapshot
+    let previous: ViewTree?
+    var nodes: [ViewNode] = []
+    var inodeIndex: [UInt64: Int32] = [:]
+    var entryIndex: [EntryKey: Int32] = [:]
+    var appsByUID: [UInt32: Set<String>] = [:]
+    /// The view path of every directory node, by node index, to derive children's inodes.
+    private var directoryPaths: [Int32: [UInt8]] = [:]
+
+    init(snapshot: LibrarySnapshot, previous: ViewTree?) {
+        self.snapshot = snapshot
+        self.previous = previous
+    }
+
+    mutating func buildAll(filters: some AppFilterResolving) {
+        let assets = snapshot.assets
+        // Columns read once, so sorting compares plain values instead of copying assets.
+        let ids = assets.map(\.id)
+        let paths = assets.map(\.path.bytes)
+        let sortKeys = assets.map { $0.effectiveDate.sortKey }
+        // One node per id: the first by path wins, so a duplicate can't shadow another.
+        var firstByID: [AssetID: Int32] = [:]
+        var byPath: [Int32] = []
+        let pathOrder = assets.indices.sorted { a, b in
+            paths[a] == paths[b] ? ids[a] < ids[b] : ViewNaming.precedes(paths[a], paths[b])
+        }
+        for index in pathOrder where firstByID[ids[index]] == nil {
+            firstByID[ids[index]] = Int32(index)
+            byPath.append(Int32(index))
+        }
+        let byDate = byPath.sorted { a, b in
+            let (ka, kb) = (sortKeys[Int(a)], sortKeys[Int(b)])
+            if ka != kb { return ka < kb }
+            return ids[Int(a)] < ids[Int(b)]
+        }
+
+        let root = add(inode: ViewInode.root, parent: nil, name: [], kind: .directory, scope: .shared, path: [])
+        _ = add(inode: ViewInode.picker, parent: root, name: Array(".picker".utf8), kind: .picker, scope: .owner, path: nil)
+        let library = add(inode: ViewInode.library, parent: root, name: Array("library".utf8), kind: .directory, scope: .owner, path: Array("library".utf8))
+        let apps = add(inode: ViewInode.apps, parent: root, name: Array("apps".utf8), kind: .directory, scope: .shared, path: Array("apps".utf8))
+        let all = add(inode: ViewInode.all, parent: library, name: Array("all".utf8), kind: .directory, scope: .owner, path: Array("library/all".utf8))
+        let dates = add(inode: ViewInode.byDate, parent: library, name: Array("by-date".utf8), kind: .directory, scope: .owner, path: Array("library/by-date".utf8))
+        let cameras = add(inode: ViewInode.byCamera, parent: library, name: Array("by-camera".utf8), kind: .directory, scope: .owner, path: Array("library/by-camera".utf8))
+        let folders = add(inode: ViewInode.folders, parent: library, name: Array("folders".utf8), kind: .directory, scope: .owner, path: Array("library/folders".utf8))
+
+        addFiles(byDate, to: all, policy: .keep, scope: .owner)
+        buildByDate(byDate, under: dates)
+        buildByCamera(byDate, under: cameras)
+        buildFolders(byPath, under: folders)
+        buildApps(firstByID: firstByID, under: apps, filters: filters)
+    }
+
+    // MARK: - Views
+
+    private mutating func buildByDate(_ ordered: [Int32], under dates: Int32) {
+        var groups: [Int64: [Int32]] = [:]
+        var keys: [Int64] = []
+        for index in ordered {
+            let date = snapshot.assets[Int(index)].effectiveDate
+            let key = Int64(date.year) * 10_000 + Int64(date.month) * 100 + Int64(date.day)
+            if groups[key] == nil { keys.append(key) }
+            groups[key, default: []].append(index)
+        }
+        var years: [Int64: Int32] = [:]
+        var months: [Int64: Int32] = [:]
+        for key in keys.sorted() {
+            let (year, month, day) = (key / 10_000, key / 100 % 100, key % 100)
+            let yearNode = years[year] ?? directory(named: Self.digits(year, 4), in: dates, scope: .owner)
+            years[year] = yearNode
+            let monthNode = months[key / 100] ?? directory(named: Self.digits(month, 2), in: yearNode, scope: .owner)
+            months[key / 100] = monthNode
+            let dayNode = directory(named: Self.digits(day, 2), in: monthNode, scope: .owner)
+            addFiles(groups[key] ?? [], to: dayNode, policy: .keep, scope: .owner)
+        }
+    }
+
+    private mutating func buildByCamera(_ ordered: [Int32], under cameras: Int32) {
+        var groups: [[UInt8]: [Int32]] = [:]
+        for index in ordered {
+            let metadata = snapshot.assets[Int(index)].metadata
+            let name = ViewNaming.sanitized(Array(ViewTree.cameraName(make: metadata.make, model: metadata.model).utf8))
+            groups[name, default: []].append(index)
+        }
+        for name in groups.keys.sorted(by: ViewNaming.precedes) {
+            let directory = directory(named: name, in: cameras, scope: .owner)
+            addFiles(groups[name] ?? [], to: directory, policy: .keep, scope: .owner)
+        }
+    }
+
+    /// `members` must be in path order, so a parent folder is always made before its children.
+    private mutating func buildFolders(_ members: [Int32], under folders: Int32) {
+        let assets = snapshot.assets
+        var directories: [[UInt8]: Int32] = [[]: folders]
+        var files: [Int32: [Int32]] = [:]
+        for index in members {
+            let components = assets[Int(index)].path.components.map(ViewNaming.sanitized)
+            var folderPath: [UInt8] = []
+            var directory = folders
+            for component in components.dropLast() {
+                folderPath += folderPath.isEmpty ? component : [UInt8(ascii: "/")] + component
+                if let existing = directories[folderPath] {
+                    directory = existing
+                } else {
+                    directory = self.directory(named: component, in: directory, scope: .owner)
+                    directories[folderPath] = directory
+                }
+            }
+            files[directory, default: []].append(index)
+        }
+        let ordered = directories.values.sorted()
+        for directory in ordered {
+            addFiles(files[directory] ?? [], to: directory, policy: .keep, scope: .owner)
+            let names = nodes[Int(directory)].children.map { ($0, nodes[Int($0)].name) }
+            nodes[Int(directory)].children = names.sorted { ViewNaming.precedes($0.1, $1.1) }.map(\.0)
+        }
+    }
+
+    private mutating func buildApps(firstByID: [AssetID: Int32], under apps: Int32, filters: some AppFilterResolving) {
+        for name in snapshot.apps.keys.sorted() {
+            guard let app = snapshot.apps[name] else { continue }
+            let directoryName = Array(name.utf8)
+            guard ViewNaming.sanitized(directoryName) == directoryName else { continue }
+            let scope = ViewScope.app(name)
+            let directory = self.directory(named: directoryName, in: apps, scope: scope)
+            if let uid = app.uid { appsByUID[uid, default: []].insert(name) }
+            guard let passes = filters.predicate(for: app) else { continue }
+            var seen = Set<AssetID>()
+            var members: [Int32] = []
+            for grant in snapshot.grants[name] ?? [] where seen.insert(grant.asset).inserted {
+                guard let index = firstByID[grant.asset] else { continue }
+                let asset = snapshot.assets[Int(index)]
+                if app.locationPolicy != .keep, case .withheld = asset.redaction.plan(for: app.locationPolicy) { continue }
+                if passes(asset) { members.append(index) }
+            }
+            addFiles(members, to: directory, policy: app.locationPolicy, scope: scope)
+        }
+    }
+
+    // MARK: - Nodes
+
+    /// Adds a derived-inode directory called `name` below `parent`.
+    private mutating func directory(named name: [UInt8], in parent: Int32, scope: ViewScope) -> Int32 {
+        let path = (directoryPaths[parent] ?? []) + [UInt8(ascii: "/")] + name
+        return add(inode: ViewInode.directory(path: path), parent: parent, name: name, kind: .directory, scope: scope, path: path)
+    }
+
+    /// Adds `members` (asset indices, in priority order) as files of `directory`, named
+    /// without clashing with each other or with the directory's existing children.
+    private mutating func addFiles(_ members: [Int32], to directory: Int32, policy: LocationPolicy, scope: ViewScope) {
+        guard !members.isEmpty else { return }
+        let directoryPath = directoryPaths[directory] ?? []
+        let directoryInode = nodes[Int(directory)].inode
+        let reserved = Set(nodes[Int(directory)].children.map { nodes[Int($0)].name })
+        var inodes: [UInt64] = []
+        inodes.reserveCapacity(members.count)
+        let candidates = members.map { index -> ViewNaming.Candidate in
+            let asset = snapshot.assets[Int(index)]
+            let inode = ViewInode.file(directoryPath: directoryPath, asset: asset.id)
+            inodes.append(inode)
+            var previousName: [UInt8]?
+            if let previous, let old = previous.node(inode: inode), old.parent == directoryInode, previous.asset(of: old)?.id == asset.id {
+                previousName = old.name
+            }
+            return ViewNaming.Candidate(base: ViewNaming.sanitized(asset.path.fileName), id: asset.id, previous: previousName)
+        }
+        let names = ViewNaming.assign(candidates, reserved: reserved)
+        for (position, index) in members.enumerated() {
+            _ = add(inode: inodes[position], parent: directory, name: names[position], kind: .file(asset: index, policy: policy), scope: scope, path: nil)
+        }
+    }
+
+    /// Inserts a node, moving its inode number up past any number already taken.
+    private mutating func add(inode wanted: UInt64, parent: Int32?, name: [UInt8], kind: ViewNodeKind, scope: ViewScope, path: [UInt8]?) -> Int32 {
+        var inode = wanted
+        while inodeIndex[inode] != nil {
+            inode = inode &+ 1
+            if inode < ViewInode.firstDerived { inode = ViewInode.firstDerived }
+        }
+        let index = Int32(nodes.count)
+        let parentInode = parent.map { nodes[Int($0)].inode } ?? inode
+        nodes.append(ViewNode(inode: inode, parent: parentInode, name: name, kind: kind, scope: scope))
+        inodeIndex[inode] = index
+        if let parent {
+            nodes[Int(parent)].children.append(index)
+            entryIndex[EntryKey(parent: parentInode, name: name)] = index
+        }
+        if let path { directoryPaths[index] = path }
+        return index
+    }
+
+    private static func digits(_ value: Int64, _ width: Int) -> [UInt8] {
+        let text = String(value)
+        return Array((String(repeating: "0", count: max(0, width - text.count)) + text).utf8)
+    }
+}

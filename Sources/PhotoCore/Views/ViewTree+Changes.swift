@@ -1,0 +1,78 @@
+/// What the kernel must forget when one tree replaces another: the names that no longer
+/// lead where they did, and the inodes whose attributes, bytes or listing changed or that
+/// are gone (their cached pages must not be served to a descriptor opened earlier).
+public struct ViewTreeChanges: Sendable, Equatable {
+    /// (directory inode, name) pairs to drop from the kernel's name cache.
+    public var removedEntries: [ViewEntry] = []
+    /// Inodes whose cached attributes, pages or directory listing must be dropped.
+    public var invalidatedInodes: [UInt64] = []
+
+    public init(removedEntries: [ViewEntry] = [], invalidatedInodes: [UInt64] = []) {
+        self.removedEntries = removedEntries
+        self.invalidatedInodes = invalidatedInodes
+    }
+
+    public var isEmpty: Bool { removedEntries.isEmpty && invalidatedInodes.isEmpty }
+}
+
+/// One name in one directory.
+public struct ViewEntry: Hashable, Sendable {
+    public var parent: UInt64
+    public var name: [UInt8]
+
+    public init(parent: UInt64, name: [UInt8]) {
+        self.parent = parent
+        self.name = name
+    }
+}
+
+extension ViewTree {
+    /// The invalidations that take the kernel from this tree to `new` (O(nodes)).
+    public func changes(to new: ViewTree) -> ViewTreeChanges {
+        var changes = ViewTreeChanges()
+        for old in nodes where old.inode != ViewInode.root {
+            guard let current = new.node(inode: old.inode) else {
+                changes.removedEntries.append(ViewEntry(parent: old.parent, name: old.name))
+                changes.invalidatedInodes.append(old.inode)
+                continue
+            }
+            if current.parent != old.parent || current.name != old.name {
+                changes.removedEntries.append(ViewEntry(parent: old.parent, name: old.name))
+            }
+            if !sameAttributes(old, in: self, current, in: new) || !sameListing(old, current, in: new) {
+                changes.invalidatedInodes.append(old.inode)
+            }
+        }
+        if let oldRoot = node(inode: ViewInode.root), let newRoot = new.node(inode: ViewInode.root), !sameListing(oldRoot, newRoot, in: new) {
+            changes.invalidatedInodes.append(ViewInode.root)
+        }
+        return changes
+    }
+
+    private func sameAttributes(_ old: ViewNode, in oldTree: ViewTree, _ new: ViewNode, in newTree: ViewTree) -> Bool {
+        guard old.kind.isSameShape(as: new.kind), oldTree.boundUID(of: old) == newTree.boundUID(of: new) else { return false }
+        guard case .file(_, let oldPolicy) = old.kind, case .file(_, let newPolicy) = new.kind else { return true }
+        guard oldPolicy == newPolicy, let before = oldTree.asset(of: old), let after = newTree.asset(of: new) else { return false }
+        return before.id == after.id && before.size == after.size && before.mtimeNanoseconds == after.mtimeNanoseconds
+            && before.redaction.plan(for: oldPolicy) == after.redaction.plan(for: newPolicy)
+    }
+
+    private func sameListing(_ old: ViewNode, _ new: ViewNode, in newTree: ViewTree) -> Bool {
+        guard old.children.count == new.children.count else { return false }
+        for (a, b) in zip(old.children, new.children) {
+            let (x, y) = (nodes[Int(a)], newTree.nodes[Int(b)])
+            if x.inode != y.inode || x.name != y.name { return false }
+        }
+        return true
+    }
+}
+
+extension ViewNodeKind {
+    /// Same kind of node, ignoring which snapshot index a file points at.
+    func isSameShape(as other: ViewNodeKind) -> Bool {
+        switch (self, other) {
+        case (.directory, .directory), (.picker, .picker), (.file, .file): true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// The whole mounted tree computed from one `LibrarySnapshot`: immutable, shared by every
+/// FUSE thread, replaced as a whole when the catalog changes.
+///
+/// Lookups by inode and by (parent, name) are hash-table hits (O(1)); a directory's
+/// children are an array in listing order, so a readdir cookie can simply be the position
+/// in that array (valid for as long as the caller holds on to this tree).
+public final class ViewTree: Sendable {
+    /// The snapshot the tree was computed from; file nodes index into its `assets`.
+    public let snapshot: LibrarySnapshot
+    let nodes: [ViewNode]
+    let inodeIndex: [UInt64: Int32]
+    let entryIndex: [EntryKey: Int32]
+    /// The apps each bound uid may see.
+    let appsByUID: [UInt32: Set<String>]
+
+    init(snapshot: LibrarySnapshot, nodes: [ViewNode], inodeIndex: [UInt64: Int32], entryIndex: [EntryKey: Int32], appsByUID: [UInt32: Set<String>]) {
+        self.snapshot = snapshot
+        self.nodes = nodes
+        self.inodeIndex = inodeIndex
+        self.entryIndex = entryIndex
+        self.appsByUID = appsByUID
+    }
+
+    /// The number of nodes, the root included.
+    public var nodeCount: Int { nodes.count }
+
+    /// The node with this inode number, or nil when the snapshot has no such node.
+    public func node(inode: UInt64) -> ViewNode? {
+        guard let index = inodeIndex[inode] else { return nil }
+        return nodes[Int(index)]
+    }
+
+    /// The child called `name` of directory `parent`, or nil. `.` and `..` resolve to the
+    /// directory itself and its parent.
+    public func lookup(parent: UInt64, name: [UInt8]) -> ViewNode? {
+        if name == [UInt8(ascii: ".")] { return node(inode: parent) }
+        if name == [UInt8(ascii: "."), UInt8(ascii: ".")] {
+            guard let directory = node(inode: parent) else { return nil }
+            return node(inode: directory.parent)
+        }
+        guard let index = entryIndex[EntryKey(parent: parent, name: name)] else { return nil }
+        return nodes[Int(index)]
+    }
+
+    /// The number of children of a directory (0 for files and unknown inodes).
+    public func childCount(of inode: UInt64) -> Int {
+        guard let index = inodeIndex[inode] else { return 0 }
+        return nodes[Int(index)].children.count
+    }
+
+    /// The child at `position` in the directory's listing order, or nil past the end.
+    public func child(of inode: UInt64, at position: Int) -> ViewNode? {
+        guard let index = inodeIndex[inode] else { return nil }
+        let children = nodes[Int(index)].children
+        guard position >= 0, position < children.count else { return nil }
+        return nodes[Int(children[position])]
+    }
+
+    /// The children of a directory in listing order (tests and diffs; readdir pages with `child(of:at:)`).
+    public func children(of inode: UInt64) -> [ViewNode] {
+        guard let index = inodeIndex[inode] else { return [] }
+        return nodes[Int(index)].children.map { nodes[Int($0)] }
+    }
+
+    /// The asset a file node serves.
+    public func asset(of node: ViewNode) -> Asset? {
+        guard case .file(let asset, _) = node.kind, asset >= 0, Int(asset) < snapshot.assets.count else { return nil }
+        return snapshot.assets[Int(asset)]
+    }
+
+    /// The node's path from the mount root, components joined by `/` (for messages and tests).
+    public func path(of inode: UInt64) -> [UInt8] {
+        var components: [[UInt8]] = []
+        var current = inode
+        var steps = 0
+        while current != ViewInode.root, let node = node(inode: current), steps < 4096 {
+            components.append(node.name)
+            current = node.parent
+            steps += 1
+        }
+        return Array(components.reversed().joined(separator: [UInt8(ascii: "/")]))
+    }
+
+    /// Walks a `/`-separated path from the root (tests and the control file's mount paths).
+    public func resolve(_ path: [UInt8]) -> ViewNode? {
+        var current = node(inode: ViewInode.root)
+        for component in path.split(separator: UInt8(ascii: "/")) {
+            guard let directory = current else { return nil }
+            current = lookup(parent: directory.inode, name: Array(component))
+        }
+        return current
+    }
+}
+
+/// The key of the (parent, name) table.
+struct EntryKey: Hashable, Sendable {
+    let parent: UInt64
+    let name: [UInt8]
+}

@@ -1,0 +1,21 @@
+import PhotoCore
+
+/// What writes to and reads of `.picker` are handed to: the picker language's parser and
+/// executor over the catalog, injected by the executable so PhotoFS stays free of SQLite.
+public protocol ControlHandling: Sendable {
+    /// Runs the commands of one `write(2)` as one transaction on behalf of `caller`
+    /// (already known to be the mounting user or root).
+    func execute(_ bytes: [UInt8], caller: UInt32) -> ControlOutcome
+    /// The text a fresh open of `.picker` reads: the apps and their selections.
+    func render() -> [UInt8]
+}
+
+/// The result of one control-file write.
+public enum ControlOutcome: Sendable {
+    /// Everything applied. `snapshot`, when given, is the catalog afterwards: the daemon
+    /// shows it (and has the kernel drop what it no longer may see) before the write returns.
+    case success(snapshot: LibrarySnapshot?)
+    /// Nothing applied: the errno the writer gets and the one-line reason the same open
+    /// descriptor then reads back.
+    case failure(errno: Int32, reason: String)
+}

@@ -1,0 +1,25 @@
+import PhotoCore
+
+/// Everything the file system needs to know at start, built once by the executable.
+public struct FileSystemConfiguration: Sendable {
+    /// The library root (absolute path bytes); every source file is opened below it.
+    public var libraryPath: [UInt8]
+    /// The mounting user: owns the mount and sees everything (as does root).
+    public var ownerUID: UInt32
+    public var ownerGID: UInt32
+    /// Seconds the kernel may cache names and attributes; changes are pushed explicitly.
+    public var cacheTimeout: Double
+    /// The most FUSE worker threads.
+    public var maxThreads: Int
+    /// Where log lines go (stderr in the daemon). Never given a GPS coordinate.
+    public var log: @Sendable (String) -> Void
+
+    public init(libraryPath: [UInt8], ownerUID: UInt32, ownerGID: UInt32, cacheTimeout: Double = 86_400, maxThreads: Int = 16, log: @escaping @Sendable (String) -> Void) {
+        self.libraryPath = libraryPath
+        self.ownerUID = ownerUID
+        self.ownerGID = ownerGID
+        self.cacheTimeout = cacheTimeout
+        self.maxThreads = maxThreads
+        self.log = log
+    }
+}

@@ -1,0 +1,101 @@
+import CFuse
+import Glibc
+import PhotoCore
+
+/// The libfuse low-level operations table: one `@convention(c)` function per operation,
+/// each finding the `PhotoFileSystem` through the request's userdata and handing over to
+/// the operation families in `Operations/`. Operations left out answer ENOSYS (getxattr,
+/// listxattr, access, locks); every write-like operation answers EROFS.
+enum FuseOperations {
+    static func table() -> fuse_lowlevel_ops {
+        var ops = fuse_lowlevel_ops()
+        ops.`init` = { _, connection in
+            guard let connection else { return }
+            FuseOperations.negotiate(&connection.pointee)
+        }
+        ops.lookup = { request, parent, name in
+            FuseOperations.with(request) { $0.lookup($1, parent, name) }
+        }
+        ops.forget = { request, _, _ in
+            if let request { fuse_reply_none(request) }
+        }
+        ops.forget_multi = { request, _, _ in
+            if let request { fuse_reply_none(request) }
+        }
+        ops.getattr = { request, inode, _ in
+            FuseOperations.with(request) { $0.getattr($1, inode) }
+        }
+        ops.setattr = { request, inode, attributes, fields, _ in
+            FuseOperations.with(request) { $0.setattr($1, inode, attributes, fields) }
+        }
+        ops.opendir = { request, inode, info in
+            FuseOperations.with(request) { $0.opendir($1, inode, info) }
+        }
+        ops.readdir = { request, inode, size, offset, info in
+            FuseOperations.with(request) { $0.readdir($1, inode, size, offset, info, plus: false) }
+        }
+        ops.readdirplus = { request, inode, size, offset, info in
+            FuseOperations.with(request) { $0.readdir($1, inode, size, offset, info, plus: true) }
+        }
+        ops.releasedir = { request, _, info in
+            FuseOperations.with(request) { $0.releasedir($1, info) }
+        }
+        ops.open = { request, inode, info in
+            FuseOperations.with(request) { $0.open($1, inode, info) }
+        }
+        ops.read = { request, inode, size, offset, info in
+            FuseOperations.with(request) { $0.read($1, inode, size, offset, info) }
+        }
+        ops.write = { request, inode, bytes, size, _, info in
+            FuseOperations.with(request) { $0.write($1, inode, bytes, size, info) }
+        }
+        ops.release = { request, _, info in
+            FuseOperations.with(request) { $0.release($1, info) }
+        }
+        ops.flush = { request, _, _ in
+            FuseOperations.with(request) { $0.flush($1) }
+        }
+        ops.statfs = { request, _ in
+            FuseOperations.with(request) { $0.statfs($1) }
+        }
+        ops.mkdir = { request, _, _, _ in FuseOperations.with(request) { $0.refuseWrite($1, "mkdir") } }
+        ops.mknod = { request, _, _, _, _ in FuseOperations.with(request) { $0.refuseWrite($1, "mknod") } }
+        ops.unlink = { request, _, _ in FuseOperations.with(request) { $0.refuseWrite($1, "unlink") } }
+        ops.rmdir = { request, _, _ in FuseOperations.with(request) { $0.refuseWrite($1, "rmdir") } }
+        ops.symlink = { request, _, _, _ in FuseOperations.with(request) { $0.refuseWrite($1, "symlink") } }
+        ops.rename = { request, _, _, _, _, _ in FuseOperations.with(request) { $0.refuseWrite($1, "rename") } }
+        ops.link = { request, _, _, _ in FuseOperations.with(request) { $0.refuseWrite($1, "link") } }
+        ops.create = { request, _, _, _, _ in FuseOperations.with(request) { $0.refuseWrite($1, "create") } }
+        ops.setxattr = { request, _, _, _, _, _ in FuseOperations.with(request) { $0.refuseWrite($1, "setxattr") } }
+        ops.removexattr = { request, _, _ in FuseOperations.with(request) { $0.refuseWrite($1, "removexattr") } }
+        return ops
+    }
+
+    /// Finds the file system of a request and runs `body`; a request without one (cannot
+    /// happen with our session) still gets its one reply.
+    static func with(_ request: fuse_req_t?, _ body: (PhotoFileSystem, fuse_req_t) -> Void) {
+        guard let request else { return }
+        guard let fileSystem = PhotoFileSystem.from(request) else {
+            fuse_reply_err(request, EIO)
+            return
+        }
+        body(fileSystem, request)
+    }
+
+    /// Capabilities: readdirplus (a listing doubles as the lookups of `ls -l`/`find`),
+    /// atomic O_TRUNC (so `echo > .picker` is one open), asynchronous reads; no splice
+    /// (reads go through the per-thread buffer to be patched), no automatic data
+    /// invalidation on mtime change (changes are pushed explicitly).
+    static func negotiate(_ connection: inout fuse_conn_info) {
+        let capable = connection.capable
+        var want = connection.want
+        for flag in [FUSE_CAP_READDIRPLUS, FUSE_CAP_ATOMIC_O_TRUNC, FUSE_CAP_ASYNC_READ, FUSE_CAP_PARALLEL_DIROPS] {
+            if capable & UInt32(flag) != 0 { want |= UInt32(flag) }
+        }
+        for flag in [FUSE_CAP_SPLICE_READ, FUSE_CAP_SPLICE_WRITE, FUSE_CAP_SPLICE_MOVE, FUSE_CAP_AUTO_INVAL_DATA, FUSE_CAP_WRITEBACK_CACHE] {
+            want &= ~UInt32(flag)
+        }
+        connection.want = want
+        connection.time_gran = 1
+    }
+}

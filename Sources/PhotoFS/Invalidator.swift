@@ -1,0 +1,78 @@
+import CFuse
+import Dispatch
+import Glibc
+import PhotoCore
+import Synchronization
+
+/// Tells the kernel which cached names, attributes, pages and listings to drop after a
+/// snapshot swap. The notifications run on their own serial queue, never inside the
+/// request handler that caused them: libfuse warns that invalidating from the execution
+/// path of a related operation (a lookup in the same directory, a readdir of the same
+/// inode) deadlocks. Notifications for inodes the kernel does not know fail with ENOENT,
+/// which is expected and ignored.
+final class Invalidator: Sendable {
+    private let queue = DispatchQueue(label: "photofs.invalidate")
+    private let session = Mutex<SessionPointer?>(nil)
+    private let log: @Sendable (String) -> Void
+
+    init(log: @escaping @Sendable (String) -> Void) {
+        self.log = log
+    }
+
+    /// Starts notifying through `session` (after the mount succeeded).
+    func attach(_ session: OpaquePointer) {
+        self.session.withLock { $0 = SessionPointer(pointer: session) }
+    }
+
+    /// Stops notifying and waits for queued notifications to finish (before the session
+    /// is destroyed).
+    func detach() {
+        session.withLock { $0 = nil }
+        queue.sync {}
+    }
+
+    /// Queues the notifications for `changes`; waits up to `wait` seconds for them to be sent.
+    func submit(_ changes: ViewTreeChanges, wait: Double) {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { [self] in
+            send(changes)
+            done.signal()
+        }
+        if wait > 0, done.wait(timeout: .now() + wait) == .timedOut {
+            log("invalidation of \(changes.removedEntries.count) names and \(changes.invalidatedInodes.count) inodes is taking longer than \(wait) s; continuing")
+        }
+    }
+
+    private func send(_ changes: ViewTreeChanges) {
+        // The session stays valid while this runs: `detach` waits for the queue.
+        guard let se = session.withLock({ $0 })?.pointer else { return }
+        for entry in changes.removedEntries {
+            let result = entry.name.withUnsafeBufferPointer { name in
+                name.withMemoryRebound(to: CChar.self) { chars in
+                    // The name must be NUL-terminated for libfuse; copy with a terminator.
+                    withUnsafeTemporaryAllocation(of: CChar.self, capacity: chars.count + 1) { buffer in
+                        _ = buffer.initialize(fromContentsOf: chars)
+                        buffer[chars.count] = 0
+                        return fuse_lowlevel_notify_inval_entry(se, entry.parent, buffer.baseAddress, chars.count)
+                    }
+                }
+            }
+            report(result, "entry")
+        }
+        for inode in changes.invalidatedInodes {
+            report(fuse_lowlevel_notify_inval_inode(se, inode, 0, 0), "inode")
+        }
+    }
+
+    private func report(_ result: Int32, _ what: String) {
+        // -ENOENT: the kernel never looked it up. -ENOTCONN/-EBADF: unmounting.
+        if result < 0, -result != ENOENT, -result != ENOTCONN, -result != EBADF {
+            log("could not invalidate a cached \(what): errno \(-result)")
+        }
+    }
+}
+
+/// A libfuse session pointer that may cross threads (libfuse's notify calls are thread-safe).
+struct SessionPointer: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

@@ -1,0 +1,76 @@
+import CFuse
+import Glibc
+import PhotoCore
+
+/// OPENDIR, READDIR, READDIRPLUS, RELEASEDIR.
+///
+/// A readdir cookie is the position after an entry in the listing of the tree the
+/// directory was opened on, so it stays valid for the whole open. Listings of
+/// directories whose content does not depend on the caller are cached by the kernel
+/// (`cache_readdir` + `keep_cache`) until a snapshot change invalidates them; the root and
+/// `apps/` list only what the caller may see, so they are never cached.
+extension PhotoFileSystem {
+    func opendir(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>?) {
+        respond(request, "opendir", info: info) { () throws(FileSystemError) -> Reply in
+            let tree = self.tree
+            let caller = try caller(of: request, in: tree)
+            let node = try visibleNode(inode, in: tree, to: caller)
+            guard node.isDirectory else { throw .notDirectory }
+            let cacheable = node.scope != .shared
+            let handle = Handle(.directory(OpenDirectory(tree: tree, inode: inode, caller: caller)))
+            return .open(handle, keepCache: cacheable, directIO: false, cacheReaddir: cacheable)
+        }
+    }
+
+    func readdir(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?, plus: Bool) {
+        respond(request, "readdir") { () throws(FileSystemError) -> Reply in
+            guard let number = info?.pointee.fh, let handle = Handle.borrow(number), case .directory(let directory) = handle.kind else {
+                throw .unexpected("readdir without an open directory")
+            }
+            guard offset >= 0 else { throw .invalidArgument }
+            let tree = directory.tree
+            let buffer = buffers.buffer(atLeast: size)
+            let capacity = min(size, buffer.count)
+            var used = 0
+            var position = offset
+            while let child = tree.child(of: directory.inode, at: position) {
+                position += 1
+                guard tree.isVisible(child, to: directory.caller) else { continue }
+                let needed = child.name.withCString { name -> Int in
+                    let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
+                    if plus {
+                        var entry = entry(for: child, in: tree)
+                        return fuse_add_direntry_plus(request, space, capacity - used, name, &entry, off_t(position))
+                    }
+                    var status = stat()
+                    status.st_ino = __ino_t(child.inode)
+                    status.st_mode = child.isDirectory ? S_IFDIR : S_IFREG
+                    return fuse_add_direntry(request, space, capacity - used, name, &status, off_t(position))
+                }
+                if needed > capacity - used { break }
+                used += needed
+            }
+            return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
+        }
+    }
+
+    func releasedir(_ request: fuse_req_t, _ info: UnsafeMutablePointer<fuse_file_info>?) {
+        respond(request, "releasedir") { () throws(FileSystemError) -> Reply in
+            if let number = info?.pointee.fh { Handle.release(number) }
+            return .done
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Calls `body` with the bytes as a NUL-terminated C string (names hold no NUL).
+    func withCString<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buffer in
+            withUnsafeBytes { bytes in
+                for index in 0..<count { buffer[index] = CChar(bitPattern: bytes[index]) }
+            }
+            buffer[count] = 0
+            return body(UnsafePointer(buffer.baseAddress!))
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import CFuse
+import Glibc
+import PhotoCore
+
+/// LOOKUP and FORGET. Inode numbers are derived from the view tree, not allocated, so
+/// there is no lookup count to keep: FORGET only acknowledges.
+extension PhotoFileSystem {
+    func lookup(_ request: fuse_req_t, _ parent: UInt64, _ name: UnsafePointer<CChar>?) {
+        respond(request, "lookup") { () throws(FileSystemError) -> Reply in
+            guard let name else { throw .invalidArgument }
+            let tree = self.tree
+            let caller = try caller(of: request, in: tree)
+            let directory = try visibleNode(parent, in: tree, to: caller)
+            guard directory.isDirectory else { throw .notDirectory }
+            let bytes = UnsafeRawBufferPointer(start: name, count: strlen(name))
+            guard let child = tree.lookup(parent: parent, name: Array(bytes)), tree.isVisible(child, to: caller) else {
+                throw .notFound
+            }
+            return .entry(entry(for: child, in: tree))
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import CFuse
+import Glibc
+import PhotoCore
+import Synchronization
+
+/// The daemon's state, handed to every FUSE callback as the session userdata: the current
+/// view tree (swapped as a whole under a mutex), the library root, the control-file
+/// handler and the queue that tells the kernel what to forget.
+///
+/// Request handlers take the current tree once, then work on that immutable value; no
+/// handler holds the mutex while it does I/O.
+public final class PhotoFileSystem: Sendable {
+    let configuration: FileSystemConfiguration
+    let control: (any ControlHandling)?
+    let filters: any AppFilterResolving
+    /// The library root, opened once; sources are opened relative to it.
+    let libraryFD: Int32
+    let buffers: ThreadBuffers
+    let invalidator: Invalidator
+    /// Directory times: when the daemon started.
+    let startTime: timespec
+    private let current: Mutex<ViewTree>
+    /// Serialises `install` so trees are built from the tree they replace, in order.
+    private let installing = Mutex(())
+
+    /// Opens the library and computes the first tree.
+    public init(configuration: FileSystemConfiguration, snapshot: LibrarySnapshot, filters: some AppFilterResolving, control: (any ControlHandling)?) throws(MountError) {
+        let fd = configuration.libraryPath.withCString { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { throw .libraryUnreadable(errno: errno) }
+        self.configuration = configuration
+        self.control = control
+        self.filters = filters
+        self.libraryFD = fd
+        self.buffers = ThreadBuffers()
+        self.invalidator = Invalidator(log: configuration.log)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        self.startTime = now
+        self.current = Mutex(ViewTree.build(snapshot: snapshot, filters: filters))
+    }
+
+    deinit {
+        close(libraryFD)
+    }
+
+    /// The tree requests are answered from right now.
+    public var tree: ViewTree { current.withLock { $0 } }
+
+    /// Shows a new snapshot: builds its tree (keeping names of assets that stay), swaps it
+    /// in, and has the kernel drop the entries, attributes, pages and listings that
+    /// changed. Waits up to `wait` seconds for the kernel to acknowledge, so that a
+    /// successful `.picker` write returns only once a revoked file is gone.
+    @discardableResult
+    public func install(_ snapshot: LibrarySnapshot, wait: Double = 2) -> ViewTreeChanges {
+        let changes = installing.withLock { _ -> ViewTreeChanges in
+            let old = tree
+            let new = ViewTree.build(snapshot: snapshot, previous: old, filters: filters)
+            current.withLock { $0 = new }
+            return old.changes(to: new)
+        }
+        if !changes.isEmpty { invalidator.submit(changes, wait: wait) }
+        return changes
+    }
+}
+
+/// Why the file system could not be started or mounted.
+public enum MountError: Error, Sendable, Equatable {
+    /// The library root could not be opened (errno).
+    case libraryUnreadable(errno: Int32)
+    /// libfuse refused the options (it printed why on stderr).
+    case sessionFailed
+    /// The kernel mount failed (fusermount3 printed why on stderr).
+    case mountFailed
+    /// The event loop could not be configured.
+    case loopFailed
+}

@@ -1,0 +1,152 @@
+import Glibc
+import PhotoCore
+
+/// The indexer's analyzer: reads one library file and says what it is, what its metadata
+/// says, what its content fingerprint is and how to serve it without location.
+///
+/// Steps: magic bytes (`MediaSniffer`) → container walk (`ContainerLayout`) → libexif on
+/// the first EXIF block that yields anything → merge with what the container itself says
+/// (pixel size, video atoms, XMP dates) → SHA-256 of the whole file → redaction plans.
+/// Stateless and `Sendable`: the indexer calls it from several threads at once.
+public struct FileAnalyzer: AssetAnalyzing {
+    /// Bytes read per `pread` while hashing.
+    public static let hashBufferSize = 1 << 20
+    /// The largest XMP packet searched for a date.
+    static let maxXMPLength = 1 << 20
+
+    public init() {}
+
+    public func analyze(absolutePath: [UInt8]) throws(AnalysisError) -> AssetAnalysis {
+        let source: FileByteSource
+        do {
+            source = try FileByteSource(path: absolutePath)
+        } catch {
+            switch error {
+            case .system(let code): throw .unreadable(errno: code)
+            case .notRegularFile: throw .notMedia
+            }
+        }
+        return try analyze(source)
+    }
+
+    /// Analyses an already opened file.
+    public func analyze(_ source: FileByteSource) throws(AnalysisError) -> AssetAnalysis {
+        guard let format = MediaSniffer.format(of: source) else { throw .notMedia }
+        let layout = ContainerWalker.layout(of: source, format: format)
+        let metadata = Self.metadata(layout: layout, source: source)
+        let fingerprint = try Self.fingerprint(source)
+        let plans = RedactionPlanner.plans(layout: layout, source: source)
+        return AssetAnalysis(fingerprint: fingerprint.hex, metadata: metadata, redaction: plans)
+    }
+
+    /// The SHA-256 of the whole file, streamed through one reusable buffer.
+    public static func fingerprint(_ source: FileByteSource) throws(AnalysisError) -> AssetFingerprint {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: hashBufferSize, alignment: 64)
+        defer { buffer.deallocate() }
+        var hasher = SHA256()
+        var offset: Int64 = 0
+        while true {
+            let got: Int
+            do {
+                got = try source.read(into: buffer, at: offset)
+            } catch {
+                switch error {
+                case .io(let code): throw .unreadable(errno: code)
+                case .outOfRange: throw .unreadable(errno: EIO)
+                }
+            }
+            if got == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
+            offset += Int64(got)
+        }
+        return AssetFingerprint(finishing: hasher)
+    }
+
+    /// Merges what the EXIF blocks, the container and the XMP packets say.
+    ///
+    /// Order of trust: EXIF for dates, camera, orientation and location; the container for
+    /// the pixel size of formats that state it in their own header (JPEG SOF, PNG IHDR, WebP,
+    /// HEIF `ispe`, video `tkhd`), because that is what a decoder shows, while EXIF
+    /// PixelX/YDimension goes stale when an editor resizes without rewriting EXIF. In TIFF,
+    /// DNG and raw files the full-resolution directory (IFD0, or the SubIFD of a raw file
+    /// that keeps a preview in IFD0) is the image itself and comes first.
+    public static func metadata(layout: ContainerLayout, source: some ByteSource) -> MediaMetadata {
+        var metadata = MediaMetadata(format: layout.format)
+        metadata.problems = layout.problems
+        var facts: EXIFFacts?
+        for block in layout.exifBlocks {
+            do {
+                facts = try EXIFReader.read(source, block: block)
+                break
+            } catch {
+                metadata.problems.append(describe(error, at: block.offset))
+            }
+        }
+        if let facts {
+            metadata.hasExif = true
+            metadata.captureDate = facts.captureDate
+            metadata.dateSource = facts.dateSource ?? .fileModification
+            metadata.make = facts.make
+            metadata.model = facts.model
+            metadata.lens = facts.lens
+            metadata.orientation = facts.orientation
+            metadata.software = facts.software
+            metadata.saysScreenshot = facts.saysScreenshot
+            metadata.location = facts.location
+            metadata.problems += facts.problems
+        }
+        let tiffLike = [MediaFormat.tiff, .dng, .raw].contains(layout.format)
+        let containerSize = pair(layout.pixelWidth, layout.pixelHeight) ?? pair(layout.movie?.width, layout.movie?.height)
+        let exifSize = pair(facts?.pixelXDimension, facts?.pixelYDimension)
+        let ifd0Size = pair(facts?.imageWidth, facts?.imageLength)
+        let size: (Int, Int)?
+        if tiffLike {
+            let fullResolution = layout.exifBlocks.first.flatMap { RawImageSize.fullResolution(source, block: $0) }
+            size = fullResolution ?? ifd0Size ?? exifSize ?? containerSize
+        } else {
+            size = containerSize ?? exifSize ?? ifd0Size
+        }
+        metadata.width = size?.0
+        metadata.height = size?.1
+        if let movie = layout.movie {
+            if metadata.captureDate == nil, let date = movie.creationDate {
+                metadata.captureDate = date
+                metadata.dateSource = .quickTime
+            }
+            if metadata.location == nil, let location = movie.location {
+                if location.isValid {
+                    metadata.location = location
+                } else {
+                    metadata.problems.append("video location is out of range")
+                }
+            }
+            metadata.make = metadata.make ?? movie.make
+            metadata.model = metadata.model ?? movie.model
+        }
+        if metadata.captureDate == nil {
+            for packet in layout.xmpPackets where packet.length > 0 && packet.length <= Int64(maxXMPLength) {
+                guard let bytes = try? source.read(at: packet.offset, count: Int(packet.length)),
+                    let date = XMPDateScanner.captureDate(in: bytes)
+                else { continue }
+                metadata.captureDate = date
+                metadata.dateSource = .xmp
+                break
+            }
+        }
+        if metadata.captureDate == nil { metadata.dateSource = .fileModification }
+        return metadata
+    }
+
+    private static func pair(_ width: Int?, _ height: Int?) -> (Int, Int)? {
+        guard let width, let height, width > 0, height > 0 else { return nil }
+        return (width, height)
+    }
+
+    private static func describe(_ error: EXIFReadError, at offset: Int64) -> String {
+        switch error {
+        case .notTIFF: "EXIF block at \(offset): no TIFF header"
+        case .outOfMemory: "EXIF block at \(offset): libexif ran out of memory"
+        case .empty(let problems): "EXIF block at \(offset): nothing readable (\(problems.joined(separator: "; ")))"
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import PhotoCore
-// Placeholder until the module's first file lands.

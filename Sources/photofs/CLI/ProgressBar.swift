@@ -1,0 +1,67 @@
+import Glibc
+import Synchronization
+
+/// Draws progress of long work on stderr: a bar with count, rate and ETA on a terminal,
+/// a plain line every few seconds otherwise (logs, CI).
+final class ProgressBar: Sendable {
+    private struct State {
+        var done = 0
+        var total = 0
+        var lastDraw: Double = 0
+        var started: Double
+    }
+
+    private let label: String
+    private let isTerminal: Bool
+    private let output: Output
+    private let state: Mutex<State>
+
+    init(label: String, isTerminal: Bool, output: Output) {
+        self.label = label
+        self.isTerminal = isTerminal
+        self.output = output
+        self.state = Mutex(State(started: ProgressBar.now()))
+    }
+
+    /// Records progress; draws at most 10 times a second (every 5 s without a terminal).
+    func update(done: Int, total: Int) {
+        let line: String? = state.withLock { state in
+            state.done = done
+            state.total = total
+            let now = ProgressBar.now()
+            let interval = isTerminal ? 0.1 : 5.0
+            guard now - state.lastDraw >= interval || done == total else { return nil }
+            state.lastDraw = now
+            return render(state, now: now)
+        }
+        if let line { output.err(isTerminal ? "\r\u{1B}[K" + line : line + "\n") }
+    }
+
+    /// Ends the bar's line on a terminal.
+    func finish() {
+        if isTerminal { output.err("\r\u{1B}[K") }
+    }
+
+    private func render(_ state: State, now: Double) -> String {
+        let elapsed = max(now - state.started, 0.001)
+        let rate = Double(state.done) / elapsed
+        let fraction = state.total > 0 ? Double(state.done) / Double(state.total) : 0
+        let remaining = rate > 0 ? Double(state.total - state.done) / rate : 0
+        let width = 30
+        let filled = min(width, Int(fraction * Double(width)))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let percent = Int(fraction * 100)
+        return "\(label) [\(bar)] \(state.done)/\(state.total) \(percent)% \(Int(rate)) files/s ETA \(Self.duration(remaining))"
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? "\(s / 3600)h\(s % 3600 / 60)m" : s >= 60 ? "\(s / 60)m\(s % 60)s" : "\(s)s"
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,62 @@
+import PhotoCatalog
+import PhotoCore
+
+/// `photofs show ASSET`: every field of one asset, and why anything is missing.
+enum ShowCommand {
+    static let command = Command(
+        name: "show",
+        summary: "show every field of one asset (by id or library-relative path)",
+        usage: ["show [--library DIR | --catalog PATH] [--json] ASSET"],
+        details: "ASSET is an asset id (12 hex digits) or a path relative to the library root. A file that is not an asset is explained.",
+        options: LibraryContext.options + [.flag("json", "print a JSON object")]
+    ) { arguments, environment throws(CLIError) in
+        let target = try arguments.positional(0, "ASSET")
+        let context = try LibraryContext.existing(arguments: arguments, environment: environment)
+        let output = environment.output
+        let matches: [AssetRecord]
+        let failure: FailureRecord?
+        do throws(CatalogError) {
+            matches = try context.catalog.assets(matchingPathOrID: Array(target.utf8))
+            failure = try context.catalog.failure(at: LibraryPath(target))
+        } catch {
+            throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
+        }
+        guard let record = matches.first else {
+            if let failure {
+                throw .notFound("\(failure.path.display) is not an asset: \(failure.reason).")
+            }
+            throw .notFound("no asset '\(target)' in the catalog of \(context.library).")
+        }
+        if arguments.flag("json") {
+            output.line(AssetFormatting.encode(AssetFormatting.json(record.asset, fingerprint: record.fingerprint)))
+        } else {
+            printFields(record, output: output)
+        }
+        return .success
+    }
+
+    private static func printFields(_ record: AssetRecord, output: Output) {
+        let a = record.asset
+        let m = a.metadata
+        func missing(_ what: String) -> String { "(none: \(what))" }
+        let fields: [(String, String)] = [
+            ("id", a.id.rawValue),
+            ("path", a.path.display.replacingNewlines()),
+            ("format", "\(m.format.rawValue) (\(m.format.mime))"),
+            ("size", "\(a.size) bytes"),
+            ("taken", m.captureDate.map { "\($0) (from \(m.dateSource.rawValue))" } ?? "\(a.effectiveDate) (file mtime: the file has no capture date)"),
+            ("camera", AssetFormatting.camera(m).isEmpty ? missing("no Make/Model in the file") : AssetFormatting.camera(m)),
+            ("lens", m.lens ?? missing("no LensModel")),
+            ("orientation", m.orientation.map(String.init) ?? missing("no Orientation tag")),
+            ("dimensions", m.width.flatMap { w in m.height.map { "\(w) × \($0)" } } ?? missing("neither EXIF nor the container says")),
+            ("location", m.location.map { l in "\(l.latitude), \(l.longitude)" + (l.altitude.map { ", \($0) m" } ?? "") } ?? missing("no GPS position")),
+            ("exif", m.hasExif ? "yes" : "no EXIF block"),
+            ("software", m.software ?? "-"),
+            ("fingerprint", record.fingerprint),
+            ("strip view", AssetFormatting.describe(a.redaction.strip)),
+            ("coarse view", AssetFormatting.describe(a.redaction.coarse)),
+        ]
+        for (name, value) in fields { output.line(name.padding(13) + value) }
+        for problem in m.problems { output.line("problem".padding(13) + problem) }
+    }
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Read benchmark (issue 3): direct reads, libfuse's passthrough_ll as shipped and with
+# -o cache=always, and photofs library/all, on one generated library in one run.
+# Usage: Tests/Benchmarks/read-bench.sh [WORKDIR]   (env: RUNS, SMALL_FILES, MANY_FILES, LARGE_MB)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+swift build -c release >&2
+export PHOTOFS_BIN="$PWD/.build/release/photofs"
+export BENCH_DIR="${1:-/tmp/photofs-read-bench}"
+mkdir -p "$BENCH_DIR"
+examples=/usr/share/doc/libfuse3-dev/examples
+export PLL_BIN="$BENCH_DIR/passthrough_ll"
+if [ ! -x "$PLL_BIN" ]; then
+    src="$examples/passthrough_ll.c"
+    [ -f "$src" ] || { zcat "$src.gz" > "$BENCH_DIR/passthrough_ll.c"; src="$BENCH_DIR/passthrough_ll.c"; }
+    gcc -O2 -I"$examples" "$src" $(pkg-config --cflags --libs fuse3) -o "$PLL_BIN"
+fi
+exec python3 Tests/Benchmarks/read_bench.py

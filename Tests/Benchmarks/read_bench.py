@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Read benchmark: direct reads vs libfuse's passthrough_ll (stock and cache=always) vs
+photofs library/all, in one run on one generated library. Prints a markdown table of
+medians and ratios to direct. Usage: read-bench.sh (which builds everything first)."""
+import os, subprocess, sys, time, statistics, tempfile, shutil, json, random
+
+PHOTOFS = os.environ["PHOTOFS_BIN"]
+PLL = os.environ["PLL_BIN"]
+WORK = os.environ["BENCH_DIR"]
+RUNS = int(os.environ.get("RUNS", "5"))
+SMALL = int(os.environ.get("SMALL_FILES", "2000"))
+MANY = int(os.environ.get("MANY_FILES", "50000"))
+LARGE_MB = int(os.environ.get("LARGE_MB", "256"))
+
+lib = os.path.join(WORK, "library")
+catalog = os.path.join(WORK, "catalog.sqlite")
+
+
+def sh(*args, **kw):
+    return subprocess.run(args, check=True, **kw)
+
+
+def build_library():
+    if os.path.exists(os.path.join(WORK, "ready")):
+        return
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(lib)
+    gen = os.path.join(WORK, "gen")
+    sh(PHOTOFS, "generate", gen, "--count", str(MANY), "--seed", "7", stdout=subprocess.DEVNULL)
+    flat = os.path.join(lib, "flat")
+    os.makedirs(flat)
+    n = 0
+    for root, _, files in os.walk(gen):
+        for f in sorted(files):
+            os.rename(os.path.join(root, f), os.path.join(flat, "P%06d.jpg" % n))
+            n += 1
+    shutil.rmtree(gen)
+    small = os.path.join(lib, "small")
+    os.makedirs(small)
+    for i, name in enumerate(sorted(os.listdir(flat))[:SMALL]):
+        shutil.copyfile(os.path.join(flat, name), os.path.join(small, "S%05d.jpg" % i))
+    # Large files: a real JPEG followed by random bytes (still a JPEG by its magic).
+    large = os.path.join(lib, "large")
+    os.makedirs(large)
+    head = open(os.path.join(flat, "P000000.jpg"), "rb").read()
+    rnd = random.Random(1)
+    for i in range(4):
+        with open(os.path.join(large, "L%d.jpg" % i), "wb") as f:
+            f.write(head)
+            left = LARGE_MB * 1024 * 1024 // 4
+            while left > 0:
+                chunk = min(left, 8 << 20)
+                f.write(rnd.randbytes(chunk))
+                left -= chunk
+    open(os.path.join(WORK, "ready"), "w").close()
+
+
+def cat_all(paths):
+    total = 0
+    buf = bytearray(1 << 20)
+    for p in paths:
+        fd = os.open(p, os.O_RDONLY)
+        try:
+            while True:
+                n = os.readv(fd, [buf])
+                if n <= 0:
+                    break
+                total += n
+        finally:
+            os.close(fd)
+    return total
+
+
+def timed(fn):
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+class Mount:
+    def __init__(self, kind):
+        self.kind = kind
+        self.mnt = tempfile.mkdtemp(prefix="bench-%s-" % kind, dir=WORK)
+        self.proc = None
+
+    def __enter__(self):
+        if self.kind == "photofs":
+            r, w = os.pipe()
+            self.proc = subprocess.Popen([PHOTOFS, "mount", "-f", "--ready-fd", str(w), "--catalog", catalog, lib, self.mnt],
+                                         pass_fds=(w,), stderr=subprocess.DEVNULL)
+            os.close(w)
+            ready = os.read(r, 100)
+            os.close(r)
+            if not ready:
+                raise SystemExit("photofs did not become ready")
+        else:
+            opts = ["-o", "source=" + lib]
+            if self.kind == "pll-cache":
+                opts += ["-o", "cache=always"]
+            self.proc = subprocess.Popen([PLL, "-f"] + opts + [self.mnt], stderr=subprocess.DEVNULL)
+            for _ in range(500):
+                if os.path.ismount(self.mnt):
+                    break
+                time.sleep(0.01)
+        return self
+
+    def __exit__(self, *a):
+        subprocess.run(["fusermount3", "-u", self.mnt])
+        self.proc.wait(timeout=30)
+        os.rmdir(self.mnt)
+
+    def root(self, sub):
+        if self.kind == "photofs":
+            return os.path.join(self.mnt, "library", "folders", sub)
+        return os.path.join(self.mnt, sub)
+
+    def flat(self):
+        return os.path.join(self.mnt, "library", "all") if self.kind == "photofs" else os.path.join(self.mnt, "flat")
+
+
+FAILED = set()  # (kind, metric) pairs whose command reported errors (e.g. EMFILE)
+
+
+def run_tool(args, tag):
+    rc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    if rc != 0:
+        FAILED.add(tag)
+
+
+def listing(d, tag=None):
+    return lambda: run_tool(["ls", "-f", d], tag)
+
+
+def find_stat(d, tag=None):
+    return lambda: run_tool(["find", d, "-printf", "%s\n"], tag)
+
+
+def files_in(d):
+    return [os.path.join(d, n) for n in sorted(os.listdir(d))]
+
+
+def measure(kind):
+    """Returns {metric: seconds (median)} for one target."""
+    res = {}
+    def med(xs):
+        return statistics.median(xs)
+    if kind == "direct":
+        large = files_in(os.path.join(lib, "large"))
+        small = files_in(os.path.join(lib, "small"))
+        cat_all(large); cat_all(small)
+        res["seq first"] = med([timed(lambda: cat_all(large)) for _ in range(RUNS)])
+        res["seq repeat"] = res["seq first"]
+        res["small repeat"] = med([timed(lambda: cat_all(small)) for _ in range(RUNS)])
+        flat = os.path.join(lib, "flat")
+        res["ls -f first"] = res["ls -f repeat"] = med([timed(listing(flat)) for _ in range(RUNS)])
+        res["find first"] = res["find repeat"] = med([timed(find_stat(flat)) for _ in range(RUNS)])
+        return res
+    firsts = {"seq first": [], "ls -f first": [], "find first": []}
+    repeats = {"seq repeat": [], "small repeat": [], "ls -f repeat": [], "find repeat": []}
+    for _ in range(RUNS):
+        with Mount(kind) as m:
+            large = files_in(m.root("large"))
+            firsts["seq first"].append(timed(lambda: cat_all(large)))
+            repeats["seq repeat"].append(timed(lambda: cat_all(large)))
+            small = files_in(m.root("small"))
+            cat_all(small)
+            repeats["small repeat"].append(timed(lambda: cat_all(small)))
+            firsts["ls -f first"].append(timed(listing(m.flat(), (kind, "ls -f first"))))
+            repeats["ls -f repeat"].append(timed(listing(m.flat(), (kind, "ls -f repeat"))))
+            firsts["find first"].append(timed(find_stat(m.flat(), (kind, "find first"))))
+            repeats["find repeat"].append(timed(find_stat(m.flat(), (kind, "find repeat"))))
+    for d in (firsts, repeats):
+        for k, v in d.items():
+            res[k] = med(v)
+    return res
+
+
+def main():
+    build_library()
+    t = time.perf_counter()
+    sh(PHOTOFS, "index", lib, "--catalog", catalog, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    print("indexed in %.1fs" % (time.perf_counter() - t), file=sys.stderr)
+    kinds = ["direct", "pll", "pll-cache", "photofs"]
+    results = {}
+    for k in kinds:
+        print("measuring %s ..." % k, file=sys.stderr)
+        results[k] = measure(k)
+    large_bytes = sum(os.path.getsize(p) for p in files_in(os.path.join(lib, "large")))
+    metrics = ["seq first", "seq repeat", "small repeat", "ls -f first", "ls -f repeat", "find first", "find repeat"]
+    print("| metric (median of %d) | direct | passthrough_ll | passthrough_ll cache=always | photofs | photofs / direct | photofs / passthrough_ll |" % RUNS)
+    print("|---|---|---|---|---|---|---|")
+    for m in metrics:
+        row = []
+        for k in kinds:
+            s = results[k][m]
+            if m.startswith("seq"):
+                row.append("%.0f MB/s" % (large_bytes / s / 1e6))
+            elif m.startswith("small"):
+                row.append("%.0f files/s" % (SMALL / s))
+            else:
+                row.append("%.3f s" % s)
+        ratio = results["direct"][m] / results["photofs"][m]
+        vs_pll = results["pll"][m] / results["photofs"][m]
+        row = [c + (" (errors)" if (k, m) in FAILED else "") for c, k in zip(row, kinds)]
+        print("| %s | %s | %.2f× | %.2f× |" % (m, " | ".join(row), ratio, vs_pll))
+    print("\nLarge files: %d MB in 4 files; small files: %d; flat directory: %d assets." % (large_bytes // 1_000_000, SMALL, MANY))
+    json.dump(results, open(os.path.join(WORK, "results.json"), "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()

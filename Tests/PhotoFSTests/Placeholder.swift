@@ -1,5 +1,0 @@
-import Testing
-
-@Test func photofsBuilds() {
-    #expect(Bool(true))
-}

@@ -1,0 +1,50 @@
+import Foundation
+import Glibc
+import PhotoCore
+import PhotoFS
+
+/// A `PhotoFileSystem` mounted inside the test process on a temporary mountpoint, its loop
+/// on its own thread: the in-process half of "one behaviour suite, two targets" (the other
+/// half starts the built binary). Always unmount with `finish()`.
+final class InProcessMount: @unchecked Sendable {
+    let mountpoint: [UInt8]
+    let fileSystem: PhotoFileSystem
+    private let mount: FuseMount
+    private let ended = DispatchSemaphore(value: 0)
+    private var finished = false
+
+    init(library: TestLibrary, snapshot: LibrarySnapshot, control: (any ControlHandling)? = nil, filters: some AppFilterResolving = FilterLanguageResolver()) throws {
+        var template = Array("/tmp/photofs-mnt-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        mountpoint = Array(String(cString: made!).utf8)
+        let configuration = FileSystemConfiguration(
+            libraryPath: library.root, ownerUID: getuid(), ownerGID: getgid(), maxThreads: 8,
+            log: { FileHandle.standardError.write(("photofs (test): " + $0 + "\n").data(using: .utf8)!) })
+        fileSystem = try PhotoFileSystem(configuration: configuration, snapshot: snapshot, filters: filters, control: control)
+        mount = try FuseMount(fileSystem: fileSystem, mountpoint: String(decoding: mountpoint, as: UTF8.self), options: ["fsname=photofs-test", "subtype=photofs"])
+        let thread = Thread { [mount, ended] in
+            _ = try? mount.run()
+            ended.signal()
+        }
+        thread.start()
+    }
+
+    /// A path inside the mount.
+    func path(_ relative: String) -> [UInt8] { mountpoint + "/" + relative }
+
+    func path(_ relative: [UInt8]) -> [UInt8] { mountpoint + [UInt8(ascii: "/")] + relative }
+
+    /// Unmounts, waits for the loop to end and removes the mountpoint.
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        _ = "fusermount3 -u '\(String(decoding: mountpoint, as: UTF8.self))'".withCString { system($0) }
+        if ended.wait(timeout: .now() + 10) == .timedOut {
+            _ = "umount -l '\(String(decoding: mountpoint, as: UTF8.self))'".withCString { system($0) }
+        }
+        mount.close()
+        _ = mountpoint.cPath { rmdir($0) }
+    }
+
+    deinit { finish() }
+}

@@ -1,0 +1,39 @@
+import Glibc
+import PhotoCore
+import PhotoFS
+import Synchronization
+
+/// A real `ControlHandling` over an in-memory access state (the picker parser, executor and
+/// renderer, without the catalog): enough to test the control file through the kernel.
+final class MemoryPicker: ControlHandling {
+    private let state: Mutex<LibrarySnapshot>
+
+    init(_ snapshot: LibrarySnapshot) { state = Mutex(snapshot) }
+
+    func execute(_ bytes: [UInt8], caller: UInt32) -> ControlOutcome {
+        state.withLock { snapshot in
+            do throws(PickerError) {
+                let statements = try PickerCommandParser.parse(bytes)
+                let (access, _) = try PickerExecutor.apply(statements, to: AccessState(snapshot), assets: AssetIndex(snapshot.assets), now: 1)
+                snapshot.apps = access.apps
+                snapshot.grants = access.grants
+                return .success(snapshot: snapshot)
+            } catch {
+                let code: Int32 =
+                    switch error.errnoKind {
+                    case .invalid: EINVAL
+                    case .notFound: ENOENT
+                    case .notPermitted: EPERM
+                    case .quotaExceeded: EDQUOT
+                    case .accessDenied: EACCES
+                    case .alreadyExists: EEXIST
+                    }
+                return .failure(errno: code, reason: error.reason)
+            }
+        }
+    }
+
+    func render() -> [UInt8] {
+        state.withLock { Array(PickerRenderer.render(AccessState($0), assets: AssetIndex($0.assets)).utf8) }
+    }
+}

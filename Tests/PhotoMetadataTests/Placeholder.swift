@@ -1,5 +1,0 @@
-import Testing
-
-@Test func photometadataBuilds() {
-    #expect(Bool(true))
-}
