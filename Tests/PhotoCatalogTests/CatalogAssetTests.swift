@@ -131,7 +131,7 @@ struct CatalogAssetTests {
     }
 
     /// The daemon loads a snapshot at mount: 100,000 assets must load fast. The bound is
-    /// loose for debug builds and loaded machines; the measured time is printed.
+    /// loose for debug builds; the measured time is printed (release: see the report).
     @Test func snapshotOfAHundredThousandAssetsIsFast() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -154,8 +154,10 @@ struct CatalogAssetTests {
         let cpuStart = threadCPUSeconds()
         let snapshot = try catalog.snapshot()
         let seconds = Indexer.monotonicSeconds() - start
-        print("snapshot of \(snapshot.assets.count) assets: \(Int(seconds * 1000)) ms wall, \(Int((threadCPUSeconds() - cpuStart) * 1000)) ms CPU")
+        let cpu = threadCPUSeconds() - cpuStart
+        print("snapshot of \(snapshot.assets.count) assets: \(Int(seconds * 1000)) ms wall, \(Int(cpu * 1000)) ms CPU")
         #expect(snapshot.assets.count == 100_000)
-        #expect(seconds < 3)
+        // CPU time, not wall time: two cores are shared by parallel tests and builds.
+        #expect(cpu < 3)
     }
 }

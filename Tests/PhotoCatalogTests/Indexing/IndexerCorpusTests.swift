@@ -1,4 +1,5 @@
 import PhotoCore
+import PhotoMetadata
 import Testing
 
 @testable import PhotoCatalog
@@ -15,10 +16,11 @@ struct IndexerCorpusTests {
         defer { dir.remove() }
         let library = CatalogLocation.canonicalLibraryPath(corpus)
         let catalog = try Catalog.open(at: dir.string + "/c.sqlite", library: library)
-        let analyzer = CountingAnalyzer(CoreAnalyzer())
+        let analyzer = CountingAnalyzer(FileAnalyzer())
         let indexer = Indexer(catalog: catalog, library: library, analyzer: analyzer)
         let summary = try indexer.run()
         print("corpus: \(summary.new) new, \(summary.failed) failed in \(Int(summary.seconds * 1000)) ms")
+        for failure in try catalog.failures() { print("  not catalogued: \(failure.path.display): \(failure.reason)") }
 
         let assets = Dictionary(try catalog.snapshot().assets.map { ($0.path.display, $0) }, uniquingKeysWith: { a, _ in a })
         let failures = Dictionary(try catalog.failures().map { ($0.path.display, $0.reason) }, uniquingKeysWith: { a, _ in a })

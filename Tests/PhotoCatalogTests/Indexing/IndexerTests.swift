@@ -1,5 +1,6 @@
 import Glibc
 import PhotoCore
+import PhotoMetadata
 import Synchronization
 import Testing
 
@@ -13,7 +14,7 @@ private final class Fixture {
     let analyzer: CountingAnalyzer
     var catalog: Catalog
 
-    init(analyzer: any AssetAnalyzing = CoreAnalyzer()) throws {
+    init(analyzer: any AssetAnalyzing = FileAnalyzer()) throws {
         dir = try TemporaryDirectory()
         catalogPath = dir.string + "/catalog/c.sqlite"
         self.analyzer = CountingAnalyzer(analyzer)
@@ -28,6 +29,13 @@ private final class Fixture {
 
     func add(_ relative: String, comment: String? = nil) throws {
         try FileOps.write(TinyJPEG.bytes(comment: comment ?? relative), to: path(relative))
+    }
+
+    /// A tiny JPEG with EXIF Make, Model and DateTimeOriginal.
+    func addWithExif(_ relative: String, day: Int) throws {
+        try FileOps.write(
+            TinyJPEG.withExif(comment: relative, make: "Canon", model: "Canon EOS 40D", dateTimeOriginal: "2024:06:\(day < 10 ? "0" : "")\(day) 12:30:00"),
+            to: path(relative))
     }
 
     func index(scope: IndexScope = .everything, batchSize: Int = 3, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws -> IndexSummary {
@@ -53,7 +61,7 @@ struct IndexerTests {
     /// The acceptance scenario of issue 2: rename one, move one, change one, delete one.
     @Test func renameMoveChangeDelete() throws {
         let f = try Fixture()
-        for name in ["rename.jpg", "move.jpg", "change.jpg", "delete.jpg", "stay.jpg"] { try f.add(name) }
+        for (day, name) in ["rename.jpg", "move.jpg", "change.jpg", "delete.jpg", "stay.jpg"].enumerated() { try f.addWithExif(name, day: day + 1) }
         let first = try f.index()
         #expect(counts(first) == expected(new: 5))
         #expect(f.analyzer.count == 5)
@@ -62,7 +70,15 @@ struct IndexerTests {
         let changed = try #require(try f.id("change.jpg"))
         let deleted = try #require(try f.id("delete.jpg"))
         // Ids come from content: the fingerprint's first 12 hex digits.
-        #expect(renamed == AssetFingerprint(of: TinyJPEG.bytes(comment: "rename.jpg")).assetID)
+        let renameBytes = try #require(FileOps.read(f.path("rename.jpg")))
+        #expect(renamed == AssetFingerprint(of: renameBytes).assetID)
+        // What libexif read is what the catalog holds.
+        let metadata = try #require(try f.catalog.asset(id: moved)?.asset.metadata)
+        #expect(metadata.make == "Canon")
+        #expect(metadata.model == "Canon EOS 40D")
+        #expect(metadata.captureDate == CaptureDate(year: 2024, month: 6, day: 2, hour: 12, minute: 30, second: 0))
+        #expect(metadata.dateSource == .dateTimeOriginal)
+        #expect(metadata.hasExif)
 
         try FileOps.rename(f.path("rename.jpg"), f.path("renamed.jpg"))
         try FileOps.rename(f.path("move.jpg"), f.path("sub/folder/move.jpg"))
@@ -78,6 +94,7 @@ struct IndexerTests {
         #expect(newID == AssetFingerprint(of: TinyJPEG.bytes(comment: "new content")).assetID)
         #expect(try f.catalog.asset(id: deleted) == nil)
         #expect(try f.paths() == ["change.jpg", "renamed.jpg", "stay.jpg", "sub/folder/move.jpg"])
+        #expect(try f.catalog.asset(id: moved)?.asset.metadata.captureDate?.day == 2)
         // Only the changed file was read again: renames and moves are known by inode.
         #expect(f.analyzer.count == 1)
         #expect(second.movedIDs == [renamed, moved])

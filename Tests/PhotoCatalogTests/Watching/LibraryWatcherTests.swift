@@ -1,5 +1,6 @@
 import Glibc
 import PhotoCore
+import PhotoMetadata
 import Synchronization
 import Testing
 
@@ -27,7 +28,7 @@ struct LibraryWatcherTests {
             try FileOps.makeDirectories(dir.child("lib/old"))
             try FileOps.write(TinyJPEG.bytes(comment: "seed"), to: dir.child("lib/old/seed.jpg"))
             catalog = try Catalog.open(at: dir.string + "/c.sqlite")
-            indexer = Indexer(catalog: catalog, library: dir.child("lib"), analyzer: CoreAnalyzer())
+            indexer = Indexer(catalog: catalog, library: dir.child("lib"), analyzer: FileAnalyzer())
             _ = try indexer.run()
             watcher = LibraryWatcher(
                 indexer: indexer, coalescing: 0.1,
