@@ -21,7 +21,7 @@ enum AssetRows {
         assets.reserveCapacity(count)
         let s = try db.statement("SELECT \(columns) FROM assets")
         defer { s.reset() }
-        while try s.step() { assets.append(try read(s).asset) }
+        while try s.step() { assets.append(try readAsset(s)) }
         return assets
     }
 
@@ -80,6 +80,11 @@ enum AssetRows {
 
     /// Decodes the current row of a statement that selected `columns`.
     static func read(_ s: Statement) throws(CatalogError) -> AssetRecord {
+        AssetRecord(asset: try readAsset(s), fingerprint: s.text(1), indexedAtNanoseconds: s.int64(25))
+    }
+
+    /// Decodes the asset of the current row (not the catalog-only columns).
+    static func readAsset(_ s: Statement) throws(CatalogError) -> Asset {
         guard let id = s.withTextBytes(0, { AssetID(utf8: $0) }) else {
             throw .badStoredValue(column: "assets.id", detail: "not an asset id: \(s.text(0))")
         }
@@ -105,15 +110,14 @@ enum AssetRows {
             location: location, hasExif: s.int64(19) != 0, software: s.optionalText(20),
             saysScreenshot: s.int64(21) != 0, problems: problems)
         let redaction = RedactionPlans(strip: try plan(s, 23, idText), coarse: try plan(s, 24, idText))
-        let asset = Asset(
+        return Asset(
             id: id, path: LibraryPath(bytes: s.blob(2)), size: s.int64(3), mtimeNanoseconds: s.int64(4),
             inode: UInt64(bitPattern: s.int64(5)), metadata: metadata, redaction: redaction)
-        return AssetRecord(asset: asset, fingerprint: s.text(1), indexedAtNanoseconds: s.int64(25))
     }
 
     private static func plan(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> RedactionPlan {
+        if s.withBlobBytes(column, { $0.elementsEqual(identityBlob) }) { return .identity }
         let bytes = s.blob(column)
-        if bytes == identityBlob { return .identity }
         do {
             return try RedactionPlan(encoded: bytes)
         } catch {

@@ -134,6 +134,12 @@ final class Statement {
         return body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(raw, column))))
     }
 
+    /// The column's BLOB bytes, lent to `body` without a copy (valid only inside it).
+    func withBlobBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        guard let pointer = sqlite3_column_blob(raw, column) else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(raw, column))))
+    }
+
     func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
     func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
