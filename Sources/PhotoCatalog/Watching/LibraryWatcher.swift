@@ -1,8 +1,10 @@
 // Watches a library with inotify and keeps the catalog in step with it. Supports: files
-// created, written, touched, deleted, renamed and moved between folders; folders created,
-// moved in, moved out, renamed and deleted (watches follow them); queue overflow (a full
-// rescan). Does not support: changes below a symlink (symlinks are never followed), or
-// file systems whose changes inotify does not see (network mounts changed by other hosts).
+// written (seen when the writer closes them), touched, deleted, renamed and moved between
+// folders; folders created, moved in, moved out, renamed and deleted (watches follow them);
+// queue overflow (a full rescan). Does not support: changes below a symlink (symlinks are
+// never followed), a file still being written (seen at close, not before), a hard link made
+// inside the library (no close event; the next full index finds it), or file systems whose
+// changes inotify does not see (network mounts changed by other hosts).
 import Dispatch
 import Glibc
 import PhotoCore
@@ -47,7 +49,9 @@ public final class LibraryWatcher: Sendable {
         var running = false
     }
 
-    private static let folderMask = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
+    /// No IN_MODIFY: a file is read when its writer closes it (IN_CLOSE_WRITE), so a copy
+    /// in progress is not hashed half-way, over and over.
+    private static let folderMask = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
         | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW) | UInt32(IN_EXCL_UNLINK)
 
     public init(indexer: Indexer, coalescing: Double = 0.2, onChange: @escaping ChangeHandler, onError: @escaping ErrorHandler = { _ in }) {
@@ -186,7 +190,8 @@ public final class LibraryWatcher: Sendable {
                     let sub = (try? LibraryWalker.walk(root: library, scope: .folders([FolderScope(path: path, recursive: true)])).folders) ?? []
                     for folder in sub { addWatch(folder, library: library, state: &s) }
                 }
-            } else {
+            } else if mask & ~UInt32(IN_CREATE) != 0 {
+                // A file's IN_CREATE alone is the start of a write: wait for its IN_CLOSE_WRITE.
                 s.pending.insert(FolderScope(path: folder, recursive: false))
             }
         }
