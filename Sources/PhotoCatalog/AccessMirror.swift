@@ -100,27 +100,32 @@ struct AccessMirror: Sendable {
     }
 
     /// Writes one app's grant changes: deletes what left, inserts what came, and moves
-    /// only the grants whose old position no longer fits the new order.
+    /// only the grants whose old position no longer fits the new order. The common prefix
+    /// of the old and new lists is skipped first, so appending to a long selection (the
+    /// picker's commonest write) costs a comparison, not a rebuild.
     private static func writeGrants(app: String, old: [StoredGrant], new: [Grant], to db: Database) throws(CatalogError) -> [StoredGrant] {
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix].grant == new[prefix] { prefix += 1 }
+        let oldRest = old[prefix...]
+        let newRest = new[prefix...]
         var oldByAsset: [AssetID: StoredGrant] = [:]
-        for stored in old { oldByAsset[stored.grant.asset] = stored }
-        let kept = Set(new.map(\.asset))
-        for stored in old where !kept.contains(stored.grant.asset) {
+        for stored in oldRest { oldByAsset[stored.grant.asset] = stored }
+        let kept = Set(newRest.map(\.asset))
+        for stored in oldRest where !kept.contains(stored.grant.asset) {
             let s = try db.statement("DELETE FROM grants WHERE app = ?1 AND asset_id = ?2")
             try s.bind(1, app)
             try s.bind(2, stored.grant.asset.rawValue)
             try s.run()
         }
-        var result: [StoredGrant] = []
+        var result = Array(old[..<prefix])
         result.reserveCapacity(new.count)
-        var previous = Int64.min
-        for grant in new {
+        var previous = prefix > 0 ? old[prefix - 1].position : Int64.min
+        for grant in newRest {
             if let stored = oldByAsset[grant.asset], stored.position > previous {
                 if stored.grant != grant {
                     try upsert(app: app, grant: grant, position: stored.position, in: db)
                 }
-                result.append(stored)
-                result[result.count - 1].grant = grant
+                result.append(StoredGrant(grant: grant, position: stored.position))
                 previous = stored.position
             } else {
                 let position = previous == Int64.min ? 0 : previous &+ 1
