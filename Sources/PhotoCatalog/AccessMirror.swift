@@ -57,15 +57,10 @@ struct AccessMirror: Sendable {
     /// Writes the difference between this state and (`newApps`, `newGrants`) and returns
     /// the mirror of the new state. Runs inside the caller's transaction.
     func write(apps newApps: [String: App], grants newGrants: [String: [Grant]], to db: Database) throws(CatalogError) -> AccessMirror {
-        for (app, list) in newGrants {
-            guard newApps[app] != nil else {
-                if list.isEmpty { continue }
-                throw .grantsForUnknownApp(app)
-            }
-            var seen = Set<AssetID>()
-            for grant in list where !seen.insert(grant.asset).inserted {
-                throw .duplicateGrant(app: app, asset: grant.asset.rawValue)
-            }
+        // Duplicates within one list are found by `writeGrants` (cheaply, past the
+        // unchanged prefix), which throws and so rolls the transaction back.
+        for (app, list) in newGrants where newApps[app] == nil && !list.isEmpty {
+            throw .grantsForUnknownApp(app)
         }
         var next = AccessMirror(apps: newApps, grants: [:], dataVersion: dataVersion)
 
@@ -110,7 +105,11 @@ struct AccessMirror: Sendable {
         let newRest = new[prefix...]
         var oldByAsset: [AssetID: StoredGrant] = [:]
         for stored in oldRest { oldByAsset[stored.grant.asset] = stored }
-        let kept = Set(newRest.map(\.asset))
+        var kept = Set<AssetID>()
+        kept.reserveCapacity(newRest.count)
+        for grant in newRest where !kept.insert(grant.asset).inserted {
+            throw .duplicateGrant(app: app, asset: grant.asset.rawValue)
+        }
         for stored in oldRest where !kept.contains(stored.grant.asset) {
             let s = try db.statement("DELETE FROM grants WHERE app = ?1 AND asset_id = ?2")
             try s.bind(1, app)
@@ -129,12 +128,33 @@ struct AccessMirror: Sendable {
                 previous = stored.position
             } else {
                 let position = previous == Int64.min ? 0 : previous &+ 1
-                try upsert(app: app, grant: grant, position: position, in: db)
+                if oldByAsset[grant.asset] == nil {
+                    // Not in the old suffix: a plain insert, which the primary key refuses
+                    // when the asset is already in the unchanged prefix (a duplicate).
+                    try insert(app: app, grant: grant, position: position, in: db)
+                } else {
+                    try upsert(app: app, grant: grant, position: position, in: db)
+                }
                 result.append(StoredGrant(grant: grant, position: position))
                 previous = position
             }
         }
         return result
+    }
+
+    private static func insert(app: String, grant: Grant, position: Int64, in db: Database) throws(CatalogError) {
+        let s = try db.statement("INSERT INTO grants(app, asset_id, position, granted_at_ns) VALUES(?1, ?2, ?3, ?4)")
+        try s.bind(1, app)
+        try s.bind(2, grant.asset.rawValue)
+        try s.bind(3, position)
+        try s.bind(4, grant.grantedAtNanoseconds)
+        do {
+            try s.run()
+        } catch {
+            // SQLITE_CONSTRAINT_PRIMARYKEY: the app already has this asset.
+            if case .sqlite(let code, _) = error, code == 1555 { throw .duplicateGrant(app: app, asset: grant.asset.rawValue) }
+            throw error
+        }
     }
 
     private static func upsert(app: String, grant: Grant, position: Int64, in db: Database) throws(CatalogError) {

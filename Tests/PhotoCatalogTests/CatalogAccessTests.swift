@@ -87,6 +87,14 @@ struct CatalogAccessTests {
         #expect(throws: CatalogError.duplicateGrant(app: "editor", asset: "00000000000b")) {
             try catalog.replaceAccessState(apps: ["editor": editor], grants: ["editor": [grant("00000000000b"), grant("00000000000b")]])
         }
+        // A duplicate of an asset in the unchanged prefix, and one inside the new part.
+        #expect(throws: CatalogError.duplicateGrant(app: "editor", asset: "00000000000a")) {
+            try catalog.replaceAccessState(apps: ["editor": editor], grants: ["editor": [grant("00000000000a"), grant("00000000000c"), grant("00000000000a")]])
+        }
+        #expect(throws: CatalogError.duplicateGrant(app: "editor", asset: "00000000000c")) {
+            try catalog.replaceAccessState(apps: ["editor": editor], grants: ["editor": [grant("00000000000c"), grant("00000000000a"), grant("00000000000c")]])
+        }
+        #expect(try catalog.grants(for: "editor") == [grant("00000000000a")])
         let reopened = try Catalog.open(at: path)
         #expect(try reopened.apps() == ["editor": editor])
         #expect(try reopened.grants(for: "editor") == [grant("00000000000a")])
