@@ -35,6 +35,14 @@ private func threadCPUSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
+/// The process's resident set in MiB, from /proc/self/statm.
+private func residentMegabytes() -> Int {
+    guard let bytes = FileOps.read(Array("/proc/self/statm".utf8)) else { return 0 }
+    let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / (1 << 20)
+}
+
 @Suite("Catalog assets")
 struct CatalogAssetTests {
     @Test func everyFieldSurvivesAReopen() throws {
@@ -150,12 +158,13 @@ struct CatalogAssetTests {
             records.append(record)
         }
         try catalog.upsert(records)
+        let residentBefore = residentMegabytes()
         let start = Indexer.monotonicSeconds()
         let cpuStart = threadCPUSeconds()
         let snapshot = try catalog.snapshot()
         let seconds = Indexer.monotonicSeconds() - start
         let cpu = threadCPUSeconds() - cpuStart
-        print("snapshot of \(snapshot.assets.count) assets: \(Int(seconds * 1000)) ms wall, \(Int(cpu * 1000)) ms CPU")
+        print("snapshot of \(snapshot.assets.count) assets: \(Int(seconds * 1000)) ms wall, \(Int(cpu * 1000)) ms CPU, resident memory +\(residentMegabytes() - residentBefore) MB")
         #expect(snapshot.assets.count == 100_000)
         // CPU time, not wall time: two cores are shared by parallel tests and builds.
         #expect(cpu < 3)

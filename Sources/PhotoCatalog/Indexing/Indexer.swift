@@ -94,8 +94,6 @@ private struct IndexRun {
     var deferred: [(WalkedFile, AssetAnalysis)] = []
     /// Paths that got an asset row in this run.
     var assetPaths: Set<LibraryPath> = []
-    /// Paths recorded as failures in this run.
-    var failedPaths: Set<LibraryPath> = []
     /// Pool rows rewritten at their own path with the same content (touched files).
     var touchedInPlace: Set<LibraryPath> = []
 
@@ -197,7 +195,6 @@ private struct IndexRun {
         case .failure(let reason):
             try writer.write(
                 FailureRecord(path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode, reason: reason, recordedAtNanoseconds: FileSystem.nowNanoseconds()))
-            failedPaths.insert(file.path)
             summary.failed += 1
         case .success(let analysis):
             if let row = stored[file.path], row.fingerprint == analysis.fingerprint, !claimed.contains(file.path) {
