@@ -26,7 +26,9 @@ enum AssetRows {
     }
 
     /// The records a `WHERE` clause selects, with its parameters bound by `bind`.
-    static func records(in db: Database, where clause: String, bind: (Statement) throws(CatalogError) -> Void) throws(CatalogError) -> [AssetRecord] {
+    static func records(in db: Database, where clause: String, bind: (Statement) throws(CatalogError) -> Void) throws(CatalogError)
+        -> [AssetRecord]
+    {
         let s = try db.statement("SELECT \(columns) FROM assets WHERE \(clause)")
         defer { s.reset() }
         try bind(s)
@@ -121,7 +123,8 @@ enum AssetRows {
         do {
             return try RedactionPlan(encoded: bytes)
         } catch {
-            throw .badStoredValue(column: column == 23 ? "assets.redaction_strip" : "assets.redaction_coarse", detail: "undecodable plan for \(id): \(error)")
+            throw .badStoredValue(
+                column: column == 23 ? "assets.redaction_strip" : "assets.redaction_coarse", detail: "undecodable plan for \(id): \(error)")
         }
     }
 }

@@ -39,7 +39,9 @@ public final class Catalog: Sendable {
     /// new catalog records it, an existing one must name the same library.
     /// `accessDurability` `.processCrash` trades power-loss safety of grants for speed
     /// (no fsync per picker write); a crash of the process still loses nothing.
-    public static func open(at path: String, library: [UInt8]? = nil, accessDurability: Durability = .powerLoss) throws(CatalogError) -> Catalog {
+    public static func open(at path: String, library: [UInt8]? = nil, accessDurability: Durability = .powerLoss) throws(CatalogError)
+        -> Catalog
+    {
         try FileSystem.createParentDirectories(of: path)
         let db = try Database(path: path)
         try Schema.migrate(db)

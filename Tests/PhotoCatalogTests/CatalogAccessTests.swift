@@ -25,7 +25,10 @@ struct CatalogAccessTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.string + "/c.sqlite"
-        let grants = ["editor": [grant("00000000000c", at: 3), grant("00000000000a", at: 1), grant("00000000000b", at: 2)], "uploader": [grant("00000000000a", at: 9)]]
+        let grants = [
+            "editor": [grant("00000000000c", at: 3), grant("00000000000a", at: 1), grant("00000000000b", at: 2)],
+            "uploader": [grant("00000000000a", at: 9)],
+        ]
         try Catalog.open(at: path).replaceAccessState(apps: ["editor": editor, "uploader": uploader], grants: grants)
         let catalog = try Catalog.open(at: path)
         #expect(try catalog.apps() == ["editor": editor, "uploader": uploader])
@@ -65,7 +68,9 @@ struct CatalogAccessTests {
         defer { dir.remove() }
         let path = dir.string + "/c.sqlite"
         let catalog = try Catalog.open(at: path)
-        try catalog.replaceAccessState(apps: ["editor": editor, "uploader": uploader], grants: ["editor": [grant("00000000000a")], "uploader": [grant("00000000000b")]])
+        try catalog.replaceAccessState(
+            apps: ["editor": editor, "uploader": uploader],
+            grants: ["editor": [grant("00000000000a")], "uploader": [grant("00000000000b")]])
         try catalog.replaceAccessState(apps: ["uploader": uploader], grants: ["uploader": [grant("00000000000b")]])
         let reopened = try Catalog.open(at: path)
         #expect(try reopened.apps() == ["uploader": uploader])
@@ -89,10 +94,12 @@ struct CatalogAccessTests {
         }
         // A duplicate of an asset in the unchanged prefix, and one inside the new part.
         #expect(throws: CatalogError.duplicateGrant(app: "editor", asset: "00000000000a")) {
-            try catalog.replaceAccessState(apps: ["editor": editor], grants: ["editor": [grant("00000000000a"), grant("00000000000c"), grant("00000000000a")]])
+            try catalog.replaceAccessState(
+                apps: ["editor": editor], grants: ["editor": [grant("00000000000a"), grant("00000000000c"), grant("00000000000a")]])
         }
         #expect(throws: CatalogError.duplicateGrant(app: "editor", asset: "00000000000c")) {
-            try catalog.replaceAccessState(apps: ["editor": editor], grants: ["editor": [grant("00000000000c"), grant("00000000000a"), grant("00000000000c")]])
+            try catalog.replaceAccessState(
+                apps: ["editor": editor], grants: ["editor": [grant("00000000000c"), grant("00000000000a"), grant("00000000000c")]])
         }
         #expect(try catalog.grants(for: "editor") == [grant("00000000000a")])
         let reopened = try Catalog.open(at: path)
@@ -179,7 +186,9 @@ struct CatalogAccessTests {
             try quick.replaceAccessState(apps: ["editor": editor], grants: ["editor": quickGrown])
         }
         let perQuickAppend = (Indexer.monotonicSeconds() - quickAppends) / 200
-        print("10,000 grants: \(Int(first * 1000)) ms to write, \(Int(deselect * 1000)) ms to deselect the first, \(String(format: "%.2f", perAppend * 1000)) ms per single select after that (fsynced), \(String(format: "%.2f", perQuickAppend * 1000)) ms without fsync")
+        print(
+            "10,000 grants: \(Int(first * 1000)) ms to write, \(Int(deselect * 1000)) ms to deselect the first, \(String(format: "%.2f", perAppend * 1000)) ms per single select after that (fsynced), \(String(format: "%.2f", perQuickAppend * 1000)) ms without fsync"
+        )
         #expect(first < 1)
         #expect(try Catalog.open(at: dir.string + "/c.sqlite").grants(for: "editor") == grown)
     }

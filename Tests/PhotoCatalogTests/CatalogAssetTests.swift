@@ -5,7 +5,9 @@ import Testing
 @testable import PhotoCatalog
 
 /// A record with every field set, including a path that is not UTF-8 and holds a newline.
-func fullRecord(id: String = "3f9a1c0d2b7e", path: [UInt8] = Array("Trips/2024/".utf8) + [0xFF, 0x0A, 0xC3, 0x28] + Array(" IMG.jpg".utf8)) -> AssetRecord {
+func fullRecord(id: String = "3f9a1c0d2b7e", path: [UInt8] = Array("Trips/2024/".utf8) + [0xFF, 0x0A, 0xC3, 0x28] + Array(" IMG.jpg".utf8))
+    -> AssetRecord
+{
     let metadata = MediaMetadata(
         format: .heic, captureDate: CaptureDate(year: 2024, month: 6, day: 15, hour: 13, minute: 4, second: 59, utcOffsetMinutes: -330),
         dateSource: .dateTimeOriginal, make: "Apple", model: "iPhone 15 Pro", lens: "iPhone 15 Pro back triple camera 6.765mm f/1.78",
@@ -63,10 +65,11 @@ struct CatalogAssetTests {
         #expect(Set(snapshot.assets) == [expected.asset, bare.asset])
     }
 
-    @Test(arguments: [
-        ("3f9a1c0d2b7e", "3f9a1c0d2b7e"), ("3F9A1C0D2B7E", "3f9a1c0d2b7e"), ("3f9a1c0d2b7", nil), ("3f9a1c0d2b7e0", nil),
-        ("3f9a1c0d2b7g", nil), ("3f9a1c0d2b7/", nil), ("", nil), ("3f9a1c0d2b:e", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("3f9a1c0d2b7e", "3f9a1c0d2b7e"), ("3F9A1C0D2B7E", "3f9a1c0d2b7e"), ("3f9a1c0d2b7", nil), ("3f9a1c0d2b7e0", nil),
+            ("3f9a1c0d2b7g", nil), ("3f9a1c0d2b7/", nil), ("", nil), ("3f9a1c0d2b:e", nil),
+        ] as [(String, String?)])
     func assetIDFromBytesFollowsTheStringRule(text: String, expected: String?) {
         let fromBytes = Array(text.utf8).withUnsafeBufferPointer { AssetID(utf8: $0) }
         #expect(fromBytes?.rawValue == expected)
@@ -98,7 +101,9 @@ struct CatalogAssetTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
-        try catalog.upsert([fullRecord(), bareRecord(id: "00000000000a", path: "Trips/a.jpg"), bareRecord(id: "00000000000b", path: "b.jpg")])
+        try catalog.upsert([
+            fullRecord(), bareRecord(id: "00000000000a", path: "Trips/a.jpg"), bareRecord(id: "00000000000b", path: "b.jpg"),
+        ])
         #expect(try catalog.assets(matchingPathOrID: Array(word.utf8)).map(\.asset.id.rawValue) == ids)
     }
 
@@ -107,7 +112,8 @@ struct CatalogAssetTests {
         defer { dir.remove() }
         let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
         try catalog.upsert([bareRecord(id: "00000000000a", path: "00000000000b"), bareRecord(id: "00000000000b", path: "b.jpg")])
-        #expect(try catalog.assets(matchingPathOrID: Array("00000000000b".utf8)).map(\.asset.id.rawValue) == ["00000000000b", "00000000000a"])
+        #expect(
+            try catalog.assets(matchingPathOrID: Array("00000000000b".utf8)).map(\.asset.id.rawValue) == ["00000000000b", "00000000000a"])
     }
 
     @Test func remembersItsLibraryAndRefusesAnother() throws {
@@ -128,8 +134,11 @@ struct CatalogAssetTests {
         defer { dir.remove() }
         let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
         let records = [
-            FailureRecord(path: LibraryPath(bytes: [0x61, 0xFF]), size: 3, mtimeNanoseconds: 9, inode: 4, reason: .notMedia, recordedAtNanoseconds: 1),
-            FailureRecord(path: LibraryPath("b/c.txt"), size: 0, mtimeNanoseconds: -1, inode: UInt64.max, reason: .unreadable(errno: EACCES), recordedAtNanoseconds: 2),
+            FailureRecord(
+                path: LibraryPath(bytes: [0x61, 0xFF]), size: 3, mtimeNanoseconds: 9, inode: 4, reason: .notMedia, recordedAtNanoseconds: 1),
+            FailureRecord(
+                path: LibraryPath("b/c.txt"), size: 0, mtimeNanoseconds: -1, inode: UInt64.max, reason: .unreadable(errno: EACCES),
+                recordedAtNanoseconds: 2),
         ]
         try catalog.withIndexTransaction { (writer: IndexWriter) throws(CatalogError) in
             for record in records { try writer.write(record) }
@@ -164,7 +173,9 @@ struct CatalogAssetTests {
         let snapshot = try catalog.snapshot()
         let seconds = Indexer.monotonicSeconds() - start
         let cpu = threadCPUSeconds() - cpuStart
-        print("snapshot of \(snapshot.assets.count) assets: \(Int(seconds * 1000)) ms wall, \(Int(cpu * 1000)) ms CPU, resident memory +\(residentMegabytes() - residentBefore) MB")
+        print(
+            "snapshot of \(snapshot.assets.count) assets: \(Int(seconds * 1000)) ms wall, \(Int(cpu * 1000)) ms CPU, resident memory +\(residentMegabytes() - residentBefore) MB"
+        )
         #expect(snapshot.assets.count == 100_000)
         // CPU time, not wall time: two cores are shared by parallel tests and builds.
         #expect(cpu < 3)

@@ -11,12 +11,16 @@ struct CatalogLocationTests {
         try FileOps.makeDirectories(dir.child("Pictures"))
         let real = dir.string + "/Pictures"
         let hash = String(SHA256.hex(SHA256.hash(CatalogLocation.canonicalLibraryPath(real))).prefix(16))
-        #expect(CatalogLocation.defaultPath(forLibrary: real, environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"]) == "/data/photofs/catalogs/Pictures-\(hash).sqlite")
+        #expect(
+            CatalogLocation.defaultPath(forLibrary: real, environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"])
+                == "/data/photofs/catalogs/Pictures-\(hash).sqlite")
         // Unset, empty or relative XDG_DATA_HOME falls back to ~/.local/share.
         for xdg in [nil, "", "relative/dir"] as [String?] {
             var env = ["HOME": "/home/u/"]
             env["XDG_DATA_HOME"] = xdg
-            #expect(CatalogLocation.defaultPath(forLibrary: real, environment: env) == "/home/u/.local/share/photofs/catalogs/Pictures-\(hash).sqlite")
+            #expect(
+                CatalogLocation.defaultPath(forLibrary: real, environment: env)
+                    == "/home/u/.local/share/photofs/catalogs/Pictures-\(hash).sqlite")
         }
     }
 

@@ -161,7 +161,9 @@ private struct Walk {
             }
             guard kind == S_IFREG else { continue }
             let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
-            result.files.append(WalkedFile(path: path.appending(name), stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino))))
+            result.files.append(
+                WalkedFile(
+                    path: path.appending(name), stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino))))
             if result.files.count % 1024 == 0 { found(result.files.count) }
         }
         for name in subfolders.sorted(by: { $0.lexicographicallyPrecedes($1) }) {

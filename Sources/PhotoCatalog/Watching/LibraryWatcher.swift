@@ -51,7 +51,8 @@ public final class LibraryWatcher: Sendable {
 
     /// No IN_MODIFY: a file is read when its writer closes it (IN_CLOSE_WRITE), so a copy
     /// in progress is not hashed half-way, over and over.
-    private static let folderMask = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
+    private static let folderMask =
+        UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
         | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW) | UInt32(IN_EXCL_UNLINK)
 
     public init(indexer: Indexer, coalescing: Double = 0.2, onChange: @escaping ChangeHandler, onError: @escaping ErrorHandler = { _ in }) {
@@ -187,7 +188,8 @@ public final class LibraryWatcher: Sendable {
                     removeWatches(under: path, state: &s)
                 }
                 if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                    let sub = (try? LibraryWalker.walk(root: library, scope: .folders([FolderScope(path: path, recursive: true)])).folders) ?? []
+                    let sub =
+                        (try? LibraryWalker.walk(root: library, scope: .folders([FolderScope(path: path, recursive: true)])).folders) ?? []
                     for folder in sub { addWatch(folder, library: library, state: &s) }
                 }
             } else if mask & ~UInt32(IN_CREATE) != 0 {

@@ -34,13 +34,17 @@ private final class Fixture {
     /// A tiny JPEG with EXIF Make, Model and DateTimeOriginal.
     func addWithExif(_ relative: String, day: Int) throws {
         try FileOps.write(
-            TinyJPEG.withExif(comment: relative, make: "Canon", model: "Canon EOS 40D", dateTimeOriginal: "2024:06:\(day < 10 ? "0" : "")\(day) 12:30:00"),
+            TinyJPEG.withExif(
+                comment: relative, make: "Canon", model: "Canon EOS 40D", dateTimeOriginal: "2024:06:\(day < 10 ? "0" : "")\(day) 12:30:00"),
             to: path(relative))
     }
 
-    func index(scope: IndexScope = .everything, batchSize: Int = 3, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws -> IndexSummary {
+    func index(scope: IndexScope = .everything, batchSize: Int = 3, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws
+        -> IndexSummary
+    {
         analyzer.reset()
-        return try Indexer(catalog: catalog, library: dir.child("lib"), analyzer: analyzer, batchSize: batchSize).run(scope: scope, progress: progress)
+        return try Indexer(catalog: catalog, library: dir.child("lib"), analyzer: analyzer, batchSize: batchSize).run(
+            scope: scope, progress: progress)
     }
 
     func id(_ relative: String) throws -> AssetID? { try catalog.asset(at: LibraryPath(relative))?.asset.id }
@@ -49,10 +53,15 @@ private final class Fixture {
 }
 
 private func counts(_ s: IndexSummary) -> [String: Int] {
-    ["new": s.new, "changed": s.changed, "moved": s.moved, "removed": s.removed, "failed": s.failed, "unchanged": s.unchanged, "touched": s.touched]
+    [
+        "new": s.new, "changed": s.changed, "moved": s.moved, "removed": s.removed, "failed": s.failed, "unchanged": s.unchanged,
+        "touched": s.touched,
+    ]
 }
 
-private func expected(new: Int = 0, changed: Int = 0, moved: Int = 0, removed: Int = 0, failed: Int = 0, unchanged: Int = 0, touched: Int = 0) -> [String: Int] {
+private func expected(
+    new: Int = 0, changed: Int = 0, moved: Int = 0, removed: Int = 0, failed: Int = 0, unchanged: Int = 0, touched: Int = 0
+) -> [String: Int] {
     ["new": new, "changed": changed, "moved": moved, "removed": removed, "failed": failed, "unchanged": unchanged, "touched": touched]
 }
 
@@ -61,7 +70,9 @@ struct IndexerTests {
     /// The acceptance scenario of issue 2: rename one, move one, change one, delete one.
     @Test func renameMoveChangeDelete() throws {
         let f = try Fixture()
-        for (day, name) in ["rename.jpg", "move.jpg", "change.jpg", "delete.jpg", "stay.jpg"].enumerated() { try f.addWithExif(name, day: day + 1) }
+        for (day, name) in ["rename.jpg", "move.jpg", "change.jpg", "delete.jpg", "stay.jpg"].enumerated() {
+            try f.addWithExif(name, day: day + 1)
+        }
         let first = try f.index()
         #expect(counts(first) == expected(new: 5))
         #expect(f.analyzer.count == 5)
@@ -248,7 +259,9 @@ struct IndexerTests {
         let moved = try f.id("a/1.jpg")
         try FileOps.rename(f.path("a/1.jpg"), f.path("b/1.jpg"))
         try FileOps.unlink(f.path("top.jpg"))  // outside the scope: not seen yet
-        let scope = IndexScope.folders([FolderScope(path: LibraryPath("a"), recursive: false), FolderScope(path: LibraryPath("b"), recursive: true)])
+        let scope = IndexScope.folders([
+            FolderScope(path: LibraryPath("a"), recursive: false), FolderScope(path: LibraryPath("b"), recursive: true),
+        ])
         #expect(counts(try f.index(scope: scope)) == expected(moved: 1, unchanged: 1))
         #expect(try f.id("b/1.jpg") == moved)
         #expect(try f.paths() == ["b/1.jpg", "b/2.jpg", "top.jpg"])
@@ -292,7 +305,9 @@ struct IndexerScaleTests {
         let first = try indexer.run()
         #expect(first.new == 10_000)
         let again = try indexer.run()
-        print("10,000 files: first index \(Int(first.seconds * 1000)) ms (\(Int(10_000 / first.seconds)) files/s), unchanged re-index \(Int(again.seconds * 1000)) ms")
+        print(
+            "10,000 files: first index \(Int(first.seconds * 1000)) ms (\(Int(10_000 / first.seconds)) files/s), unchanged re-index \(Int(again.seconds * 1000)) ms"
+        )
         #expect(again.unchanged == 10_000)
         #expect(analyzer.count == 10_000)
         #expect(again.seconds < 2)

@@ -65,7 +65,8 @@ struct LibraryWalkerTests {
         let flat = try LibraryWalker.walk(root: lib, scope: .folders([FolderScope(path: LibraryPath("a"), recursive: false)]))
         #expect(flat.files.map(\.path.display) == ["a/one.jpg"])
         let both = try LibraryWalker.walk(
-            root: lib, scope: .folders([FolderScope(path: LibraryPath("a"), recursive: false), FolderScope(path: LibraryPath("a"), recursive: true)]))
+            root: lib,
+            scope: .folders([FolderScope(path: LibraryPath("a"), recursive: false), FolderScope(path: LibraryPath("a"), recursive: true)]))
         #expect(both.files.map(\.path.display) == ["a/b/two.jpg", "a/one.jpg"])
         let gone = try LibraryWalker.walk(root: lib, scope: .folders([FolderScope(path: LibraryPath("zzz"), recursive: true)]))
         #expect(gone.files.isEmpty && gone.unreadableFolders.isEmpty)

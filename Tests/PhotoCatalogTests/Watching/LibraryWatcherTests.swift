@@ -53,7 +53,9 @@ struct LibraryWatcherTests {
                 usleep(20_000)
             }
             let now = try catalog.snapshot().assets.map(\.path.display).sorted()
-            throw TestFailure("after \(timeout) s the views show \(String(describing: recorder.latest.withLock { $0?.assets.map(\.path.display).sorted() })), catalog \(now), expected \(expected)")
+            throw TestFailure(
+                "after \(timeout) s the views show \(String(describing: recorder.latest.withLock { $0?.assets.map(\.path.display).sorted() })), catalog \(now), expected \(expected)"
+            )
         }
 
         func lib(_ path: String) -> [UInt8] { dir.child("lib/" + path) }
@@ -90,7 +92,8 @@ struct LibraryWatcherTests {
         try FileOps.write(TinyJPEG.bytes(comment: "b changed"), to: h.lib("b.jpg"))
         let deadline = Indexer.monotonicSeconds() + 2
         while Indexer.monotonicSeconds() < deadline, try h.catalog.asset(at: LibraryPath("b.jpg"))?.asset.id == before { usleep(20_000) }
-        #expect(try h.catalog.asset(at: LibraryPath("b.jpg"))?.asset.id == AssetFingerprint(of: TinyJPEG.bytes(comment: "b changed")).assetID)
+        #expect(
+            try h.catalog.asset(at: LibraryPath("b.jpg"))?.asset.id == AssetFingerprint(of: TinyJPEG.bytes(comment: "b changed")).assetID)
         #expect(h.recorder.changes.withLock { $0.contains { $0.invalidatedIDs.contains(before) } })
 
         try FileOps.unlink(h.lib("renamed/d.jpg"))
