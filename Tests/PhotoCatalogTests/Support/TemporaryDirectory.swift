@@ -109,3 +109,13 @@ enum FileOps {
         return (status >> 8) & 0xFF
     }
 }
+
+extension FileOps {
+    /// The target of a symbolic link, as text.
+    static func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
