@@ -2,11 +2,18 @@
 enum CommandTable {
     static let all: [Command] = [
         IndexCommand.command,
+        MountCommand.command,
+        UnmountCommand.command,
+        StatusCommand.command,
+        AppCommand.command,
+        SelectCommands.select,
+        SelectCommands.deselect,
+        SelectCommands.clear,
         LsCommand.command,
         ShowCommand.command,
-        VersionCommand.command,
-        GenerateCommand.command,
         DemoCommand.command,
+        GenerateCommand.command,
+        VersionCommand.command,
     ]
 
     static func named(_ name: String) -> Command? { all.first { $0.name == name } }

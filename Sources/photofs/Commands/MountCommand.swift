@@ -1,0 +1,78 @@
+import Glibc
+import PhotoCatalog
+import PhotoCore
+
+/// `photofs mount LIBRARY MOUNTPOINT`: indexes what is new, mounts, and goes to the
+/// background once the mount works (`-f` stays in the foreground).
+enum MountCommand {
+    static let command = Command(
+        name: "mount",
+        summary: "index what is new, mount a library and run in the background",
+        usage: ["mount [-f] [-o OPT[,OPT...]] [--allow-other] [--catalog PATH] LIBRARY MOUNTPOINT"],
+        details: """
+            Mounts LIBRARY read-only on MOUNTPOINT (an empty directory outside the library) with \
+            library/ (all, by-date, by-camera, folders), apps/<app>/ and the .picker control file. \
+            New and changed files are indexed first. Without -f the command returns once the mount \
+            is ready (exit 0) or with the daemon's reason (non-zero). SIGINT and SIGTERM unmount \
+            cleanly; so does 'photofs unmount MOUNTPOINT'. A stale mount left by a daemon that died \
+            is cleared first. With --allow-other, uids bound to apps may read their own view; the \
+            kernel enforces ownership and mode bits (default_permissions); needs 'user_allow_other' \
+            in /etc/fuse.conf unless run as root.
+            """,
+        options: [
+            .flag("foreground", short: "f", "stay in the foreground (log to stderr)"),
+            .value("option", short: "o", "OPT", "FUSE mount options, comma-separated; repeatable"),
+            .flag("allow-other", "let other users (apps bound to a uid) use the mount"),
+            .value("catalog", "PATH", "the catalog file (default: under $XDG_DATA_HOME/photofs/catalogs)"),
+            .value("ready-fd", "N", "write 'ready' to file descriptor N once mounted (used by the background parent)"),
+            .flag("quiet", short: "q", "no progress bar"),
+            .flag("debug", "log every FUSE request (libfuse -d)"),
+        ]
+    ) { arguments, environment throws(CLIError) in
+        guard arguments.positionals.count == 2 else { throw .usage("mount needs LIBRARY and MOUNTPOINT; see 'photofs help mount'.") }
+        let library = arguments.positionals[0]
+        let mountpoint = arguments.positionals[1]
+        try MountChecks.dependencies(environment)
+        var isDirectory = stat()
+        guard stat(library, &isDirectory) == 0 else { throw .notFound("the library '\(library)' does not exist.") }
+        guard isDirectory.st_mode & S_IFMT == S_IFDIR else { throw .usage("the library '\(library)' is not a directory.") }
+        try MountChecks.mountpoint(mountpoint, library: library, catalog: arguments.value("catalog"), environment: environment)
+        let options = try mountOptions(arguments, library: library)
+        if arguments.flag("foreground") {
+            let readyFD = try arguments.value("ready-fd").map { text throws(CLIError) -> Int32 in
+                guard let fd = Int32(text), fd > 2 else { throw .usage("--ready-fd needs a descriptor number above 2.") }
+                return fd
+            }
+            return try MountDaemon.run(
+                library: library, mountpoint: mountpoint, options: options, readyFD: readyFD, arguments: arguments, environment: environment)
+        }
+        return try MountBackground.start(arguments: arguments, environment: environment)
+    }
+
+    /// The `-o` options for libfuse: the user's, the library as the mount's source, and
+    /// `allow_other,default_permissions` with `--allow-other`.
+    static func mountOptions(_ arguments: ParsedArguments, library: String) throws(CLIError) -> [String] {
+        var options: [String] = []
+        for value in arguments.values("option") {
+            for option in value.split(separator: ",").map(String.init) where !option.isEmpty {
+                if option.hasPrefix("max_read") { throw .usage("-o max_read breaks the mount with libfuse 3.14; leave it out.") }
+                options.append(option)
+            }
+        }
+        if arguments.flag("allow-other") {
+            options += ["allow_other", "default_permissions"]
+        }
+        let source = MountChecks.realPath(library) ?? library
+        // libfuse splits options at commas and takes `\` as an escape.
+        let escaped = source.replacingBytes([UInt8(ascii: "\\"): Array("\\\\".utf8), UInt8(ascii: ","): Array("\\,".utf8)])
+        options += ["fsname=" + escaped, "subtype=photofs"]
+        return options
+    }
+}
+
+extension String {
+    /// The string with each byte in `replacements` swapped for its replacement bytes.
+    func replacingBytes(_ replacements: [UInt8: [UInt8]]) -> String {
+        String(decoding: utf8.flatMap { replacements[$0] ?? [$0] }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,68 @@
+import Glibc
+import PhotoCatalog
+import PhotoCore
+import PhotoFS
+
+/// The foreground daemon of `photofs mount -f`: catalog, index, first snapshot, mount,
+/// readiness line, request loop, clean unmount.
+enum MountDaemon {
+    static func run(
+        library: String, mountpoint: String, options: [String], readyFD: Int32?, arguments: ParsedArguments, environment: Environment
+    ) throws(CLIError) -> ExitCode {
+        let output = environment.output
+        let context = try LibraryContext.open(library: library, arguments: arguments, environment: environment)
+        _ = try IndexCommand.run(context, quiet: arguments.flag("quiet"), environment: environment)
+        let state: LibraryState
+        do throws(CatalogError) {
+            state = try LibraryState(catalog: context.catalog)
+        } catch {
+            throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
+        }
+        let configuration = FileSystemConfiguration(
+            libraryPath: CatalogLocation.canonicalLibraryPath(library), ownerUID: getuid(), ownerGID: getgid(),
+            log: { output.error($0) })
+        let fileSystem: PhotoFileSystem
+        let mount: FuseMount
+        do throws(MountError) {
+            let control = PickerControl(
+                state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: Logger(level: .info, sink: .stderr))
+            fileSystem = try PhotoFileSystem(
+                configuration: configuration, snapshot: state.current.snapshot, filters: FilterLanguageResolver(), control: control)
+            mount = try FuseMount(fileSystem: fileSystem, mountpoint: mountpoint, options: options, debug: arguments.flag("debug"))
+        } catch {
+            throw describe(error, library: library, mountpoint: mountpoint)
+        }
+        output.error("mounted \(library) on \(mountpoint)")
+        if let readyFD {
+            let line = Array("ready\n".utf8)
+            _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress!, $0.count) }
+            close(readyFD)
+        }
+        let result: Int32
+        do throws(MountError) {
+            result = try mount.run()
+        } catch {
+            mount.close()
+            throw describe(error, library: library, mountpoint: mountpoint)
+        }
+        mount.close()
+        if result < 0 {
+            throw .failure("the FUSE loop for \(mountpoint) ended with an error: \(String(cString: strerror(-result))).")
+        }
+        output.error("unmounted \(mountpoint)")
+        return .success
+    }
+
+    private static func describe(_ error: MountError, library: String, mountpoint: String) -> CLIError {
+        switch error {
+        case .libraryUnreadable(let code):
+            .failure("cannot open the library \(library): \(String(cString: strerror(code))).")
+        case .sessionFailed:
+            .usage("libfuse refused the mount options (see the message above).")
+        case .mountFailed:
+            .failure("the kernel refused to mount on \(mountpoint) (see the message above).")
+        case .loopFailed:
+            .failure("cannot start the FUSE request loop.")
+        }
+    }
+}
