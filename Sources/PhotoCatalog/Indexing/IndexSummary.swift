@@ -69,3 +69,12 @@ public enum IndexError: Error, Hashable, Sendable {
     case library(LibraryWalkError)
     case catalog(CatalogError)
 }
+
+extension IndexError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .library(let error): error.description
+        case .catalog(let error): error.description
+        }
+    }
+}

@@ -38,6 +38,15 @@ public enum LibraryWalkError: Error, Hashable, Sendable {
     case cannotOpenLibrary(path: String, errno: Int32)
 }
 
+extension LibraryWalkError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .cannotOpenLibrary(let path, let errno):
+            "cannot open the library folder \(path): \(String(cString: strerror(errno)))"
+        }
+    }
+}
+
 enum LibraryWalker {
     /// Walks `root` (an absolute path; the root itself may be a symlink) within `scope`.
     /// `found` is called every so often with the number of files found so far.

@@ -18,6 +18,15 @@ public enum WatchError: Error, Hashable, Sendable {
     case library(LibraryWalkError)
 }
 
+extension WatchError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .cannotWatch(let errno): "cannot watch the library with inotify: \(String(cString: strerror(errno)))"
+        case .library(let error): error.description
+        }
+    }
+}
+
 /// Runs an incremental index of the folders where something happened, about
 /// `coalescing` seconds after the first event of a burst, and hands the new snapshot and
 /// the summary (with the ids to invalidate) to `onChange`.

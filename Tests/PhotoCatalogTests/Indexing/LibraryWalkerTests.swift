@@ -85,3 +85,13 @@ struct LibraryWalkerTests {
         #expect(result.unreadableFolders.map(\.0.display) == ["locked"])
     }
 }
+
+@Suite("Index error texts")
+struct IndexErrorTextTests {
+    @Test func sayWhatAndWhy() {
+        let walk = LibraryWalkError.cannotOpenLibrary(path: "/photos", errno: ENOENT)
+        #expect(walk.description == "cannot open the library folder /photos: No such file or directory")
+        #expect(IndexError.library(walk).description == walk.description)
+        #expect(WatchError.cannotWatch(errno: EMFILE).description == "cannot watch the library with inotify: Too many open files")
+    }
+}
