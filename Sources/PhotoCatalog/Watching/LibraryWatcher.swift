@@ -47,7 +47,7 @@ public final class LibraryWatcher: Sendable {
     private let queue = DispatchQueue(label: "photofs.library-watcher")
     private let state = Mutex(State())
 
-    private struct State {
+    struct State {
         var fd: Int32 = -1
         /// A pipe whose write end `stop()` writes to, to wake the loop.
         var stopPipe: (read: Int32, write: Int32) = (-1, -1)
@@ -159,7 +159,7 @@ public final class LibraryWatcher: Sendable {
     }
 
     /// Turns raw inotify records into pending scopes and watch changes.
-    private static func parse(_ bytes: ArraySlice<UInt8>, library: [UInt8], state s: inout State) {
+    static func parse(_ bytes: ArraySlice<UInt8>, library: [UInt8], state s: inout State) {
         var offset = bytes.startIndex
         let header = 16
         while offset + header <= bytes.endIndex {

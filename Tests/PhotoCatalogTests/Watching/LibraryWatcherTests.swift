@@ -113,3 +113,72 @@ struct LibraryWatcherTests {
         #expect(h.recorder.changes.withLock { $0.isEmpty })
     }
 }
+
+/// The event parser on hand-made inotify records: what a burst turns into.
+@Suite("Library watcher events")
+struct LibraryWatcherEventTests {
+    /// One `struct inotify_event` record: wd, mask, cookie, len, then the name padded with NULs.
+    func record(wd: Int32, mask: Int32, name: String = "") -> [UInt8] {
+        func le32(_ v: UInt32) -> [UInt8] { [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: v >> $0) } }
+        var nameBytes = Array(name.utf8)
+        if !nameBytes.isEmpty { nameBytes += [UInt8](repeating: 0, count: 16 - nameBytes.count % 16) }
+        return le32(UInt32(bitPattern: wd)) + le32(UInt32(bitPattern: mask)) + le32(0) + le32(UInt32(nameBytes.count)) + nameBytes
+    }
+
+    func parse(_ records: [[UInt8]]) -> LibraryWatcher.State {
+        var state = LibraryWatcher.State()
+        state.folders = [1: LibraryPath(""), 2: LibraryPath("trip")]
+        let bytes = records.flatMap { $0 }
+        LibraryWatcher.parse(bytes[...], library: Array("/nonexistent-library".utf8), state: &state)
+        return state
+    }
+
+    @Test func fileEventsScopeTheirFolder() {
+        let state = parse([
+            record(wd: 2, mask: IN_CLOSE_WRITE, name: "a.jpg"),
+            record(wd: 1, mask: IN_MOVED_TO, name: "b.jpg"),
+            record(wd: 1, mask: IN_CREATE, name: "still-writing.jpg"),
+            record(wd: 2, mask: IN_DELETE, name: ".hidden.jpg"),
+            record(wd: 9, mask: IN_DELETE, name: "unknown-watch.jpg"),
+        ])
+        #expect(
+            state.pending == [
+                FolderScope(path: LibraryPath("trip"), recursive: false), FolderScope(path: LibraryPath(""), recursive: false),
+            ])
+        #expect(!state.fullRescan)
+    }
+
+    @Test func folderEventsScopeTheFolderRecursively() {
+        let state = parse([
+            record(wd: 1, mask: IN_MOVED_FROM | IN_ISDIR, name: "trip"),
+            record(wd: 1, mask: IN_CREATE | IN_ISDIR, name: "new"),
+        ])
+        #expect(
+            state.pending == [
+                FolderScope(path: LibraryPath("trip"), recursive: true), FolderScope(path: LibraryPath("new"), recursive: true),
+            ])
+        // The moved-away folder's watch is dropped: it would follow the folder out of the library.
+        #expect(state.folders == [1: LibraryPath("")])
+    }
+
+    @Test func anOverflowAsksForAFullRescan() {
+        let state = parse([record(wd: -1, mask: IN_Q_OVERFLOW)])
+        #expect(state.fullRescan)
+    }
+
+    @Test func aRemovedWatchIsForgotten() {
+        let state = parse([record(wd: 2, mask: IN_IGNORED)])
+        #expect(state.folders == [1: LibraryPath("")])
+        #expect(state.pending.isEmpty)
+    }
+
+    @Test func aTruncatedRecordIsIgnored() {
+        var bytes = record(wd: 1, mask: IN_CLOSE_WRITE, name: "a.jpg")
+        bytes.removeLast(20)
+        var state = LibraryWatcher.State()
+        state.folders = [1: LibraryPath("")]
+        LibraryWatcher.parse(bytes[...], library: [], state: &state)
+        // The name is cut short but the record is still within bounds: no crash, no overread.
+        #expect(state.pending.count <= 1)
+    }
+}
