@@ -56,6 +56,9 @@ public final class LibraryWatcher: Sendable {
         var pending: Set<FolderScope> = []
         var fullRescan = false
         var running = false
+        /// A run changed the catalog but its snapshot could not be read: delivered with the
+        /// next run's, so no invalidation is lost.
+        var owedSummary: IndexSummary?
     }
 
     /// No IN_MODIFY: a file is read when its writer closes it (IN_CLOSE_WRITE), so a copy
@@ -153,7 +156,10 @@ public final class LibraryWatcher: Sendable {
             }
             if let due = deadline, Indexer.monotonicSeconds() >= due {
                 deadline = nil
-                flush()
+                if !flush() {
+                    // The changes are still unindexed (catalog busy, library unreadable): retry.
+                    deadline = Indexer.monotonicSeconds() + Self.retryDelay
+                }
             }
         }
     }
@@ -231,7 +237,11 @@ public final class LibraryWatcher: Sendable {
 
     // MARK: indexing
 
-    private func flush() {
+    /// Seconds before a failed index run is tried again.
+    static let retryDelay = 1.0
+
+    /// Indexes what is pending; false when the run failed, with the scope put back.
+    private func flush() -> Bool {
         let (scope, rescan) = state.withLock { s -> (IndexScope, Bool) in
             defer {
                 s.pending.removeAll()
@@ -245,19 +255,33 @@ public final class LibraryWatcher: Sendable {
                 state.withLock { s in for folder in folders { Self.addWatch(folder, library: indexer.library, state: &s) } }
             }
         }
+        let summary: IndexSummary
         do {
-            let summary = try indexer.run(scope: scope)
-            guard summary.changedCatalog else { return }
-            let snapshot: LibrarySnapshot
-            do {
-                snapshot = try indexer.catalog.snapshot()
-            } catch {
-                onError(.catalog(error))
-                return
-            }
-            onChange(snapshot, summary)
+            summary = try indexer.run(scope: scope)
         } catch {
+            state.withLock { s in
+                switch scope {
+                case .everything: s.fullRescan = true
+                case .folders(let folders): s.pending.formUnion(folders)
+                }
+            }
             onError(error)
+            return false
         }
+        let owed = state.withLock { s in
+            defer { s.owedSummary = nil }
+            return s.owedSummary
+        }
+        let combined = owed.map { $0.merged(with: summary) } ?? summary
+        guard combined.changedCatalog else { return true }
+        do {
+            onChange(try indexer.catalog.snapshot(), combined)
+        } catch {
+            // The catalog holds the changes: retry until a snapshot reaches the views.
+            state.withLock { $0.owedSummary = combined }
+            onError(.catalog(error))
+            return false
+        }
+        return true
     }
 }
