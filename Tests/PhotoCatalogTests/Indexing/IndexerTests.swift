@@ -310,6 +310,5 @@ struct IndexerScaleTests {
         )
         #expect(again.unchanged == 10_000)
         #expect(analyzer.count == 10_000)
-        #expect(again.seconds < 2)
     }
 }
