@@ -123,3 +123,33 @@ public enum TIFFProblem: Hashable, Sendable {
         }
     }
 }
+
+extension TIFFDirectoryKind: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .main(let index): "IFD\(index)"
+        case .exif: "EXIF IFD"
+        case .gps: "GPS IFD"
+        case .interop: "Interop IFD"
+        case .sub: "SubIFD"
+        }
+    }
+}
+
+extension TIFFProblem: CustomStringConvertible {
+    /// One sentence for `photofs show` and plan notes; offsets are absolute, in decimal.
+    public var description: String {
+        switch self {
+        case .notTIFF: "no valid TIFF header"
+        case .readFailed(let offset): "could not read at \(offset)"
+        case .directoryOutsideBlock(let kind, let relative): "\(kind) offset \(relative) lies outside the block"
+        case .directoryTruncated(let kind, let offset, let count): "\(kind) at \(offset) claims \(count) entries, more than the block holds"
+        case .directoryLoop(let kind, let offset): "\(kind) pointer loops back to the directory at \(offset)"
+        case .gpsDirectoryShared(let offset): "GPS pointer leads into another directory at \(offset)"
+        case .tooManyDirectories: "more directories or entries than the walker follows"
+        case .unknownType(let kind, let tag, let type, let at): "\(kind) entry at \(at) (tag \(tag)) has unknown type \(type)"
+        case .valueOutsideBlock(let kind, let tag, let at): "\(kind) entry at \(at) (tag \(tag)) has its value outside the block"
+        case .pointerWrongType(let tag, let type, let at): "pointer tag \(tag) at \(at) has type \(type), not an offset"
+        }
+    }
+}
