@@ -255,4 +255,46 @@ import Testing
         }
         return result
     }
+
+    /// The corpus has no video with the `mdta` ISO 6709 key (iPhone videos): exiftool writes
+    /// one into a copy of a corpus video, and the copy must lose it under strip and keep it
+    /// rounded, without altitude, under coarse.
+    @Test func quickTimeKeysLocationWrittenByExiftool() throws {
+        guard let dir = Corpus.directory, Self.run(["exiftool", "-ver"]) != nil,
+            FileManager.default.fileExists(atPath: dir + "/metadata-extractor-images/with-gps.mp4")
+        else {
+            print("RedactionCorpusTests: corpus video or exiftool absent; skipped")
+            return
+        }
+        // Its own folder: the other test removes `tempRoot` when it ends, and tests run in parallel.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photofs-redaction-keys-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("keys.mp4").path
+        try FileManager.default.copyItem(atPath: dir + "/metadata-extractor-images/with-gps.mp4", toPath: path)
+        _ = Self.run(["exiftool", "-q", "-overwrite_original", "-Keys:GPSCoordinates=37.4217, -122.0834, 12.5", path])
+        let original = try #require(FileByteSource.contents(of: path))
+        let before = try #require(Self.exiftool([path])[path])
+        try #require(before["Keys:GPSCoordinates"] != nil, "exiftool did not write the key")
+
+        let source = MemoryByteSource(original)
+        let layout = ContainerWalker.layout(of: source, format: try #require(MediaSniffer.format(of: source)))
+        let plans = RedactionPlanner.plans(layout: layout, source: source)
+        var outputs: [String: String] = [:]
+        for (policy, plan) in [("strip", plans.strip), ("coarse", plans.coarse)] {
+            var bytes = original
+            #expect(plan.apply(to: &bytes, at: 0), "\(policy) withheld")
+            let out = folder.appendingPathComponent("\(policy).mp4").path
+            FileManager.default.createFile(atPath: out, contents: Data(bytes))
+            outputs[policy] = out
+        }
+        let readings = Self.exiftool(Array(outputs.values))
+        let stripped = try #require(readings[outputs["strip"]!])
+        #expect(Self.locationKeys(stripped).isEmpty, "left: \(Self.locationKeys(stripped))")
+        #expect(Self.newComplaints(before: before, after: stripped).isEmpty)
+        let coarse = try #require(readings[outputs["coarse"]!])
+        #expect(Self.newComplaints(before: before, after: coarse).isEmpty)
+        #expect("\(coarse["Keys:GPSCoordinates"] ?? "")" == "37.42 -122.08")
+        #expect(coarse.keys.filter { $0.contains("GPSAltitude") }.isEmpty)
+    }
 }

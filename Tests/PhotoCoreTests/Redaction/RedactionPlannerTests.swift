@@ -116,32 +116,48 @@ import Testing
         #expect(CRC32.checksum([]) == 0)
     }
 
-    @Test func videoPayloadsAreZeroedKeepingDataAtomHeaders() {
-        // ©xyz payload (length, language, text) at 0; an mdta value `data` atom at 30.
+    /// An `ilst` item holding the ISO 6709 value: item header (size, key index 2), `data`
+    /// atom header (size, 'data', type 1, locale 0), then the text the layout points at.
+    static func item(_ text: String) -> [UInt8] {
+        let value = Array(text.utf8)
+        let dataSize = UInt32(16 + value.count)
+        let be = TIFFByteOrder.bigEndian
+        return be.bytes(of: dataSize + 8) + [0, 0, 0, 2] + be.bytes(of: dataSize) + Array("data".utf8) + [0, 0, 0, 1, 0, 0, 0, 0] + value
+    }
+
+    @Test func videoPayloadsAreBlankedAndItemKeysUnset() {
+        // ©xyz payload (length, language, text) at 0; an mdta item at 30, its value at 54.
         let xyz: [UInt8] = [0, 18, 0x15, 0xC7] + Array("+12.3456-098.7654/".utf8)
-        let data: [UInt8] = [0, 0, 0, 34] + Array("data".utf8) + [0, 0, 0, 1, 0, 0, 0, 0] + Array("+12.3456-098.7654/".utf8)
-        let file = xyz + [0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE] + data
-        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 22), ByteRange(offset: 30, length: 34)])
+        let file = xyz + [UInt8](repeating: 0xEE, count: 8) + Self.item("+12.3456-098.7654/")
+        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 22), ByteRange(offset: 54, length: 18)])
         let layout = ContainerLayout(format: .mov, movie: movie)
         let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(file)).strip
         #expect(
             plan
                 == .patches([
-                    Patch(offset: 0, bytes: [UInt8](repeating: 0, count: 22)), Patch(offset: 46, bytes: [UInt8](repeating: 0, count: 18)),
+                    Patch(offset: 0, bytes: [UInt8](repeating: 0, count: 22)),
+                    Patch(offset: 34, bytes: [0, 0, 0, 0]),
+                    Patch(offset: 54, bytes: [UInt8](repeating: 0x20, count: 18)),
                 ]))
+        // A payload without an item around it is zeroed, and nothing before it is touched.
+        let bare = [UInt8](repeating: 0xEE, count: 30) + Array("+12.3456-098.7654/".utf8)
+        let bareLayout = ContainerLayout(format: .mov, movie: MovieInfo(locationPayloads: [ByteRange(offset: 30, length: 18)]))
+        #expect(
+            RedactionPlanner.plans(layout: bareLayout, source: MemoryByteSource(bare)).strip
+                == .patches([Patch(offset: 30, bytes: [UInt8](repeating: 0, count: 18))]))
     }
 
     @Test func coarseRoundsVideoISO6709InPlace() {
         let xyz: [UInt8] = [0, 26, 0x15, 0xC7] + Array("+12.3456-098.7654+010.500/".utf8)
-        let data: [UInt8] = [0, 0, 0, 34] + Array("data".utf8) + [0, 0, 0, 1, 0, 0, 0, 0] + Array("-45.6789+001.2349/".utf8)
-        let file = xyz + data
-        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 30), ByteRange(offset: 30, length: 34)])
+        let item = Self.item("-45.6789+001.2349/")
+        let file = xyz + item
+        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 30), ByteRange(offset: 54, length: 18)])
         let plan = RedactionPlanner.plans(layout: ContainerLayout(format: .mov, movie: movie), source: MemoryByteSource(file)).coarse
         var patched = file
         plan.apply(to: &patched, at: 0)
         let newXYZ: [UInt8] = [0, 14, 0x15, 0xC7] + Array("+12.35-098.77/".utf8) + [UInt8](repeating: 0, count: 12)
-        let newData = Array(data[0..<16]) + Array("-45.68+001.23/    ".utf8)
-        #expect(patched == newXYZ + newData)
+        let newItem = Array(item[0..<24]) + Array("-45.68+001.23/    ".utf8)
+        #expect(patched == newXYZ + newItem)
     }
 
     @Test(
