@@ -5,7 +5,7 @@
 ///   cannot be walked with certainty is replaced by an empty TIFF structure of the same
 ///   length (fail closed), or, when the block is the image file itself (TIFF, DNG, RAW),
 ///   the file is withheld.
-/// - XMP packets: location properties replaced by spaces (see `XMPLocationScanner`); when
+/// - XMP packets (those the layout lists and those in a TIFF XMLPacket tag): location properties replaced by spaces (see `XMPLocationScanner`); when
 ///   a coordinate name survives, the whole packet becomes spaces. Under `coarse`,
 ///   `exif:GPSLatitude`/`GPSLongitude` are rewritten rounded to 0.01° (the property keeps
 ///   its form, the shorter value is followed by spaces after the property); every other
@@ -63,7 +63,12 @@ public enum RedactionPlanner {
                 case .uncertain(let reason): return .withheld(reason: reason)
                 }
             }
-            for packet in layout.xmpPackets {
+            // XMP kept in a TIFF's XMLPacket tag (700), which the container layout does not
+            // list: TIFF, DNG and raw files carry their XMP there.
+            let embedded = tiffs.flatMap { tiff in
+                tiff.directories.filter { $0.kind != .gps }.flatMap(\.entries).filter { $0.tag == TIFFTag.xmlPacket }.compactMap(\.value)
+            }
+            for packet in layout.xmpPackets + embedded {
                 try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes)
             }
             for payload in layout.movie?.locationPayloads ?? [] {

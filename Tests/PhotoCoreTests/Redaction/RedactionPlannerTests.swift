@@ -232,6 +232,17 @@ import Testing
         #expect(XMPCoordinateCoarsener.coarsen(Array(input.utf8)[...]).map { String(decoding: $0, as: UTF8.self) } == output)
     }
 
+    @Test func xmpInATIFFXMLPacketTagIsBlanked() {
+        let xmp = Array("<rdf:Description exif:GPSLatitude=\"1,2.5N\" exif:FNumber=\"2\"/>".utf8)
+        var fixture = TIFFFixture(order: .bigEndian, length: 30 + xmp.count)
+        fixture.ifd(8, [(0x02BC, 7, UInt32(xmp.count), 30)])
+        fixture.bytes.replaceSubrange(30..<(30 + xmp.count), with: xmp)
+        let layout = ContainerLayout(format: .tiff, exifBlocks: [ByteRange(offset: 0, length: Int64(fixture.bytes.count))])
+        let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(fixture.bytes)).strip
+        let attribute = "exif:GPSLatitude=\"1,2.5N\""
+        #expect(plan == .patches([Patch(offset: 30 + 17, bytes: [UInt8](repeating: 0x20, count: attribute.utf8.count))]))
+    }
+
     @Test func xmpWithAnUnrecognisedCoordinateIsBlankedWhole() {
         // A coordinate name in a comment-like position the scanner does not parse as a property.
         let bytes = Array("<a b=\"1\"><c>GPSLatitude 12.5</c></a>".utf8)
