@@ -108,7 +108,7 @@ public enum RedactionPlanner {
         let text = try read(packet, from: source)
         let scanner = XMPLocationScanner(text)
         if scanner.uncertain {
-            patches.fill(packet, with: 0x20)
+            patches.add(at: packet.offset, emptyXMP(replacing: text))
             notes.append("XMP packet at \(packet.offset): location not found with certainty, packet blanked")
             return
         }
@@ -160,6 +160,19 @@ public enum RedactionPlanner {
             }
         }
         patches.fill(payload, with: 0)
+    }
+
+    /// The bytes that replace a whole XMP packet: an empty `x:xmpmeta` element then spaces
+    /// when the packet starts with markup and is long enough (exiftool reads a packet of
+    /// spaces alone as "Invalid XMP"), else only spaces (a piece of extended XMP).
+    static func emptyXMP(replacing text: [UInt8]) -> [UInt8] {
+        let empty = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
+        var bytes = [UInt8](repeating: 0x20, count: text.count)
+        let startsWithMarkup = text.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "<")
+        if startsWithMarkup && text.count >= empty.count {
+            bytes.replaceSubrange(0..<empty.count, with: empty)
+        }
+        return bytes
     }
 
     /// When `payload` is the value of an `ilst` item (`[item size][key] [data size]['data']

@@ -245,10 +245,23 @@ import Testing
 
     @Test func xmpWithAnUnrecognisedCoordinateIsBlankedWhole() {
         // A coordinate name in a comment-like position the scanner does not parse as a property.
-        let bytes = Array("<a b=\"1\"><c>GPSLatitude 12.5</c></a>".utf8)
-        let layout = ContainerLayout(format: .jpeg, xmpPackets: [ByteRange(offset: 0, length: Int64(bytes.count))])
-        let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(bytes)).strip
-        #expect(plan == .patches([Patch(offset: 0, bytes: [UInt8](repeating: 0x20, count: bytes.count))]))
+        // The first packet starts with markup and is long enough for an empty xmpmeta element;
+        // the second (a piece of extended XMP) becomes spaces.
+        let first = Array("<x:xmpmeta><a b=\"1\"><c>GPSLatitude 12.5</c></a></x:xmpmeta>".utf8)
+        let second = Array("de 12.5</c>GPSLongitude".utf8)
+        let layout = ContainerLayout(
+            format: .jpeg,
+            xmpPackets: [
+                ByteRange(offset: 0, length: Int64(first.count)), ByteRange(offset: Int64(first.count) + 1, length: Int64(second.count)),
+            ])
+        let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(first + [0] + second)).strip
+        let empty = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
+        #expect(
+            plan
+                == .patches([
+                    Patch(offset: 0, bytes: empty + [UInt8](repeating: 0x20, count: first.count - empty.count)),
+                    Patch(offset: Int64(first.count) + 1, bytes: [UInt8](repeating: 0x20, count: second.count)),
+                ]))
     }
 
     @Test func xmpScannerSurvivesEveryTruncation() {
