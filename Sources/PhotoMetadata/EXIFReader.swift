@@ -69,7 +69,11 @@ public enum EXIFReader {
             (EXIFTag.dateTime, EXIFTag.offsetTime, .ifd0, .modifyDate, "DateTime"),
         ]
         for candidate in candidates {
-            guard let entry = document.entry(candidate.tag, in: candidate.ifd) else { continue }
+            // Some writers put the Exif IFD's date tags into IFD0; libexif keeps them there
+            // because unknown-tag filtering is off.
+            guard let entry = document.entry(candidate.tag, in: candidate.ifd) ?? document.entry(candidate.tag, in: .ifd0) else {
+                continue
+            }
             guard let text = entry.text, var date = CaptureDate(exif: text) else {
                 facts.problems.append("EXIF \(candidate.name) is not a date")
                 continue
@@ -155,8 +159,11 @@ public enum EXIFReader {
     private static func readLocation(_ document: LibexifDocument, into facts: inout EXIFFacts) {
         facts.hasGPSDirectory = document.entryCount(in: .gps) > 0
         guard facts.hasGPSDirectory else { return }
-        let latitude = coordinate(document, value: EXIFTag.gpsLatitude, ref: EXIFTag.gpsLatitudeRef, negative: "S", name: "latitude", problems: &facts.problems)
-        let longitude = coordinate(document, value: EXIFTag.gpsLongitude, ref: EXIFTag.gpsLongitudeRef, negative: "W", name: "longitude", problems: &facts.problems)
+        let latitude = coordinate(
+            document, value: EXIFTag.gpsLatitude, ref: EXIFTag.gpsLatitudeRef, negative: "S", name: "latitude", problems: &facts.problems)
+        let longitude = coordinate(
+            document, value: EXIFTag.gpsLongitude, ref: EXIFTag.gpsLongitudeRef, negative: "W", name: "longitude", problems: &facts.problems
+        )
         guard let latitude, let longitude else { return }
         var location = GeoLocation(latitude: latitude, longitude: longitude)
         guard location.isValid else {

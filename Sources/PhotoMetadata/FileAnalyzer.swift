@@ -39,9 +39,11 @@ public struct FileAnalyzer: AssetAnalyzing {
         return AssetAnalysis(fingerprint: fingerprint.hex, metadata: metadata, redaction: plans)
     }
 
-    /// The SHA-256 of the whole file, streamed through one reusable buffer.
+    /// The SHA-256 of the whole file, streamed through one buffer reused for every read
+    /// (no larger than the file, so that a small photo does not cost a 1 MiB allocation).
     public static func fingerprint(_ source: FileByteSource) throws(AnalysisError) -> AssetFingerprint {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: hashBufferSize, alignment: 64)
+        let capacity = Int(min(Int64(hashBufferSize), max(source.size + 1, 4096)))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
         defer { buffer.deallocate() }
         var hasher = SHA256()
         var offset: Int64 = 0
@@ -123,14 +125,17 @@ public struct FileAnalyzer: AssetAnalyzing {
             metadata.make = metadata.make ?? movie.make
             metadata.model = metadata.model ?? movie.model
         }
-        if metadata.captureDate == nil {
+        // XMP fills what EXIF and the container left open: the date, the creator tool and a
+        // screen-capture comment.
+        if metadata.captureDate == nil || metadata.software == nil || !metadata.saysScreenshot {
             for packet in layout.xmpPackets where packet.length > 0 && packet.length <= Int64(maxXMPLength) {
-                guard let bytes = try? source.read(at: packet.offset, count: Int(packet.length)),
-                    let date = XMPDateScanner.captureDate(in: bytes)
-                else { continue }
-                metadata.captureDate = date
-                metadata.dateSource = .xmp
-                break
+                guard let bytes = try? source.read(at: packet.offset, count: Int(packet.length)) else { continue }
+                if metadata.captureDate == nil, let date = XMPDateScanner.captureDate(in: bytes) {
+                    metadata.captureDate = date
+                    metadata.dateSource = .xmp
+                }
+                if metadata.software == nil { metadata.software = XMPHints.creatorTool(in: bytes) }
+                if !metadata.saysScreenshot { metadata.saysScreenshot = XMPHints.saysScreenshot(in: bytes) }
             }
         }
         if metadata.captureDate == nil { metadata.dateSource = .fileModification }

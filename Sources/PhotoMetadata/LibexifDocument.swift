@@ -67,7 +67,7 @@ final class LibexifDocument {
 
     /// The entry `tag` in `ifd` as stored in the file, or nil when absent.
     func entry(_ tag: UInt16, in ifd: EXIFDirectory) -> EXIFEntry? {
-        guard let content = content(ifd), let entry = exif_content_get_entry(content, ExifTag(rawValue: UInt32(tag))) else {
+        guard let content = content(ifd), let entry = exif_content_get_entry(content, CExif.ExifTag(rawValue: UInt32(tag))) else {
             return nil
         }
         let size = Int(entry.pointee.size)

@@ -17,6 +17,11 @@ enum TIFFRepacker {
         var problems: [String]
     }
 
+    /// Tags whose values are offsets into the original block; in the new block they would
+    /// point at unrelated bytes, so they are not copied (IFD0's Exif and GPS pointers are
+    /// rewritten instead). SubIFDs, thumbnail, strips, tiles, the Interoperability IFD.
+    static let offsetTags: Set<UInt16> = [0x014A, 0x0201, 0x0202, 0x0111, 0x0144, 0xA005, 0x8769, 0x8825]
+
     /// The largest value copied for one entry.
     static let maxValueLength = 4096
     /// The most entries read from one IFD; real IFDs have tens.
@@ -64,16 +69,17 @@ enum TIFFRepacker {
                 continue
             }
             let offset = Int64(order.u32(entry.value, 0))
-            if let directory = readDirectory(source, range, at: offset, order: order, problems: &problems) {
+            if var directory = readDirectory(source, range, at: offset, order: order, problems: &problems) {
+                directory.entries.removeAll { offsetTags.contains($0.tag) }
                 directories.append(directory)
                 ifd0.entries[index].subdirectory = directories.count - 1
             } else {
                 problems.append("TIFF: \(name) unreadable")
             }
         }
+        // Pointer entries left without a directory, and other offsets, would point nowhere.
+        ifd0.entries.removeAll { offsetTags.contains($0.tag) && $0.subdirectory == nil }
         directories[0] = ifd0
-        // Sub-IFD pointer entries left without a directory would point nowhere: drop them.
-        directories[0].entries.removeAll { [0x8769, 0x8825].contains($0.tag) && $0.subdirectory == nil }
         return Result(bytes: write(directories, order: order, problems: &problems), problems: problems)
     }
 

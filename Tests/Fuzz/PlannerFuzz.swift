@@ -11,7 +11,8 @@ public func fuzzPlanner(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         format: .png,
         exifBlocks: [ByteRange(offset: exifStart, length: length - exifStart)],
         xmpPackets: [ByteRange(offset: 0, length: length)],
-        checksummedChunks: length >= 4 ? [ChecksummedChunk(covered: ByteRange(offset: 0, length: length - 4), checksumOffset: length - 4)] : []
+        checksummedChunks: length >= 4
+            ? [ChecksummedChunk(covered: ByteRange(offset: 0, length: length - 4), checksumOffset: length - 4)] : []
     )
     let plans = RedactionPlanner.plans(layout: layout, source: source)
     checkPlan(plans.strip, fileSize: length, original: source.bytes)

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoCore
+import Synchronization
 import Testing
 
 @testable import PhotoMetadata
@@ -54,10 +55,40 @@ import Testing
         let agreement = comparisons.isEmpty ? 0 : Double(comparisons.count - disagreements.count) / Double(comparisons.count)
         print(
             "CorpusAccuracyTests: \(analysed) analysed, \(rejected.count) rejected; "
-                + "\(comparisons.count - disagreements.count)/\(comparisons.count) EXIF values agree (\(String(format: "%.1f", agreement * 100))%)")
+                + "\(comparisons.count - disagreements.count)/\(comparisons.count) EXIF values agree (\(String(format: "%.1f", agreement * 100))%)"
+        )
         #expect(analysed + rejected.count == manifest.count)
         #expect(comparisons.count > 300)
         #expect(agreement >= 0.95)
+    }
+
+    /// The analyzer is called from several indexer threads at once: the same files analysed
+    /// concurrently give the same results as one after another.
+    @Test func concurrentAnalysisMatchesSerial() throws {
+        guard let manifest = Corpus.manifest(), let directory = Corpus.directory else {
+            print("CorpusAccuracyTests: corpus not found; skipping the concurrency check")
+            return
+        }
+        let paths = manifest.compactMap { $0["path"] as? String }.map { Array((directory + "/" + $0).utf8) }
+        let analyzer = FileAnalyzer()
+        @Sendable func outcome(_ path: [UInt8]) -> String {
+            do {
+                let analysis = try analyzer.analyze(absolutePath: path)
+                return "\(analysis.fingerprint) \(analysis.metadata) \(analysis.redaction)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let serial = paths.map(outcome)
+        let results = Mutex<[Int: String]>([:])
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let text = outcome(paths[index])
+            results.withLock { $0[index] = text }
+        }
+        let concurrent = results.withLock { $0 }
+        for index in paths.indices {
+            #expect(concurrent[index] == serial[index], "\(String(decoding: paths[index], as: UTF8.self))")
+        }
     }
 
     /// The comparisons for one file: each field whose manifest source starts with `EXIF:`.
@@ -67,11 +98,12 @@ import Testing
         func fromEXIF(_ field: String) -> Bool { (sources[field] as? String)?.hasPrefix("EXIF:") ?? false }
         var result: [Comparison] = []
         func add(_ field: String, expected: Any?, ours: String?, agrees: Bool) {
-            let shown = expected.map { value -> String in
-                if value is NSNull { return "none" }
-                // Coordinates stay out of test output too: only whether they matched.
-                return field.hasPrefix("GPS") ? "(a position)" : "\(value)"
-            } ?? "none"
+            let shown =
+                expected.map { value -> String in
+                    if value is NSNull { return "none" }
+                    // Coordinates stay out of test output too: only whether they matched.
+                    return field.hasPrefix("GPS") ? "(a position)" : "\(value)"
+                } ?? "none"
             let oursShown = field.hasPrefix("GPS") ? (ours == nil ? "none" : "(a position)") : (ours ?? "none")
             result.append(Comparison(file: path, field: field, expected: shown, ours: oursShown, agrees: agrees))
         }
@@ -87,7 +119,9 @@ import Testing
         }
         if fromEXIF("Orientation") {
             let expected = (entry["Orientation"] as? NSNumber)?.intValue
-            add("Orientation", expected: entry["Orientation"], ours: metadata.orientation.map(String.init), agrees: expected == metadata.orientation)
+            add(
+                "Orientation", expected: entry["Orientation"], ours: metadata.orientation.map(String.init),
+                agrees: expected == metadata.orientation)
         }
         if fromEXIF("ImageWidth") {
             let width = (entry["ImageWidth"] as? NSNumber)?.intValue

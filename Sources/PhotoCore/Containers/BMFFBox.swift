@@ -49,7 +49,7 @@ struct BMFFBoxList {
             } else if size32 == 0 {
                 size = end - pos
             }
-            if type == code("uuid") { headerLength += 16 }
+            if type == fourCCValue("uuid") { headerLength += 16 }
             guard size >= headerLength else {
                 layout.note("\(context): box '\(fourCC(type))' at \(pos) has size \(size)", structural: true)
                 break
@@ -57,7 +57,10 @@ struct BMFFBoxList {
             let available = end - pos
             let truncated = size > available
             let boxEnd = truncated ? end : pos + size
-            result.append(BMFFBox(type: type, start: pos, payload: ByteRange(offset: pos + headerLength, length: max(0, boxEnd - pos - headerLength)), truncated: truncated))
+            result.append(
+                BMFFBox(
+                    type: type, start: pos, payload: ByteRange(offset: pos + headerLength, length: max(0, boxEnd - pos - headerLength)),
+                    truncated: truncated))
             if truncated { break }
             pos = boxEnd
         }

@@ -96,9 +96,9 @@ func fourCC(_ value: UInt32) -> String {
     return text
 }
 
-/// The 32-bit value of a four-character code, e.g. `code("moov")`; characters are taken as
-/// Latin-1, so `code("\u{A9}xyz")` is `A9 78 79 7A` as QuickTime writes it.
-func code(_ text: String) -> UInt32 {
+/// The 32-bit value of a four-character code, e.g. `fourCCValue("moov")`; characters are taken as
+/// Latin-1, so `fourCCValue("\u{A9}xyz")` is `A9 78 79 7A` as QuickTime writes it.
+func fourCCValue(_ text: String) -> UInt32 {
     var value: UInt32 = 0
     for scalar in text.unicodeScalars.prefix(4) { value = value << 8 | (scalar.value & 0xFF) }
     return value

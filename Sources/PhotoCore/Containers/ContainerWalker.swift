@@ -1,6 +1,14 @@
 /// Finds where a file keeps its metadata, by walking its container structure.
 ///
-/// Every offset in the result is absolute in the file. The walker never traps and always
+/// How failure is signalled: `isComplete == false` means "do not serve this file to a view
+/// that hides location" (a structure ran past its parent or the file, a metadata block could
+/// not be located, or metadata sits where it cannot be patched in place; such problems start
+/// with "unpatchable:"). A problem with `isComplete` still true is informational (a JPEG that
+/// ends before its image data, a truncated `mdat`, an EXIF block without a TIFF header, which
+/// is still listed so that redaction blanks it whole).
+///
+/// Every offset in the result is absolute in the file. Besides the container's own XMP,
+/// `xmpPackets` lists XMP stored in a TIFF block's IFD0 (tag 0x02BC). The walker never traps and always
 /// returns: what it cannot read with certainty it lists in `problems`, and when the
 /// container itself is broken it sets `isComplete` to false so that redaction fails closed.
 public enum ContainerWalker {
@@ -26,15 +34,29 @@ public enum ContainerWalker {
         case .mp4, .mov, .threeGP:
             layout = MovieWalker(reader: reader, format: format).layout()
         case .gif:
-            // GIF carries no EXIF; XMP application extensions are not looked for.
-            layout = ContainerLayout(format: .gif)
-            if let screen = reader.bytes(at: 6, count: 4) {
-                let view = ByteView(screen)
-                layout.pixelWidth = view.u16(0, bigEndian: false).map(Int.init)
-                layout.pixelHeight = view.u16(2, bigEndian: false).map(Int.init)
-            }
+            layout = GIFWalker(reader: reader).layout()
         }
         layout.format = format
+        addEmbeddedXMP(reader: reader, layout: &layout)
         return layout
+    }
+
+    /// XMP kept inside a TIFF block: IFD0's XMLPacket tag (0x02BC), as TIFF, DNG and raw files
+    /// (and a few JPEG writers) store it. Its value range joins `xmpPackets`, so that location
+    /// in it is blanked like any other packet.
+    private static func addEmbeddedXMP(reader: SourceReader, layout: inout ContainerLayout) {
+        for block in layout.exifBlocks {
+            guard let tiff = TIFFStructure(reader: reader, base: block.offset, limit: block.length),
+                let entry = tiff.entries(at: tiff.firstIFD)?.first(where: { $0.tag == 0x02BC })
+            else { continue }
+            let length = Int64(entry.count)
+            guard [1, 2, 7].contains(entry.type), length > 4 else { continue }
+            let start = Int64(entry.valueField)
+            guard start >= 8, start <= block.length, length <= block.length - start else {
+                layout.note("XMP tag in the TIFF block at \(block.offset) points outside it", structural: false)
+                continue
+            }
+            layout.xmpPackets.append(ByteRange(offset: block.offset + start, length: length))
+        }
     }
 }

@@ -30,9 +30,9 @@ struct HEIFWalker {
         let top = BMFFBoxList.boxes(reader: reader, from: 0, to: reader.size, context: "HEIF", layout: &layout)
         if let last = top.last, last.truncated {
             // Only media data may run past the end of a truncated file without hiding metadata.
-            layout.note("HEIF: box '\(last.name)' runs past the end of the file", structural: last.type != code("mdat"))
+            layout.note("HEIF: box '\(last.name)' runs past the end of the file", structural: last.type != fourCCValue("mdat"))
         }
-        guard let meta = top.first(where: { $0.type == code("meta") }) else {
+        guard let meta = top.first(where: { $0.type == fourCCValue("meta") }) else {
             layout.note("HEIF: no meta box", structural: true)
             return layout
         }
@@ -64,9 +64,10 @@ struct HEIFWalker {
             case "iprp":
                 let iprp = BMFFBoxList.boxes(reader: reader, from: box.payload.offset, to: box.end, context: "HEIF iprp", layout: &layout)
                 for child in iprp {
-                    if child.type == code("ipco") {
-                        properties = BMFFBoxList.boxes(reader: reader, from: child.payload.offset, to: child.end, context: "HEIF ipco", layout: &layout)
-                    } else if child.type == code("ipma") {
+                    if child.type == fourCCValue("ipco") {
+                        properties = BMFFBoxList.boxes(
+                            reader: reader, from: child.payload.offset, to: child.end, context: "HEIF ipco", layout: &layout)
+                    } else if child.type == fourCCValue("ipma") {
                         associations.merge(propertyAssociations(child), uniquingKeysWith: { $0 + $1 })
                     }
                 }
@@ -77,7 +78,8 @@ struct HEIFWalker {
 
         for (id, info) in items.sorted(by: { $0.key < $1.key }) {
             let isExif = info.type == "Exif"
-            let isXMP = (info.type == "mime" || info.type.isEmpty) && info.contentType?.lowercased().hasPrefix("application/rdf+xml") == true
+            let isXMP =
+                (info.type == "mime" || info.type.isEmpty) && info.contentType?.lowercased().hasPrefix("application/rdf+xml") == true
             guard isExif || isXMP else { continue }
             let kind = isExif ? "Exif" : "XMP"
             guard let location = locations[id] else {
@@ -102,7 +104,8 @@ struct HEIFWalker {
                 layout.note("HEIF: \(kind) item \(id) has no extents", structural: true)
                 continue
             }
-            if extents.contains(where: { $0.offset < 0 || $0.length < 0 || $0.offset > reader.size || $0.length > reader.size - $0.offset }) {
+            if extents.contains(where: { $0.offset < 0 || $0.length < 0 || $0.offset > reader.size || $0.length > reader.size - $0.offset })
+            {
                 layout.note("HEIF: \(kind) item \(id) lies outside the file", structural: true)
                 continue
             }
@@ -119,7 +122,8 @@ struct HEIFWalker {
         if let primary, let indices = associations[primary] {
             for index in indices where index >= 1 && index <= properties.count {
                 let property = properties[index - 1]
-                guard property.type == code("ispe"), let v = reader.view(ByteRange(offset: property.payload.offset, length: min(property.payload.length, 12))),
+                guard property.type == fourCCValue("ispe"),
+                    let v = reader.view(ByteRange(offset: property.payload.offset, length: min(property.payload.length, 12))),
                     let w = v.u32(4), let h = v.u32(8)
                 else { continue }
                 layout.pixelWidth = Int(w)
@@ -174,10 +178,12 @@ struct HEIFWalker {
     private func itemInfos(_ iinf: BMFFBox, layout: inout ContainerLayout) -> [UInt32: ItemInfo] {
         guard let head = reader.bytes(at: iinf.payload.offset, count: 4) else { return [:] }
         let countSize: Int64 = head[0] == 0 ? 2 : 4
-        let entries = BMFFBoxList.boxes(reader: reader, from: iinf.payload.offset + 4 + countSize, to: iinf.end, context: "HEIF iinf", layout: &layout)
+        let entries = BMFFBoxList.boxes(
+            reader: reader, from: iinf.payload.offset + 4 + countSize, to: iinf.end, context: "HEIF iinf", layout: &layout)
         var result: [UInt32: ItemInfo] = [:]
-        for infe in entries where infe.type == code("infe") {
-            guard let v = reader.view(ByteRange(offset: infe.payload.offset, length: min(infe.payload.length, 4096))), let version = v.u8(0) else { continue }
+        for infe in entries where infe.type == fourCCValue("infe") {
+            guard let v = reader.view(ByteRange(offset: infe.payload.offset, length: min(infe.payload.length, 4096))), let version = v.u8(0)
+            else { continue }
             switch version {
             case 0, 1:
                 guard let id = v.u16(4), let (_, afterName) = v.cString(8) else { continue }

@@ -17,7 +17,9 @@ enum ISO6709 {
                 return nil
             }
         }
-        guard tokens.count >= 2, let lat = angle(tokens[0], degreeDigits: 2), let lon = angle(tokens[1], degreeDigits: 3) else { return nil }
+        guard tokens.count >= 2, let lat = angle(tokens[0], degreeDigits: 2), let lon = angle(tokens[1], degreeDigits: 3) else {
+            return nil
+        }
         let altitude = tokens.count >= 3 ? Double(tokens[2]) : nil
         let location = GeoLocation(latitude: lat, longitude: lon, altitude: altitude)
         return location.isValid ? location : nil
@@ -33,7 +35,9 @@ enum ISO6709 {
         var value: Double
         switch integer.count {
         case degreeDigits + 2:
-            guard let d = Double(integer.prefix(degreeDigits)), let m = Double(integer.dropFirst(degreeDigits) + fraction) else { return nil }
+            guard let d = Double(integer.prefix(degreeDigits)), let m = Double(integer.dropFirst(degreeDigits) + fraction) else {
+                return nil
+            }
             value = d + m / 60
         case degreeDigits + 4:
             guard let d = Double(integer.prefix(degreeDigits)), let m = Double(integer.dropFirst(degreeDigits).prefix(2)),

@@ -92,7 +92,7 @@ struct JPEGWalker {
             var dataEnd = pos + length
             var truncated = false
             if dataEnd > end {
-                layout.note("\(label): segment 0x\(hex(marker)) at \(markerPos) runs past the end", structural: true)
+                layout.note("\(label): segment 0x\(hexByte(marker)) at \(markerPos) runs past the end", structural: true)
                 dataEnd = end
                 truncated = true
             }
@@ -119,7 +119,7 @@ struct JPEGWalker {
 
     /// APP1: EXIF, XMP or extended XMP.
     private func app1(_ data: ByteRange, label: String, layout: inout ContainerLayout) {
-        let head = ByteView(reader.prefix(at: data.offset, count: Int(min(data.length, 128))))
+        let head = ByteView(reader.prefix(at: data.offset, count: Int(min(data.length, 256))))
         if head.matches(Self.exifSignature, at: 0), data.length >= 6 {
             // "Exif\0" plus one pad byte (normally 0, some writers put 0xFF).
             let block = ByteRange(offset: data.offset + 6, length: data.length - 6)
@@ -138,7 +138,23 @@ struct JPEGWalker {
             } else {
                 layout.note("\(label): extended XMP segment at \(data.offset) too short", structural: false)
             }
+        } else if let start = Self.xmpStart(in: head.bytes) {
+            // A non-standard XMP header (e.g. "XMP\0..."): the XML still reaches readers.
+            layout.note("\(label): XMP under a non-standard APP1 header at \(data.offset)", structural: false)
+            layout.xmpPackets.append(ByteRange(offset: data.offset + Int64(start), length: data.length - Int64(start)))
         }
+    }
+
+    /// Where an XMP packet or `x:xmpmeta` element starts in `bytes`, if it does.
+    static func xmpStart(in bytes: [UInt8]) -> Int? {
+        for marker in ["<?xpacket", "<x:xmpmeta"] {
+            let needle = Array(marker.utf8)
+            guard bytes.count >= needle.count else { continue }
+            if let i = (0...(bytes.count - needle.count)).first(where: { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }) {
+                return i
+            }
+        }
+        return nil
     }
 
     /// APP2 `MPF\0`: the MP index IFD lists the other images (offsets relative to the MPF TIFF header).
@@ -159,7 +175,8 @@ struct JPEGWalker {
         }
         let view = ByteView(table)
         for i in 0..<(table.count / 16) {
-            guard let size = view.u32(i * 16 + 4, bigEndian: tiff.bigEndian), let offset = view.u32(i * 16 + 8, bigEndian: tiff.bigEndian) else { break }
+            guard let size = view.u32(i * 16 + 4, bigEndian: tiff.bigEndian), let offset = view.u32(i * 16 + 8, bigEndian: tiff.bigEndian)
+            else { break }
             guard offset != 0 else { continue }  // The first image is this file's primary image.
             let absolute = tiffStart + Int64(offset)
             let length = Int64(size)
@@ -173,7 +190,7 @@ struct JPEGWalker {
 }
 
 /// Two hex digits, for problem messages.
-func hex(_ byte: UInt8) -> String {
+func hexByte(_ byte: UInt8) -> String {
     let digits = Array("0123456789ABCDEF")
     return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
 }

@@ -23,7 +23,8 @@ public enum MediaSniffer {
         if let tiff = TIFFStructure(reader: reader, base: 0, limit: reader.size) { return tiffFormat(tiff, head: head) }
         if head.matches("ftyp", at: 4) { return brandFormat(reader: reader, head: head) }
         if let type = head.u32(4), let size = head.u32(0), size >= 8 || size == 1 || size == 0,
-            [code("moov"), code("mdat"), code("wide"), code("free"), code("skip"), code("pnot")].contains(type)
+            [fourCCValue("moov"), fourCCValue("mdat"), fourCCValue("wide"), fourCCValue("free"), fourCCValue("skip"), fourCCValue("pnot")]
+                .contains(type)
         {
             return .mov
         }
@@ -31,7 +32,10 @@ public enum MediaSniffer {
     }
 
     /// Camera makers whose raw files are TIFF with the full image in a SubIFD.
-    private static let rawMakers = ["nikon", "canon", "sony", "pentax", "ricoh", "olympus", "fujifilm", "hasselblad", "leaf", "phase one", "kodak", "mamiya", "samsung", "panasonic", "leica", "sigma", "epson"]
+    private static let rawMakers = [
+        "nikon", "canon", "sony", "pentax", "ricoh", "olympus", "fujifilm", "hasselblad", "leaf", "phase one", "kodak", "mamiya", "samsung",
+        "panasonic", "leica", "sigma", "epson",
+    ]
 
     private static func tiffFormat(_ tiff: TIFFStructure, head: ByteView) -> MediaFormat {
         if !tiff.bigEndian, head.matches("CR", at: 8) { return .raw }
@@ -74,7 +78,10 @@ public enum MediaSniffer {
         let heic: Set = ["heic", "heix", "hevc", "heim", "heis", "hevm", "hevs", "hevx"]
         let avif: Set = ["avif", "avis"]
         let heif: Set = ["mif1", "msf1", "mif2"]
-        let mp4: Set = ["isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9", "mp41", "mp42", "avc1", "M4V ", "M4VH", "M4VP", "M4A ", "mp71", "dash", "msnv", "XAVC", "MSNV", "NDAS", "f4v ", "mmp4"]
+        let mp4: Set = [
+            "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9", "mp41", "mp42", "avc1", "M4V ", "M4VH", "M4VP", "M4A ",
+            "mp71", "dash", "msnv", "XAVC", "MSNV", "NDAS", "f4v ", "mmp4",
+        ]
         func family(_ brand: String) -> MediaFormat? {
             if heic.contains(brand) { return .heic }
             if avif.contains(brand) { return .avif }

@@ -6,14 +6,15 @@
 /// (their `udta`), `©xyz` items of an iTunes-style `ilst`, and the value of the `mdta` key
 /// `com.apple.quicktime.location.ISO6709`. For atoms the recorded range is the payload after
 /// the atom header; for `ilst` values it is the value after the `data` atom's type and locale.
-/// `moov` may come before or after `mdat`. Atoms that claim more bytes than their parent are
+/// Timed-metadata tracks known to carry GPS samples (`gpmd`, `camm`) mark the layout
+/// incomplete. `moov` may come before or after `mdat`. Atoms that claim more bytes than their parent are
 /// a structural problem, except media data (`mdat`, `free`, `skip`, `wide`) running past the
 /// end of a truncated file.
 struct MovieWalker {
     static let maxDepth = 12
     static let xmpUUID: [UInt8] = [0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC]
     static let locationKey = "com.apple.quicktime.location.ISO6709"
-    static let locationAtoms: Set<UInt32> = [code("\u{A9}xyz"), code("loci"), code("gps "), code("gps0")]
+    static let locationAtoms: Set<UInt32> = [fourCCValue("\u{A9}xyz"), fourCCValue("loci"), fourCCValue("gps "), fourCCValue("gps0")]
 
     let reader: SourceReader
     let format: MediaFormat
@@ -23,17 +24,17 @@ struct MovieWalker {
         var movie = MovieInfo()
         let top = BMFFBoxList.boxes(reader: reader, from: 0, to: reader.size, context: "movie", layout: &layout)
         if let last = top.last, last.truncated {
-            let harmless = [code("mdat"), code("free"), code("skip"), code("wide")].contains(last.type)
+            let harmless = [fourCCValue("mdat"), fourCCValue("free"), fourCCValue("skip"), fourCCValue("wide")].contains(last.type)
             layout.note("movie: atom '\(last.name)' runs past the end of the file", structural: !harmless)
         }
         var sawMovie = false
         for box in top {
-            if box.type == code("moov") {
+            if box.type == fourCCValue("moov") {
                 sawMovie = true
                 walk(children: box, depth: 1, movie: &movie, layout: &layout)
-            } else if box.type == code("uuid") {
+            } else if box.type == fourCCValue("uuid") {
                 xmpUUID(box, layout: &layout)
-            } else if box.type == code("meta") {
+            } else if box.type == fourCCValue("meta") {
                 meta(box, movie: &movie, layout: &layout)
             }
         }
@@ -52,7 +53,8 @@ struct MovieWalker {
             layout.note("movie: atoms nested too deep at \(parent.start)", structural: true)
             return
         }
-        let children = BMFFBoxList.boxes(reader: reader, from: parent.payload.offset, to: parent.end, context: "movie '\(parent.name)'", layout: &layout)
+        let children = BMFFBoxList.boxes(
+            reader: reader, from: parent.payload.offset, to: parent.end, context: "movie '\(parent.name)'", layout: &layout)
         if let last = children.last, last.truncated {
             layout.note("movie: atom '\(last.name)' at \(last.start) runs past its parent '\(parent.name)'", structural: true)
         }
@@ -60,6 +62,10 @@ struct MovieWalker {
             switch fourCC(box.type) {
             case "trak", "udta":
                 walk(children: box, depth: depth + 1, movie: &movie, layout: &layout)
+            case "mdia", "minf", "stbl":
+                walk(children: box, depth: depth + 1, movie: &movie, layout: &layout)
+            case "stsd":
+                sampleDescriptions(box, layout: &layout)
             case "meta":
                 meta(box, movie: &movie, layout: &layout)
             case "mvhd":
@@ -77,17 +83,29 @@ struct MovieWalker {
             default:
                 guard Self.locationAtoms.contains(box.type) else { break }
                 movie.locationPayloads.append(box.payload)
-                if box.type == code("\u{A9}xyz"), movie.location == nil, let text = userDataText(box) {
+                if box.type == fourCCValue("\u{A9}xyz"), movie.location == nil, let text = userDataText(box) {
                     movie.location = ISO6709.parse(text)
                 }
             }
         }
     }
 
+    /// `stsd`: timed-metadata sample formats that carry GPS inside the media data (GoPro
+    /// `gpmd`, Google `camm`). Their samples cannot be patched from the atoms, so the layout
+    /// is marked incomplete and redaction withholds the video.
+    private func sampleDescriptions(_ box: BMFFBox, layout: inout ContainerLayout) {
+        let entries = BMFFBoxList.boxes(reader: reader, from: box.payload.offset + 8, to: box.end, context: "movie stsd", layout: &layout)
+        for entry in entries where entry.type == fourCCValue("gpmd") || entry.type == fourCCValue("camm") {
+            layout.note("unpatchable: timed metadata track '\(entry.name)' may carry location in the media data", structural: true)
+        }
+    }
+
     /// `mvhd`: creation time in seconds since 1904-01-01 UTC. Zero, and exactly the Unix epoch
     /// (writers that stored a Unix 0), mean "unknown", as exiftool reads them.
     private func mvhd(_ box: BMFFBox, movie: inout MovieInfo) {
-        guard let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 12))), let version = v.u8(0) else { return }
+        guard let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 12))), let version = v.u8(0) else {
+            return
+        }
         let seconds = version == 1 ? v.u64(4) : v.u32(4).map(UInt64.init)
         guard let seconds, seconds > 2_082_844_800, seconds < 1 << 40 else { return }
         movie.creationDate = CaptureDate(unixSeconds: Int64(seconds) - 2_082_844_800)
@@ -95,7 +113,9 @@ struct MovieWalker {
 
     /// `tkhd`: width and height as 16.16 fixed point; the first track with a size wins.
     private func tkhd(_ box: BMFFBox, movie: inout MovieInfo) {
-        guard movie.width == nil, let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 96))), let version = v.u8(0) else { return }
+        guard movie.width == nil, let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 96))),
+            let version = v.u8(0)
+        else { return }
         let at = version == 1 ? 88 : 76
         guard let w = v.u32(at), let h = v.u32(at + 4), w >> 16 > 0, h >> 16 > 0 else { return }
         movie.width = Int(w >> 16)
@@ -104,7 +124,8 @@ struct MovieWalker {
 
     /// A QuickTime user-data text atom: 16-bit length, 16-bit language, then the text.
     private func userDataText(_ box: BMFFBox) -> String? {
-        guard let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 1024))), let length = v.u16(0) else { return nil }
+        guard let v = reader.view(ByteRange(offset: box.payload.offset, length: min(box.payload.length, 1024))), let length = v.u16(0)
+        else { return nil }
         if let text = v.slice(4, min(Int(length), v.count - 4)), v.count >= 4 {
             return String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)
         }
@@ -121,7 +142,7 @@ struct MovieWalker {
     /// `keys` name the `ilst` items; otherwise `ilst` items are named by their atom type.
     private func meta(_ box: BMFFBox, movie: inout MovieInfo, layout: inout ContainerLayout) {
         // QuickTime's meta has no version/flags: its first child's type sits at offset 4.
-        let quickTime = reader.bytes(at: box.payload.offset + 4, count: 4).map { ByteView($0).u32(0) == code("hdlr") } ?? false
+        let quickTime = reader.bytes(at: box.payload.offset + 4, count: 4).map { ByteView($0).u32(0) == fourCCValue("hdlr") } ?? false
         let start = quickTime ? box.payload.offset : box.payload.offset + 4
         let children = BMFFBoxList.boxes(reader: reader, from: start, to: box.end, context: "movie meta", layout: &layout)
         if let last = children.last, last.truncated {
@@ -130,14 +151,22 @@ struct MovieWalker {
         var keys: [String] = []
         var ilst: BMFFBox?
         for child in children {
-            if child.type == code("keys"), let v = reader.view(child.payload), let count = v.u32(4) {
+            if child.type == fourCCValue("keys") {
+                // Unreadable keys would hide which ilst item is the location: fail closed.
+                guard let v = reader.view(child.payload), let count = v.u32(4), count <= 100_000 else {
+                    layout.note("movie: unreadable keys atom at \(child.start)", structural: true)
+                    continue
+                }
                 var p = 8
-                for _ in 0..<min(count, 100_000) {
-                    guard let size = v.u32(p), size >= 8, let name = v.slice(p + 8, Int(size) - 8) else { break }
+                for _ in 0..<count {
+                    guard let size = v.u32(p), size >= 8, let name = v.slice(p + 8, Int(size) - 8) else {
+                        layout.note("movie: keys atom at \(child.start) ends early", structural: true)
+                        break
+                    }
                     keys.append(name.text)
                     p += Int(size)
                 }
-            } else if child.type == code("ilst") {
+            } else if child.type == fourCCValue("ilst") {
                 ilst = child
             }
         }
@@ -159,10 +188,13 @@ struct MovieWalker {
             let isMake = name == "com.apple.quicktime.make" || name == "\u{A9}mak"
             let isModel = name == "com.apple.quicktime.model" || name == "\u{A9}mod"
             guard isLocation || isMake || isModel else { continue }
-            let values = BMFFBoxList.boxes(reader: reader, from: item.payload.offset, to: item.end, context: "movie ilst item", layout: &layout)
-            for data in values where data.type == code("data") && data.payload.length >= 8 {
+            let values = BMFFBoxList.boxes(
+                reader: reader, from: item.payload.offset, to: item.end, context: "movie ilst item", layout: &layout)
+            for data in values where data.type == fourCCValue("data") && data.payload.length >= 8 {
                 let value = ByteRange(offset: data.payload.offset + 8, length: data.payload.length - 8)
-                let text = reader.view(ByteRange(offset: value.offset, length: min(value.length, 1024))).map { String(decoding: $0.bytes.prefix { $0 != 0 }, as: UTF8.self) }
+                let text = reader.view(ByteRange(offset: value.offset, length: min(value.length, 1024))).map {
+                    String(decoding: $0.bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 if isLocation {
                     movie.locationPayloads.append(value)
                     if movie.location == nil, let text { movie.location = ISO6709.parse(text) }

@@ -5,6 +5,7 @@
 /// Metadata photofs cannot patch in place makes the layout incomplete (`isComplete` false,
 /// with a `problems` entry starting "unpatchable"), so redaction withholds the file:
 /// - XMP in a compressed `iTXt` (changing a byte changes the deflate stream);
+/// - `zxIf` (compressed EXIF, a proposal some tools write);
 /// - ImageMagick's hex-encoded `Raw profile type exif`/`xmp`/`APP1` text chunks
 ///   (`tEXt`, `zTXt` or `iTXt`), which are not TIFF blocks.
 /// Chunk CRCs are not verified. Chunks after IEND are ignored, like decoders do.
@@ -47,11 +48,14 @@ struct PNGWalker {
             let checksummed = ChecksummedChunk(covered: ByteRange(offset: pos + 4, length: length + 4), checksumOffset: crcOffset)
             switch type {
             case "IHDR":
-                if let ihdr = reader.view(ByteRange(offset: data.offset, length: min(length, 8))), let w = ihdr.u32(0), let h = ihdr.u32(4) {
+                if let ihdr = reader.view(ByteRange(offset: data.offset, length: min(length, 8))), let w = ihdr.u32(0), let h = ihdr.u32(4)
+                {
                     layout.pixelWidth = Int(w)
                     layout.pixelHeight = Int(h)
                 }
-            case "eXIf":
+            case "zxIf":
+                layout.note("unpatchable: PNG zxIf chunk at \(pos) holds compressed EXIF", structural: true)
+            case "eXIf", "exIf":  // exIf: the name before PNG 1.5 extensions settled on eXIf.
                 layout.exifBlocks.append(data)
                 layout.checksummedChunks.append(checksummed)
                 if let head = reader.bytes(at: data.offset, count: 4), !TIFFStructure.isHeader(head[...]) {

@@ -8,7 +8,8 @@ struct WebPWalker {
 
     func layout() -> ContainerLayout {
         var layout = ContainerLayout(format: .webp)
-        guard let header = reader.bytes(at: 0, count: 12), ByteView(header).matches("RIFF", at: 0), ByteView(header).matches("WEBP", at: 8) else {
+        guard let header = reader.bytes(at: 0, count: 12), ByteView(header).matches("RIFF", at: 0), ByteView(header).matches("WEBP", at: 8)
+        else {
             layout.note("WebP: bad RIFF header", structural: true)
             return layout
         }
@@ -38,7 +39,9 @@ struct WebPWalker {
             switch type {
             case "EXIF":
                 var block = data
-                if let head = reader.bytes(at: data.offset, count: min(Int(length), 6)), head.starts(with: Array("Exif\0".utf8)), length >= 6 {
+                if let head = reader.bytes(at: data.offset, count: min(Int(length), 6)), head.starts(with: Array("Exif\0".utf8)),
+                    length >= 6
+                {
                     block = ByteRange(offset: data.offset + 6, length: length - 6)
                 }
                 layout.exifBlocks.append(block)
@@ -53,7 +56,8 @@ struct WebPWalker {
                 }
             case "VP8 ":
                 // Frame tag (3 bytes), start code 9D 01 2A, then 14-bit width and height.
-                if bitstream == nil, let v = reader.view(ByteRange(offset: data.offset, length: min(length, 10))), v.matches([0x9D, 0x01, 0x2A], at: 3),
+                if bitstream == nil, let v = reader.view(ByteRange(offset: data.offset, length: min(length, 10))),
+                    v.matches([0x9D, 0x01, 0x2A], at: 3),
                     let w = v.u16(6, bigEndian: false), let h = v.u16(8, bigEndian: false)
                 {
                     bitstream = (Int(w & 0x3FFF), Int(h & 0x3FFF))

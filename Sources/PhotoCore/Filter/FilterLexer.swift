@@ -35,8 +35,9 @@ struct FilterWord: Hashable, Sendable {
 ///
 /// Whitespace separates words; `"..."` and `'...'` quote (no escapes inside: the other
 /// quote character is the way to write one); quoted and unquoted pieces next to each
-/// other form one word. `)` always ends a word; `(` ends one only before its colon, so
-/// `NOT(...)` works and `name:IMG(1).jpg` keeps its parenthesis (quote values that end in `)`).
+/// other form one word. Before its colon a word ends at `(` or `)`, so `NOT(...)` works; in
+/// a value, parentheses that balance stay in the value (`name:IMG(1).jpg`) and an
+/// unbalanced `)` ends the word (`(type:image)`). Quote anything more unusual.
 struct FilterLexer {
     private let chars: [Character]
 
@@ -84,9 +85,12 @@ struct FilterLexer {
         var text = ""
         var valueAt = start
         var sawQuote = false
+        var openInValue = 0
         while i < chars.count {
             let c = chars[i]
-            if c.isWhitespace || c == ")" || (c == "(" && key == nil) { break }
+            if c.isWhitespace || (c == "(" && key == nil) || (c == ")" && openInValue == 0) { break }
+            if key != nil && c == "(" { openInValue += 1 }
+            if c == ")" { openInValue -= 1 }
             if c == "\"" || c == "'" {
                 sawQuote = true
                 let open = i

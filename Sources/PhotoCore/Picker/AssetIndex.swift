@@ -16,13 +16,17 @@ public struct AssetIndex: Sendable {
         }
         self.byID = byID
         self.byPath = byPath
-        inDateOrder = byID.values.sorted { a, b in
-            let ka = a.effectiveDate.sortKey
-            let kb = b.effectiveDate.sortKey
-            if ka != kb { return ka < kb }
-            if a.path != b.path { return a.path < b.path }
-            return a.id < b.id
+        // Sort small keys, not assets: effectiveDate may convert an mtime (too costly per
+        // comparison) and moving whole assets around is slow.
+        let all = Array(byID.values)
+        let keys = all.map(\.effectiveDate.sortKey)
+        let paths = all.map(\.path)
+        let order = all.indices.sorted { a, b in
+            if keys[a] != keys[b] { return keys[a] < keys[b] }
+            if paths[a] != paths[b] { return paths[a] < paths[b] }
+            return all[a].id < all[b].id
         }
+        inDateOrder = order.map { all[$0] }
     }
 
     /// The asset with this id, if catalogued.

@@ -42,7 +42,11 @@ public enum PickerCommandParser {
                 return .appAdd(name: name, options: try options(Array(IteratorSequence(rest)), line: line))
             case "set":
                 let name = try appName(rest.next(), line: line)
-                return .appSet(name: name, options: try options(Array(IteratorSequence(rest)), line: line))
+                let options = try options(Array(IteratorSequence(rest)), line: line)
+                guard options != AppOptions() else {
+                    throw .missingArgument("option to change (--filter, --location, --limit or --uid)", line: line)
+                }
+                return .appSet(name: name, options: options)
             case "remove":
                 let name = try appName(rest.next(), line: line)
                 try noMore(&rest, line: line)

@@ -55,7 +55,11 @@ struct EXIFLocationRedactor {
     /// little-endian header pointing at an IFD with no entries right after it, then zeros.
     /// The enclosing segment, chunk or item keeps its size, so the container stays valid.
     func blank(_ block: ByteRange, into patches: inout PatchList) {
-        guard block.length > 0, block.length <= Int64(Int32.max) else { return }
+        guard block.length > 0 else { return }
+        guard block.length <= Int64(PatchList.maxTotalBytes) else {
+            patches.fill(block, with: 0)  // refused as too large: the planner withholds the file
+            return
+        }
         var bytes = [UInt8](repeating: 0, count: Int(block.length))
         let header: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]
         if bytes.count >= 14 {
@@ -105,10 +109,13 @@ struct EXIFLocationRedactor {
 
     private func strip(_ directory: TIFFDirectory, order: TIFFByteOrder, into patches: inout PatchList) {
         zeroValues(of: directory.entries, into: &patches)
-        rewrite(directory, entries: directory.entries.isEmpty ? [] : [versionEntry(in: directory, order: order)], order: order, into: &patches)
+        rewrite(
+            directory, entries: directory.entries.isEmpty ? [] : [versionEntry(in: directory, order: order)], order: order, into: &patches)
     }
 
-    private func coarsen(_ directory: TIFFDirectory, order: TIFFByteOrder, source: some ByteSource, into patches: inout PatchList) throws(ByteSourceError) {
+    private func coarsen(_ directory: TIFFDirectory, order: TIFFByteOrder, source: some ByteSource, into patches: inout PatchList)
+        throws(ByteSourceError)
+    {
         let byTag = Dictionary(directory.entries.map { ($0.tag, $0) }, uniquingKeysWith: { first, _ in first })
         guard let latRef = byTag[TIFFTag.gpsLatitudeRef], let lonRef = byTag[TIFFTag.gpsLongitudeRef],
             let lat = byTag[TIFFTag.gpsLatitude], let lon = byTag[TIFFTag.gpsLongitude],
@@ -125,13 +132,15 @@ struct EXIFLocationRedactor {
             guard let range = entry.value else { continue }
             // value is in 0...180, so this is round-half-up without libm (PhotoCore links none).
             let hundredths = UInt32(value * 100 + 0.5)
-            let rational = order.bytes(of: hundredths) + order.bytes(of: UInt32(100)) + order.bytes(of: UInt32(0)) + order.bytes(of: UInt32(1))
+            let rational =
+                order.bytes(of: hundredths) + order.bytes(of: UInt32(100)) + order.bytes(of: UInt32(0)) + order.bytes(of: UInt32(1))
                 + order.bytes(of: UInt32(0)) + order.bytes(of: UInt32(1))
             patches.add(at: range.offset, rational)
         }
         // The version entry only when the file has one, so the kept entries always fit.
         let version = byTag[TIFFTag.gpsVersionID] != nil ? [versionEntry(in: directory, order: order)] : []
-        let kept = version + [encode(latRef, order: order), encode(lat, order: order), encode(lonRef, order: order), encode(lon, order: order)]
+        let kept =
+            version + [encode(latRef, order: order), encode(lat, order: order), encode(lonRef, order: order), encode(lon, order: order)]
         rewrite(directory, entries: kept, order: order, into: &patches)
     }
 
@@ -143,7 +152,9 @@ struct EXIFLocationRedactor {
         guard bytes.count == 24 else { return nil }
         var total = 0.0
         for (index, scale) in [1.0, 60.0, 3600.0].enumerated() {
-            guard let numerator = order.uint32(bytes, at: index * 8), let denominator = order.uint32(bytes, at: index * 8 + 4) else { return nil }
+            guard let numerator = order.uint32(bytes, at: index * 8), let denominator = order.uint32(bytes, at: index * 8 + 4) else {
+                return nil
+            }
             if numerator == 0 { continue }
             guard denominator != 0 else { return nil }
             total += Double(numerator) / Double(denominator) / scale

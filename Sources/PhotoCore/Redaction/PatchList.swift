@@ -3,6 +3,14 @@
 /// added later wins, so a planner can lay a specific rewrite over a general blanking.
 struct PatchList: Sendable {
     private var patches: [Patch] = []
+    /// Bytes held by all patches (before merging).
+    private(set) var totalBytes = 0
+    /// Set when a patch had to be refused (too large to hold): the plan cannot be served.
+    private(set) var refused = false
+
+    /// The most patch bytes one plan may hold; a plan needing more is withheld. It matches
+    /// what the stored encoding accepts back, so every plan that is served can be stored.
+    static let maxTotalBytes = RedactionPlan.maxDecodedPatchBytes
 
     init() {}
 
@@ -10,7 +18,12 @@ struct PatchList: Sendable {
 
     /// Adds a patch (an empty one is ignored).
     mutating func add(_ patch: Patch) {
-        guard !patch.bytes.isEmpty, patch.offset >= 0 else { return }
+        guard !patch.bytes.isEmpty else { return }
+        guard patch.offset >= 0, patch.bytes.count <= Self.maxTotalBytes - totalBytes else {
+            refused = true
+            return
+        }
+        totalBytes += patch.bytes.count
         patches.append(patch)
     }
 
@@ -21,7 +34,11 @@ struct PatchList: Sendable {
 
     /// Adds a patch that fills `range` with `byte`.
     mutating func fill(_ range: ByteRange, with byte: UInt8) {
-        guard range.length > 0, range.length <= Int64(Int32.max) else { return }
+        guard range.length > 0 else { return }
+        guard range.offset >= 0, range.length <= Int64(Self.maxTotalBytes - totalBytes) else {
+            refused = true
+            return
+        }
         add(Patch(offset: range.offset, bytes: [UInt8](repeating: byte, count: Int(range.length))))
     }
 

@@ -13,8 +13,12 @@
 /// unusual spelling it did not understand, a packet cut in the middle of a property) the
 /// caller blanks the whole packet (fail closed).
 struct XMPLocationScanner {
-    /// Ranges (relative to the packet) to fill with spaces.
+    /// Ranges (relative to the packet) to fill with spaces: one per location property.
     var blanks: [Range<Int>] = []
+    /// The `exif:GPSLatitude` / `exif:GPSLongitude` properties with simple text values, for
+    /// `coarse` to rewrite rounded instead of blanking: the whole property's range and its
+    /// value's range (both relative to the packet).
+    var coordinates: [(property: Range<Int>, value: Range<Int>)] = []
     /// True when a coordinate name remains outside the blanks: blank the whole packet.
     var uncertain = false
 
@@ -46,7 +50,10 @@ struct XMPLocationScanner {
     ]
 
     /// Names that must not survive outside the blanks.
-    private static let residue: [[UInt8]] = ["GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSDestLat", "GPSDestLon", "GpsLatitude", "GpsLongitude", "GpsLongtitude", "LocationShown", "LocationCreated"].map { Array($0.utf8) }
+    private static let residue: [[UInt8]] = [
+        "GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSDestLat", "GPSDestLon", "GpsLatitude", "GpsLongitude", "GpsLongtitude",
+        "LocationShown", "LocationCreated",
+    ].map { Array($0.utf8) }
 
     /// Scans `text` (the packet's bytes).
     init(_ text: [UInt8]) {
@@ -103,7 +110,8 @@ struct XMPLocationScanner {
         if startsWith("<?", at: lt) { return endOf("?>", from: lt + 2) }
         if startsWith("<!", at: lt) || startsWith("</", at: lt) { return endOf(">", from: lt + 2) }
         guard let tag = readStartTag(at: lt) else { return lt + 1 }
-        blanks.append(contentsOf: tag.locationAttributes)
+        blanks.append(contentsOf: tag.locationAttributes.map(\.property))
+        coordinates.append(contentsOf: tag.locationAttributes.filter { isCoordinate($0.name) }.map { ($0.property, $0.value) })
         guard isLocation(tag.name) else { return tag.end }
         if tag.selfClosing {
             blanks.append(lt..<tag.end)
@@ -112,6 +120,12 @@ struct XMPLocationScanner {
         // Element form: blank through the matching end tag (same-name nesting counted).
         let end = matchingEnd(of: tag.name, from: tag.end) ?? text.count
         blanks.append(lt..<end)
+        // A simple value: text up to the element's own end tag, written `</name>`.
+        if isCoordinate(tag.name), let valueEnd = firstIndex(of: UInt8(ascii: "<"), from: tag.end),
+            valueEnd + 3 + tag.name.count == end, startsWith("</", at: valueEnd)
+        {
+            coordinates.append((lt..<end, tag.end..<valueEnd))
+        }
         return end
     }
 
@@ -119,7 +133,7 @@ struct XMPLocationScanner {
         var name: Range<Int>
         var end: Int
         var selfClosing: Bool
-        var locationAttributes: [Range<Int>]
+        var locationAttributes: [(property: Range<Int>, name: Range<Int>, value: Range<Int>)]
     }
 
     /// Reads `<name attr="v" ...>` or `<name .../>`; nil when it is not a start tag.
@@ -159,7 +173,7 @@ struct XMPLocationScanner {
             let quote = text[cursor]
             let close = firstIndex(of: quote, from: cursor + 1) ?? (text.count - 1)
             if isLocation(attrName) {
-                tag.locationAttributes.append(attrStart..<(close + 1))
+                tag.locationAttributes.append((attrStart..<(close + 1), attrName, (cursor + 1)..<max(cursor + 1, close)))
             }
             cursor = close + 1
         }
@@ -214,6 +228,17 @@ struct XMPLocationScanner {
         guard let colon = text[qualified].firstIndex(of: UInt8(ascii: ":")) else { return false }
         guard let namespace = locationPrefixes[Array(text[qualified.lowerBound..<colon])] else { return false }
         return namespace.isLocation(text[(colon + 1)..<qualified.upperBound])
+    }
+
+    /// Whether a qualified name is the EXIF namespace's GPSLatitude or GPSLongitude.
+    private func isCoordinate(_ qualified: Range<Int>) -> Bool {
+        guard let colon = text[qualified].firstIndex(of: UInt8(ascii: ":")),
+            locationPrefixes[Array(text[qualified.lowerBound..<colon])] == .exif
+        else {
+            return false
+        }
+        let local = text[(colon + 1)..<qualified.upperBound]
+        return local.elementsEqual("GPSLatitude".utf8) || local.elementsEqual("GPSLongitude".utf8)
     }
 
     private func isNameByte(_ byte: UInt8) -> Bool {

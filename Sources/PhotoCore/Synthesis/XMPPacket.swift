@@ -46,6 +46,7 @@ public enum XMPPacket {
             switch c {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
+            case ">": out += "&gt;"
             case "\"": out += "&quot;"
             default: out.append(c)
             }

@@ -12,7 +12,7 @@ public struct TIFFWalker: Sendable {
         public var maxDirectories: Int
         public var maxEntries: Int
 
-        public init(maxDirectories: Int = 256, maxEntries: Int = 1 << 18) {
+        public init(maxDirectories: Int = 256, maxEntries: Int = 1 << 16) {
             self.maxDirectories = maxDirectories
             self.maxEntries = maxEntries
         }
@@ -74,7 +74,8 @@ private struct Walk<Source: ByteSource> {
     let order: TIFFByteOrder
     let limits: TIFFWalker.Limits
     var pending: [(UInt32, TIFFDirectoryKind)] = []
-    var visited: Set<UInt32> = []
+    /// Directories already walked, by relative offset, with the kind they were walked as.
+    var visited: [UInt32: TIFFDirectoryKind] = [:]
     var directories: [TIFFDirectory] = []
     var problems: [TIFFProblem] = []
     var entryTotal = 0
@@ -111,19 +112,27 @@ private struct Walk<Source: ByteSource> {
             return
         }
         let absolute = block.offset + Int64(relative)
-        guard visited.insert(relative).inserted else {
-            problems.append(.directoryLoop(kind: kind, offset: absolute))
+        if let earlier = visited[relative] {
+            // A GPS pointer into a directory walked as something else would make a reader
+            // see that directory's entries as GPS tags, and rewriting it as a GPS IFD would
+            // break the other: only blanking the block is certain.
+            problems.append(
+                kind == .gps && earlier != .gps ? .gpsDirectoryShared(offset: absolute) : .directoryLoop(kind: kind, offset: absolute))
             return
         }
+        visited[relative] = kind
         guard let countBytes = read(at: absolute, count: 2), let count16 = order.uint16(countBytes, at: 0) else { return }
         let count = Int(count16)
-        // 2 (count) + 12 per entry + 4 (next offset) must lie inside the block.
-        let needed = 2 + 12 * Int64(count) + 4
-        guard needed <= block.length - Int64(relative) else {
+        // 2 (count) + 12 per entry must lie inside the block; the 4-byte next offset may be
+        // cut off by the block's end (then there is no next directory to hide anything).
+        let available = block.length - Int64(relative) - 2
+        guard 12 * Int64(count) <= available else {
             problems.append(.directoryTruncated(kind: kind, offset: absolute, declaredCount: count))
             return
         }
-        guard let body = read(at: absolute + 2, count: 12 * count + 4) else { return }
+        let hasNext = 12 * Int64(count) + 4 <= available
+        if !hasNext { problems.append(.nextOffsetOutsideBlock(kind: kind, offset: absolute)) }
+        guard let body = read(at: absolute + 2, count: 12 * count + (hasNext ? 4 : 0)) else { return }
         entryTotal += count
 
         var entries: [TIFFEntry] = []
@@ -154,7 +163,9 @@ private struct Walk<Source: ByteSource> {
     }
 
     /// Where an entry's value bytes are, or nil (with a problem) when that is unknown.
-    mutating func valueRange(kind: TIFFDirectoryKind, tag: UInt16, type: UInt16, count: UInt32, field: UInt32, entryOffset: Int64) -> ByteRange? {
+    mutating func valueRange(kind: TIFFDirectoryKind, tag: UInt16, type: UInt16, count: UInt32, field: UInt32, entryOffset: Int64)
+        -> ByteRange?
+    {
         guard let size = tiffTypeSize(type) else {
             problems.append(.unknownType(kind: kind, tag: tag, type: type, entryOffset: entryOffset))
             return nil
@@ -185,18 +196,23 @@ private struct Walk<Source: ByteSource> {
         case TIFFTag.subIFDs: kind = .sub
         default: return
         }
-        guard entry.count >= 1 else { return }
         switch entry.type {
         case TIFFType.long, TIFFType.ifd:
+            // A count of 0 holds no offset (exiftool reads it as empty): not followed.
+            if entry.count == 0 {
+                problems.append(.emptyPointer(tag: entry.tag, entryOffset: entry.entryOffset))
+                return
+            }
             if entry.count == 1 || kind != .sub {
-                if entry.count != 1 {
+                if entry.count > 1 {
                     problems.append(.pointerWrongType(tag: entry.tag, type: entry.type, entryOffset: entry.entryOffset))
                 }
                 enqueue((entry.valueField, kind))
                 return
             }
-            // Several SubIFD offsets, stored out of line.
-            guard let value = entry.value, let offsets = read(at: value.offset, count: Int(value.length)) else { return }
+            // Several SubIFD offsets, stored out of line; no more are read than could be queued.
+            let wanted = min(entry.value?.length ?? 0, Int64(limits.maxDirectories) * 16)
+            guard let value = entry.value, let offsets = read(at: value.offset, count: Int(wanted)) else { return }
             var index = 0
             while index + 4 <= offsets.count {
                 if let offset = order.uint32(offsets, at: index) { enqueue((offset, kind)) }

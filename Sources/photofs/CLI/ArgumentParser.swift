@@ -37,7 +37,7 @@ struct ParsedArguments: Sendable {
 /// Parses a command's arguments against its option table. `--` ends options; `-abc` is
 /// not grouped (no command needs it), `--name=value` and `--name value` both work.
 enum ArgumentParser {
-    static func parse(_ arguments: [String], options specs: [OptionSpec], commandName: String) throws(CLIError) -> ParsedArguments {
+    static func parse(_ arguments: [String], options specs: [OptionSpec], commandName: String, passUnknown: Bool = false) throws(CLIError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var optionsEnded = false
@@ -50,6 +50,7 @@ enum ArgumentParser {
             }
             if argument == "--" {
                 optionsEnded = true
+                if passUnknown { parsed.positionals.append(argument) }
                 continue
             }
             var name: Substring
@@ -69,6 +70,10 @@ enum ArgumentParser {
                 spec = specs.first { $0.short == letter }
             }
             guard let spec else {
+                if passUnknown {
+                    parsed.positionals.append(argument)
+                    continue
+                }
                 throw .usage("unknown option '\(argument)' for '\(commandName)'; see 'photofs help \(commandName)'")
             }
             if spec.valueName == nil {

@@ -11,6 +11,9 @@ struct Command: Sendable {
     /// Paragraphs shown by `photofs help NAME`.
     let details: String
     let options: [OptionSpec]
+    /// Whether options the table does not know are kept as positionals, for commands that
+    /// forward their words to the picker language (`select`, `app`).
+    var passesUnknownOptions = false
     let run: @Sendable (ParsedArguments, Environment) throws(CLIError) -> ExitCode
 }
 

@@ -5,11 +5,15 @@ enum CommandTable {
         MountCommand.command,
         UnmountCommand.command,
         StatusCommand.command,
+        AppCommand.command,
+        SelectCommands.select,
+        SelectCommands.deselect,
+        SelectCommands.clear,
         LsCommand.command,
         ShowCommand.command,
-        VersionCommand.command,
-        GenerateCommand.command,
         DemoCommand.command,
+        GenerateCommand.command,
+        VersionCommand.command,
     ]
 
     static func named(_ name: String) -> Command? { all.first { $0.name == name } }

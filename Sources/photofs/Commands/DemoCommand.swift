@@ -89,12 +89,12 @@ enum DemoCommand {
                   ls \(q(mountpoint))/library/by-camera
                   ls -R \(q(mountpoint))/library/by-date | head -30
                   ls \(q(mountpoint + "/library/folders/2023/Summer trip"))
-                  exiftool -gps:all \(q(mountpoint + "/library/folders/Camera Roll/IMG_0001.jpg"))
+                  exiftool -a -G1 -gps:all \(q(mountpoint + "/library/folders/Camera Roll/IMG_0001.jpg"))
                 Give an app a limited view (GPS stripped):
                   echo 'app add editor --filter "type:image" --location strip' > \(q(mountpoint))/.picker
                   echo 'select editor "Camera Roll/IMG_0001.jpg" "2023/Summer trip/IMG 0002.jpg"' > \(q(mountpoint))/.picker
                   ls \(q(mountpoint))/apps/editor
-                  exiftool -gps:all \(q(mountpoint))/apps/editor/*
+                  exiftool -a -G1 -gps:all \(q(mountpoint))/apps/editor/*
                 When done:
                   photofs unmount \(q(mountpoint))
 

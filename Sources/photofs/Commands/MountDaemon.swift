@@ -12,9 +12,9 @@ enum MountDaemon {
         let output = environment.output
         let context = try LibraryContext.open(library: library, arguments: arguments, environment: environment)
         _ = try IndexCommand.run(context, quiet: arguments.flag("quiet"), environment: environment)
-        let snapshot: LibrarySnapshot
+        let state: LibraryState
         do throws(CatalogError) {
-            snapshot = try context.catalog.snapshot()
+            state = try LibraryState(catalog: context.catalog)
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
@@ -24,8 +24,10 @@ enum MountDaemon {
         let fileSystem: PhotoFileSystem
         let mount: FuseMount
         do throws(MountError) {
-            // ControlHandling (the picker over the catalog) is wired here by the lead.
-            fileSystem = try PhotoFileSystem(configuration: configuration, snapshot: snapshot, filters: FilterLanguageResolver(), control: nil)
+            let control = PickerControl(
+                state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: Logger(level: .info, sink: .stderr))
+            fileSystem = try PhotoFileSystem(
+                configuration: configuration, snapshot: state.current.snapshot, filters: FilterLanguageResolver(), control: control)
             mount = try FuseMount(fileSystem: fileSystem, mountpoint: mountpoint, options: options, debug: arguments.flag("debug"))
         } catch {
             throw describe(error, library: library, mountpoint: mountpoint)

@@ -11,7 +11,8 @@ import Testing
 
     static func infe(_ id: Int, _ type: String, contentType: String? = nil, version: UInt8 = 2) -> [UInt8] {
         let idBytes = version == 2 ? F.be16(id) : F.be32(id)
-        return F.fullBox("infe", version: version, idBytes + F.be16(0) + F.ascii(type) + F.ascii("\0") + (contentType.map { F.ascii($0 + "\0") } ?? []))
+        return F.fullBox(
+            "infe", version: version, idBytes + F.be16(0) + F.ascii(type) + F.ascii("\0") + (contentType.map { F.ascii($0 + "\0") } ?? []))
     }
 
     /// iloc version 1, 4-byte offsets and lengths, no base offset; `items` are (id, method, extents).
@@ -31,13 +32,17 @@ import Testing
         func meta(mdatData: Int) -> [UInt8] {
             let imageAt = mdatData, exifAt = imageAt + image.count, xmpAt = exifAt + exifPayload.count
             let exifExtents = splitExif.map { [(exifAt, $0), (exifAt + $0, exifPayload.count - $0)] } ?? [(exifAt, exifPayload.count)]
-            let iinf = F.fullBox("iinf", F.be16(3) + infe(1, "hvc1", version: infeVersion) + infe(2, "Exif", version: infeVersion) + infe(3, "mime", contentType: "application/rdf+xml", version: infeVersion))
+            let iinf = F.fullBox(
+                "iinf",
+                F.be16(3) + infe(1, "hvc1", version: infeVersion) + infe(2, "Exif", version: infeVersion)
+                    + infe(3, "mime", contentType: "application/rdf+xml", version: infeVersion))
             let ipco = F.box("ipco", F.fullBox("ispe", F.be32(64) + F.be32(48)) + F.fullBox("ispe", F.be32(4032) + F.be32(3024)))
             let ipma = F.fullBox("ipma", F.be32(1) + F.be16(1) + [1, 0x82])
             return F.fullBox(
                 "meta",
                 F.fullBox("hdlr", F.be32(0) + F.ascii("pict") + [UInt8](repeating: 0, count: 13)) + F.fullBox("pitm", F.be16(1)) + iinf
-                    + iloc([(1, 0, [(imageAt, image.count)]), (2, 0, exifExtents), (3, 0, [(xmpAt, xml.count)])]) + F.box("iprp", ipco + ipma))
+                    + iloc([(1, 0, [(imageAt, image.count)]), (2, 0, exifExtents), (3, 0, [(xmpAt, xml.count)])])
+                    + F.box("iprp", ipco + ipma))
         }
         let metaLength = meta(mdatData: 0).count
         let mdatData = ftyp.count + metaLength + 8
@@ -76,7 +81,9 @@ import Testing
         let tiff = F.tiff()
         let idatPayload = F.be32(0) + tiff
         // iloc v2: 8-byte offsets, 4-byte lengths, 4-byte base offset, 32-bit ids and count.
-        let iloc = F.fullBox("iloc", version: 2, [0x84, 0x40] + F.be32(1) + F.be32(7) + F.be16(1) + F.be16(0) + F.be32(0) + F.be16(1) + F.be64(0) + F.be32(idatPayload.count))
+        let iloc = F.fullBox(
+            "iloc", version: 2,
+            [0x84, 0x40] + F.be32(1) + F.be32(7) + F.be16(1) + F.be16(0) + F.be32(0) + F.be16(1) + F.be64(0) + F.be32(idatPayload.count))
         let iinf = F.fullBox("iinf", version: 1, F.be32(1) + Self.infe(7, "Exif", version: 3))
         let ftyp = F.box("ftyp", F.ascii("avif") + F.be32(0) + F.ascii("avifmif1"))
         let head = ftyp + F.be32(0) + F.ascii("meta") + [0, 0, 0, 0] + iinf + iloc

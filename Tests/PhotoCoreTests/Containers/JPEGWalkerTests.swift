@@ -4,7 +4,9 @@ import Testing
 
 @Suite struct JPEGWalkerTests {
     /// SOI, APP0, APP1 Exif, APP1 XMP, APP1 extended XMP, SOF0 200x100, SOS.
-    static func simpleJPEG(tiff: [UInt8] = Fixture.tiff(bigEndian: true)) -> (bytes: [UInt8], exif: ByteRange, xmp: ByteRange, extended: ByteRange) {
+    static func simpleJPEG(tiff: [UInt8] = Fixture.tiff(bigEndian: true)) -> (
+        bytes: [UInt8], exif: ByteRange, xmp: ByteRange, extended: ByteRange
+    ) {
         var bytes: [UInt8] = [0xFF, 0xD8]
         bytes += Fixture.jpegSegment(0xE0, Fixture.ascii("JFIF\0") + [1, 1, 0, 0, 1, 0, 1, 0, 0])
         let exifStart = bytes.count + 4 + 6
@@ -13,7 +15,10 @@ import Testing
         bytes += Fixture.jpegSegment(0xE1, Fixture.ascii("http://ns.adobe.com/xap/1.0/\0") + xml)
         let xmpStart = bytes.count - xml.count
         let chunk = Fixture.ascii("<rdf:RDF/>")
-        bytes += Fixture.jpegSegment(0xE1, Fixture.ascii("http://ns.adobe.com/xmp/extension/\0") + [UInt8](repeating: 0x41, count: 32) + Fixture.be32(chunk.count) + Fixture.be32(0) + chunk)
+        bytes += Fixture.jpegSegment(
+            0xE1,
+            Fixture.ascii("http://ns.adobe.com/xmp/extension/\0") + [UInt8](repeating: 0x41, count: 32) + Fixture.be32(chunk.count)
+                + Fixture.be32(0) + chunk)
         let extStart = bytes.count - chunk.count
         bytes += [0xFF, 0xFF, 0xFF]  // Fill bytes before a marker are legal.
         bytes += Fixture.sof(width: 200, height: 100)
@@ -31,6 +36,15 @@ import Testing
         #expect(layout.isComplete)
         #expect(layout.problems.isEmpty)
         #expect(f.bytes[Int(f.exif.offset)] == 0x4D)
+    }
+
+    @Test func xmpUnderANonStandardHeaderIsStillAPacket() {
+        let xml = Fixture.ascii("<x:xmpmeta>exif:GPSLatitude</x:xmpmeta>")
+        let bytes: [UInt8] =
+            [0xFF, 0xD8] + Fixture.jpegSegment(0xE1, Fixture.ascii("XMP\0://ns.adobe.com/xap/1.0/\0") + xml) + Fixture.sosAndData
+        let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .jpeg)
+        #expect(layout.xmpPackets == [range(bytes.count - Fixture.sosAndData.count - xml.count, xml.count)])
+        #expect(layout.isComplete)
     }
 
     @Test func truncatedExifSegmentIsIncomplete() {
@@ -58,7 +72,9 @@ import Testing
     }
 
     /// Found by the mutation test: a lone 0xFF as the last byte used to loop forever.
-    @Test(.timeLimit(.minutes(1)), arguments: [[0xFF, 0xD8, 0xFF], [0xFF, 0xD8, 0xFF, 0xFF], [0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: 200)])
+    @Test(
+        .timeLimit(.minutes(1)),
+        arguments: [[0xFF, 0xD8, 0xFF], [0xFF, 0xD8, 0xFF, 0xFF], [0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: 200)])
     func endsInsideFillBytes(bytes: [UInt8]) {
         let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .jpeg)
         #expect(!layout.isComplete)
@@ -106,7 +122,10 @@ import Testing
         let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .jpeg)
         let secondExif = provisional + 2 + 4 + 6
         #expect(layout.exifBlocks == [range(12, exifTIFF.count), range(secondExif, secondTIFF.count)])
-        #expect(layout.xmpPackets == [range(bytes.count - Fixture.sosAndData.count - Fixture.sof(width: 20, height: 10).count - secondXML.count, secondXML.count)])
+        #expect(
+            layout.xmpPackets == [
+                range(bytes.count - Fixture.sosAndData.count - Fixture.sof(width: 20, height: 10).count - secondXML.count, secondXML.count)
+            ])
         #expect(layout.pixelWidth == 200)
         #expect(layout.isComplete)
         #expect(layout.problems.isEmpty)
@@ -120,6 +139,20 @@ import Testing
         let bytes: [UInt8] = [0xFF, 0xD8] + Fixture.jpegSegment(0xE2, Fixture.ascii("MPF\0") + t) + Fixture.sosAndData
         let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .jpeg)
         #expect(!layout.isComplete)
+    }
+
+    /// IFD0 with an XMLPacket (0x02BC) entry whose value follows the IFD.
+    @Test(arguments: [false, true])
+    func xmpTagInsideATIFFBlockIsAPacket(bigEndian: Bool) {
+        let u16 = bigEndian ? Fixture.be16 : Fixture.le16
+        let u32 = bigEndian ? Fixture.be32 : Fixture.le32
+        let xml = Fixture.ascii("<x:xmpmeta>exif:GPSLatitude</x:xmpmeta>")
+        let header: [UInt8] = bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00]
+        let tiff = header + u32(8) + u16(1) + u16(0x02BC) + u16(1) + u32(xml.count) + u32(8 + 2 + 12 + 4) + u32(0) + xml
+        let layout = ContainerWalker.layout(of: MemoryByteSource(tiff), format: .tiff)
+        #expect(layout.xmpPackets == [range(26, xml.count)])
+        let jpeg: [UInt8] = [0xFF, 0xD8] + Fixture.jpegSegment(0xE1, Fixture.ascii("Exif\0\0") + tiff) + Fixture.sosAndData
+        #expect(ContainerWalker.layout(of: MemoryByteSource(jpeg), format: .jpeg).xmpPackets == [range(12 + 26, xml.count)])
     }
 
     @Test func tiffIsOneBlockOverTheWholeFile() {

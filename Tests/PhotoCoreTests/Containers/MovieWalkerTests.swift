@@ -9,7 +9,9 @@ import Testing
     static let creation = 1_718_438_400 + 2_082_844_800
 
     static func mvhd(version: UInt8 = 0, seconds: Int) -> [UInt8] {
-        let times = version == 1 ? F.be64(seconds) + F.be64(seconds) + F.be32(600) + F.be64(0) : F.be32(seconds) + F.be32(seconds) + F.be32(600) + F.be32(0)
+        let times =
+            version == 1
+            ? F.be64(seconds) + F.be64(seconds) + F.be32(600) + F.be64(0) : F.be32(seconds) + F.be32(seconds) + F.be32(600) + F.be32(0)
         return F.fullBox("mvhd", version: version, times + [UInt8](repeating: 0, count: 80))
     }
 
@@ -27,8 +29,12 @@ import Testing
     /// QuickTime-style meta (no version/flags) with the mdta keys Apple writes.
     static func appleMeta(location: String) -> [UInt8] {
         let keyNames = ["com.apple.quicktime.make", "com.apple.quicktime.location.ISO6709", "com.apple.quicktime.model"]
-        let keys = F.fullBox("keys", F.be32(keyNames.count) + keyNames.flatMap { F.be32($0.utf8.count + 8) + F.ascii("mdta") + F.ascii($0) })
-        let ilst = F.box("ilst", F.be32(8 + 8 + 8 + 5) + F.be32(1) + dataAtom("Apple") + F.be32(8 + 16 + location.utf8.count) + F.be32(2) + dataAtom(location) + F.be32(8 + 8 + 8 + 9) + F.be32(3) + dataAtom("iPhone 15"))
+        let keys = F.fullBox(
+            "keys", F.be32(keyNames.count) + keyNames.flatMap { F.be32($0.utf8.count + 8) + F.ascii("mdta") + F.ascii($0) })
+        let ilst = F.box(
+            "ilst",
+            F.be32(8 + 8 + 8 + 5) + F.be32(1) + dataAtom("Apple") + F.be32(8 + 16 + location.utf8.count) + F.be32(2) + dataAtom(location)
+                + F.be32(8 + 8 + 8 + 9) + F.be32(3) + dataAtom("iPhone 15"))
         let hdlr = F.fullBox("hdlr", F.be32(0) + F.ascii("mdta") + [UInt8](repeating: 0, count: 13))
         return F.box("meta", hdlr + keys + ilst)
     }
@@ -41,8 +47,12 @@ import Testing
         let apple = "+48.8584+002.2945+035.000/"
         let trakAudio = F.box("trak", Self.tkhd(width: 0, height: 0))
         let trakVideo = F.box("trak", Self.tkhd(version: 1, width: 1920, height: 1080))
-        let udta = F.box("udta", Self.userText("\u{A9}xyz", xyz) + F.fullBox("loci", [0x15, 0xC7] + F.ascii("Home\0") + [0] + F.be32(0) + F.be32(0) + F.be32(0)) + Self.userText("\u{A9}mak", "Acme"))
-        let moov = F.box("moov", Self.mvhd(seconds: Self.creation) + trakAudio + trakVideo + udta + Self.appleMeta(location: apple) + F.be32(0))
+        let udta = F.box(
+            "udta",
+            Self.userText("\u{A9}xyz", xyz) + F.fullBox("loci", [0x15, 0xC7] + F.ascii("Home\0") + [0] + F.be32(0) + F.be32(0) + F.be32(0))
+                + Self.userText("\u{A9}mak", "Acme"))
+        let moov = F.box(
+            "moov", Self.mvhd(seconds: Self.creation) + trakAudio + trakVideo + udta + Self.appleMeta(location: apple) + F.be32(0))
         let bytes = moovFirst ? ftyp + moov + mdat : ftyp + mdat + moov
         let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .mov)
         let movie = try #require(layout.movie)
@@ -56,7 +66,10 @@ import Testing
         let xyzPayload = try #require(F.offset(of: F.be16(xyz.utf8.count) + F.be16(0x15C7) + F.ascii(xyz), in: bytes))
         let lociPayload = try #require(F.offset(of: [0, 0, 0, 0, 0x15, 0xC7] + F.ascii("Home"), in: bytes))
         let applePayload = try #require(F.offset(of: F.ascii(apple), in: bytes))
-        #expect(movie.locationPayloads == [range(xyzPayload, 4 + xyz.utf8.count), range(lociPayload, 4 + 2 + 5 + 1 + 12), range(applePayload, apple.utf8.count)])
+        #expect(
+            movie.locationPayloads == [
+                range(xyzPayload, 4 + xyz.utf8.count), range(lociPayload, 4 + 2 + 5 + 1 + 12), range(applePayload, apple.utf8.count),
+            ])
         #expect(layout.isComplete && layout.problems.isEmpty)
     }
 
@@ -95,6 +108,22 @@ import Testing
         let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .mp4)
         #expect(layout.isComplete)
         #expect(layout.problems.count == 1)
+    }
+
+    @Test(arguments: ["gpmd", "camm", "mp4a"])
+    func timedMetadataTracksWithGPSAreUnpatchable(format: String) {
+        let stsd = Fixture.fullBox("stsd", Fixture.be32(1) + Fixture.box(format, [UInt8](repeating: 0, count: 8)))
+        let trak = Fixture.box("trak", Fixture.box("mdia", Fixture.box("minf", Fixture.box("stbl", stsd))))
+        let layout = ContainerWalker.layout(of: MemoryByteSource(Fixture.box("moov", trak)), format: .mp4)
+        #expect(layout.isComplete == (format == "mp4a"))
+    }
+
+    @Test func keysAtomLyingAboutItsCountIsIncomplete() throws {
+        var meta = Self.appleMeta(location: "+10.0000+020.0000/")
+        let keys = try #require(Fixture.offset(of: Fixture.ascii("keys"), in: meta))
+        meta.replaceSubrange((keys + 8)..<(keys + 12), with: Fixture.be32(5))
+        let layout = ContainerWalker.layout(of: MemoryByteSource(Fixture.box("moov", meta)), format: .mov)
+        #expect(!layout.isComplete)
     }
 
     @Test func missingMoovIsIncomplete() {

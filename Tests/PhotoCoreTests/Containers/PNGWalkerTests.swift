@@ -38,15 +38,24 @@ import Testing
 
     @Test(arguments: ["tEXt", "zTXt"])
     func rawProfileExifIsUnpatchable(type: String) {
-        let data = Fixture.ascii("Raw profile type exif\0") + (type == "zTXt" ? [0, 0x78, 0x9C] : Fixture.ascii("\nexif\n 8\n49492a0008000000\n"))
+        let data =
+            Fixture.ascii("Raw profile type exif\0") + (type == "zTXt" ? [0, 0x78, 0x9C] : Fixture.ascii("\nexif\n 8\n49492a0008000000\n"))
         let bytes = Fixture.pngSignature + Self.ihdr + Fixture.pngChunk(type, data) + Fixture.pngChunk("IEND", [])
         let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .png)
         #expect(!layout.isComplete)
         #expect(layout.problems.contains { $0.hasPrefix("unpatchable:") })
     }
 
+    @Test func compressedExifChunkIsUnpatchable() {
+        let bytes = Fixture.pngSignature + Self.ihdr + Fixture.pngChunk("zxIf", [0x78, 0x9C, 0, 0]) + Fixture.pngChunk("IEND", [])
+        let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .png)
+        #expect(!layout.isComplete)
+        #expect(layout.problems.contains { $0.hasPrefix("unpatchable:") })
+    }
+
     @Test func ordinaryTextChunksAreIgnored() {
-        let bytes = Fixture.pngSignature + Self.ihdr + Fixture.pngChunk("tEXt", Fixture.ascii("Comment\0hello")) + Fixture.pngChunk("IEND", [])
+        let bytes =
+            Fixture.pngSignature + Self.ihdr + Fixture.pngChunk("tEXt", Fixture.ascii("Comment\0hello")) + Fixture.pngChunk("IEND", [])
         let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .png)
         #expect(layout.isComplete && layout.problems.isEmpty && layout.xmpPackets.isEmpty)
     }
@@ -68,7 +77,9 @@ import Testing
         let vp8x = Fixture.riffChunk("VP8X", [0x08, 0, 0, 0] + Fixture.le24(3999) + Fixture.le24(2999))
         let vp8l = Fixture.riffChunk("VP8L", [0x2F] + Fixture.le32((99) | (49 << 14)))
         let exifData = (exifPrefix ? Fixture.ascii("Exif\0\0") : []) + tiff
-        let bytes = Fixture.webp([vp8x, Fixture.riffChunk("ALPH", odd), vp8l, Fixture.riffChunk("EXIF", exifData), Fixture.riffChunk("XMP ", xml)])
+        let bytes = Fixture.webp([
+            vp8x, Fixture.riffChunk("ALPH", odd), vp8l, Fixture.riffChunk("EXIF", exifData), Fixture.riffChunk("XMP ", xml),
+        ])
         let exifStart = 12 + vp8x.count + 12 + vp8l.count + 8 + (exifPrefix ? 6 : 0)
         let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: .webp)
         #expect(layout.exifBlocks == [range(exifStart, tiff.count)])

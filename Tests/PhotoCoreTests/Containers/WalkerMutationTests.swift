@@ -21,12 +21,30 @@ import Testing
     static func seeds() -> [(String, [UInt8], MediaFormat)] {
         var seeds: [(String, [UInt8], MediaFormat)] = [
             ("jpeg", JPEGWalkerTests.simpleJPEG().bytes, .jpeg),
-            ("png", Fixture.pngSignature + PNGWalkerTests.ihdr + Fixture.pngChunk("eXIf", Fixture.tiff()) + Fixture.pngChunk("iTXt", Fixture.ascii("XML:com.adobe.xmp\0\0\0\0\0<x/>")) + Fixture.pngChunk("IEND", []), .png),
-            ("webp", Fixture.webp([Fixture.riffChunk("VP8X", [UInt8](repeating: 1, count: 10)), Fixture.riffChunk("EXIF", Fixture.ascii("Exif\0\0") + Fixture.tiff()), Fixture.riffChunk("XMP ", Fixture.ascii("<x/>"))]), .webp),
+            (
+                "png",
+                Fixture.pngSignature + PNGWalkerTests.ihdr + Fixture.pngChunk("eXIf", Fixture.tiff())
+                    + Fixture.pngChunk("iTXt", Fixture.ascii("XML:com.adobe.xmp\0\0\0\0\0<x/>")) + Fixture.pngChunk("IEND", []), .png
+            ),
+            (
+                "webp",
+                Fixture.webp([
+                    Fixture.riffChunk("VP8X", [UInt8](repeating: 1, count: 10)),
+                    Fixture.riffChunk("EXIF", Fixture.ascii("Exif\0\0") + Fixture.tiff()), Fixture.riffChunk("XMP ", Fixture.ascii("<x/>")),
+                ]), .webp
+            ),
             ("heic", HEIFWalkerTests.heic().bytes, .heic),
             ("tiff", Fixture.tiff(dng: true), .dng),
+            ("gif", GIFWalkerTests.gif(xml: Fixture.ascii("<x:xmpmeta/>")).bytes, .gif),
         ]
-        let movie = Fixture.box("ftyp", Fixture.ascii("qt  ") + Fixture.be32(0)) + Fixture.box("moov", MovieWalkerTests.mvhd(seconds: MovieWalkerTests.creation) + Fixture.box("trak", MovieWalkerTests.tkhd(width: 64, height: 48)) + Fixture.box("udta", MovieWalkerTests.userText("\u{A9}xyz", "+10.0000+020.0000/")) + MovieWalkerTests.appleMeta(location: "+10.0000+020.0000/"))
+        let movie =
+            Fixture.box("ftyp", Fixture.ascii("qt  ") + Fixture.be32(0))
+            + Fixture.box(
+                "moov",
+                MovieWalkerTests.mvhd(seconds: MovieWalkerTests.creation)
+                    + Fixture.box("trak", MovieWalkerTests.tkhd(width: 64, height: 48))
+                    + Fixture.box("udta", MovieWalkerTests.userText("\u{A9}xyz", "+10.0000+020.0000/"))
+                    + MovieWalkerTests.appleMeta(location: "+10.0000+020.0000/"))
         seeds.append(("mov", movie, .mov))
         if let dir = Corpus.directory, let entries = CorpusSweepTests.manifest() {
             for entry in entries {
@@ -51,7 +69,9 @@ import Testing
                 bytes[at] = UInt8.random(in: 0...255, using: &rng)
             case 2:
                 // A hostile 32-bit size or count: zero, one, huge, or just past the end.
-                let value: [UInt8] = [[0, 0, 0, 0], [0, 0, 0, 1], [0xFF, 0xFF, 0xFF, 0xFF], [0x7F, 0xFF, 0xFF, 0xF0], Fixture.be32(bytes.count - at)].randomElement(using: &rng)!
+                let value: [UInt8] = [
+                    [0, 0, 0, 0], [0, 0, 0, 1], [0xFF, 0xFF, 0xFF, 0xFF], [0x7F, 0xFF, 0xFF, 0xF0], Fixture.be32(bytes.count - at),
+                ].randomElement(using: &rng)!
                 for (i, b) in value.enumerated() where at + i < bytes.count { bytes[at + i] = b }
             case 3:
                 bytes[at] ^= 1 << UInt8.random(in: 0..<8, using: &rng)
@@ -68,9 +88,12 @@ import Testing
     }
 
     static func checkInside(_ layout: ContainerLayout, size: Int, _ note: String) {
-        let ranges = layout.exifBlocks + layout.xmpPackets + layout.checksummedChunks.map(\.covered) + (layout.movie?.locationPayloads ?? [])
+        let ranges =
+            layout.exifBlocks + layout.xmpPackets + layout.checksummedChunks.map(\.covered) + (layout.movie?.locationPayloads ?? [])
         for r in ranges {
-            #expect(r.offset >= 0 && r.length >= 0 && r.offset <= Int64(size) && r.length <= Int64(size) - r.offset, "\(note): \(r) outside \(size)")
+            #expect(
+                r.offset >= 0 && r.length >= 0 && r.offset <= Int64(size) && r.length <= Int64(size) - r.offset,
+                "\(note): \(r) outside \(size)")
         }
         for chunk in layout.checksummedChunks {
             #expect(chunk.checksumOffset >= 0 && chunk.checksumOffset + 4 <= Int64(size), "\(note): CRC outside")

@@ -110,6 +110,8 @@ import Testing
         ("has:location OR has:exif -type:video -make:samsung", "ABH"),
         ("NOT(type:image)", "C"),
         ("-width:>0", "H"),
+        ("(name:IMG_(1).jpg OR type:video)", "C"),
+        ("name:*(*)* OR (type:video)", "C"),
     ])
     func combinations(filter: String, expected: String) throws {
         #expect(SampleAssets.letters(matching: try Filter(filter)) == expected)

@@ -41,7 +41,9 @@ import Testing
     }
 
     @Test func firstIndexFindsTheFirstPatchEndingAfterAnOffset() {
-        let cases: [(Int64, Int)] = [(0, 0), (2, 0), (3, 1), (10, 1), (13, 1), (14, 2), (15, 2), (16, 3), (25, 3), (26, 4), (39, 4), (40, 5), (1000, 5)]
+        let cases: [(Int64, Int)] = [
+            (0, 0), (2, 0), (3, 1), (10, 1), (13, 1), (14, 2), (15, 2), (16, 3), (25, 3), (26, 4), (39, 4), (40, 5), (1000, 5),
+        ]
         for (offset, index) in cases {
             #expect(PatchOverlay.firstIndex(in: Self.patches, endingAfter: offset) == index, "offset \(offset)")
         }
@@ -65,5 +67,16 @@ import Testing
         list.add(at: 11, [5])  // inside the first, added last: wins
         list.add(at: 30, [])  // empty: ignored
         #expect(list.merged() == [Patch(offset: 0, bytes: [4]), Patch(offset: 10, bytes: [1, 5, 2, 2, 2, 2, 3])])
+    }
+
+    @Test func patchListRefusesMoreThanAStorablePlan() {
+        var list = PatchList()
+        list.fill(ByteRange(offset: 0, length: Int64(PatchList.maxTotalBytes) + 1), with: 0)
+        #expect(list.refused)
+        #expect(list.merged().isEmpty)
+        var small = PatchList()
+        small.fill(ByteRange(offset: 5, length: 3), with: 0x20)
+        #expect(!small.refused)
+        #expect(small.merged() == [Patch(offset: 5, bytes: [0x20, 0x20, 0x20])])
     }
 }

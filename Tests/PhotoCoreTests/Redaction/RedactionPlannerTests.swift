@@ -34,7 +34,8 @@ import Testing
         func entry(_ tag: UInt16, _ type: UInt16, _ count: UInt32, _ field: [UInt8]) -> [UInt8] {
             u16(order, tag) + u16(order, type) + u32(order, count) + field
         }
-        var directory = u16(order, 5) + entry(0, 1, 4, [2, 3, 0, 0]) + entry(1, 2, 2, [0x4E, 0, 0, 0]) + entry(2, 5, 3, u32(order, 160))
+        var directory =
+            u16(order, 5) + entry(0, 1, 4, [2, 3, 0, 0]) + entry(1, 2, 2, [0x4E, 0, 0, 0]) + entry(2, 5, 3, u32(order, 160))
             + entry(3, 2, 2, [0x45, 0, 0, 0]) + entry(4, 5, 3, u32(order, 184))
         directory += [UInt8](repeating: 0, count: 78 - directory.count)
         // 48°51'24" = 48.8567° → 4886/100; 2°21'9" = 2.3525° → 235/100; altitude zeroed.
@@ -94,7 +95,9 @@ import Testing
         let file: [UInt8] = [0, 0, 0, UInt8(fixture.count)] + chunkData + TIFFByteOrder.bigEndian.bytes(of: crc)
         let layout = ContainerLayout(
             format: .png, exifBlocks: [ByteRange(offset: 8, length: Int64(fixture.count))],
-            checksummedChunks: [ChecksummedChunk(covered: ByteRange(offset: 4, length: Int64(chunkData.count)), checksumOffset: Int64(4 + chunkData.count))])
+            checksummedChunks: [
+                ChecksummedChunk(covered: ByteRange(offset: 4, length: Int64(chunkData.count)), checksumOffset: Int64(4 + chunkData.count))
+            ])
         let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(file)).strip
         var patched = file
         #expect(plan.apply(to: &patched, at: 0))
@@ -113,15 +116,64 @@ import Testing
         #expect(CRC32.checksum([]) == 0)
     }
 
-    @Test func videoPayloadsAreZeroedKeepingDataAtomHeaders() {
-        // ©xyz payload (length, language, text) at 0; an mdta value `data` atom at 30.
+    /// An `ilst` item holding the ISO 6709 value: item header (size, key index 2), `data`
+    /// atom header (size, 'data', type 1, locale 0), then the text the layout points at.
+    static func item(_ text: String) -> [UInt8] {
+        let value = Array(text.utf8)
+        let dataSize = UInt32(16 + value.count)
+        let be = TIFFByteOrder.bigEndian
+        return be.bytes(of: dataSize + 8) + [0, 0, 0, 2] + be.bytes(of: dataSize) + Array("data".utf8) + [0, 0, 0, 1, 0, 0, 0, 0] + value
+    }
+
+    @Test func videoPayloadsAreBlankedAndItemKeysUnset() {
+        // ©xyz payload (length, language, text) at 0; an mdta item at 30, its value at 54.
         let xyz: [UInt8] = [0, 18, 0x15, 0xC7] + Array("+12.3456-098.7654/".utf8)
-        let data: [UInt8] = [0, 0, 0, 34] + Array("data".utf8) + [0, 0, 0, 1, 0, 0, 0, 0] + Array("+12.3456-098.7654/".utf8)
-        let file = xyz + [0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE] + data
-        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 22), ByteRange(offset: 30, length: 34)])
+        let file = xyz + [UInt8](repeating: 0xEE, count: 8) + Self.item("+12.3456-098.7654/")
+        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 22), ByteRange(offset: 54, length: 18)])
         let layout = ContainerLayout(format: .mov, movie: movie)
         let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(file)).strip
-        #expect(plan == .patches([Patch(offset: 0, bytes: [UInt8](repeating: 0, count: 22)), Patch(offset: 46, bytes: [UInt8](repeating: 0, count: 18))]))
+        #expect(
+            plan
+                == .patches([
+                    Patch(offset: 0, bytes: [UInt8](repeating: 0, count: 22)),
+                    Patch(offset: 34, bytes: [0, 0, 0, 0]),
+                    Patch(offset: 54, bytes: [UInt8](repeating: 0x20, count: 18)),
+                ]))
+        // A payload without an item around it is zeroed, and nothing before it is touched.
+        let bare = [UInt8](repeating: 0xEE, count: 30) + Array("+12.3456-098.7654/".utf8)
+        let bareLayout = ContainerLayout(format: .mov, movie: MovieInfo(locationPayloads: [ByteRange(offset: 30, length: 18)]))
+        #expect(
+            RedactionPlanner.plans(layout: bareLayout, source: MemoryByteSource(bare)).strip
+                == .patches([Patch(offset: 30, bytes: [UInt8](repeating: 0, count: 18))]))
+    }
+
+    @Test func coarseRoundsVideoISO6709InPlace() {
+        let xyz: [UInt8] = [0, 26, 0x15, 0xC7] + Array("+12.3456-098.7654+010.500/".utf8)
+        let item = Self.item("-45.6789+001.2349/")
+        let file = xyz + item
+        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 30), ByteRange(offset: 54, length: 18)])
+        let plan = RedactionPlanner.plans(layout: ContainerLayout(format: .mov, movie: movie), source: MemoryByteSource(file)).coarse
+        var patched = file
+        plan.apply(to: &patched, at: 0)
+        let newXYZ: [UInt8] = [0, 14, 0x15, 0xC7] + Array("+12.35-098.77/".utf8) + [UInt8](repeating: 0, count: 12)
+        let newItem = Array(item[0..<24]) + Array("-45.68+001.23/    ".utf8)
+        #expect(patched == newXYZ + newItem)
+    }
+
+    @Test(
+        arguments: [
+            ("+37.4217-122.0834/", "+37.42-122.08/"),
+            ("+37.4250-122.0850+030.000/", "+37.43-122.09/"),
+            ("-00.0049+000.0050/", "-00.00+000.01/"),
+            ("+89.999-179.996/", "+90.00-180.00/"),
+            ("+37.4-122.1/", nil),  // rounding would lengthen it
+            ("+4044.55-07400.33/", nil),  // degrees and minutes
+            ("37.42-122.08/", nil),
+            ("+91.00+000.00/", nil),
+            ("", nil),
+        ] as [(String, String?)])
+    func iso6709Rounding(input: String, output: String?) {
+        #expect(ISO6709Coarsener.coarsen(Array(input.utf8)).map { String(decoding: $0, as: UTF8.self) } == output)
     }
 
     @Test func xmpLocationIsBlankedInAttributeAndElementForms() {
@@ -141,26 +193,81 @@ import Testing
         plan.apply(to: &patched, at: 0)
         let text = String(decoding: patched[5...], as: UTF8.self)
         func spaces(_ s: String) -> String { String(repeating: " ", count: s.utf8.count) }
-        let expected = xmp
+        let expected =
+            xmp
             .replacingOccurrences("ex:GPSLatitude='12,30.5N'", spaces("ex:GPSLatitude='12,30.5N'"))
             .replacingOccurrences("photoshop:City=\"Somewhere\"", spaces("photoshop:City=\"Somewhere\""))
             .replacingOccurrences("<ex:GPSLongitude>7,10.2E</ex:GPSLongitude>", spaces("<ex:GPSLongitude>7,10.2E</ex:GPSLongitude>"))
             .replacingOccurrences("<photoshop:Country/>", spaces("<photoshop:Country/>"))
-        let shown = "<Iptc4xmpExt:LocationShown xmlns:Iptc4xmpExt=\"http://iptc.org/std/Iptc4xmpExt/2008-02-29/\"><rdf:Bag><rdf:li>x</rdf:li></rdf:Bag></Iptc4xmpExt:LocationShown>"
+        let shown =
+            "<Iptc4xmpExt:LocationShown xmlns:Iptc4xmpExt=\"http://iptc.org/std/Iptc4xmpExt/2008-02-29/\"><rdf:Bag><rdf:li>x</rdf:li></rdf:Bag></Iptc4xmpExt:LocationShown>"
         #expect(text == expected.replacingOccurrences(shown, spaces(shown)))
         #expect(patched.prefix(5).allSatisfy { $0 == 0x41 })
     }
 
+    @Test func coarseRoundsXMPCoordinatesAndBlanksTheRest() {
+        let xmp =
+            "<rdf:Description exif:GPSLatitude=\"53,50.0705N\" exif:GPSAltitude=\"12/1\">"
+            + "<exif:GPSLongitude>10,41,45.06E</exif:GPSLongitude><photoshop:City>X</photoshop:City></rdf:Description>"
+        let bytes = Array(xmp.utf8)
+        let layout = ContainerLayout(format: .jpeg, xmpPackets: [ByteRange(offset: 0, length: Int64(bytes.count))])
+        var patched = bytes
+        RedactionPlanner.plans(layout: layout, source: MemoryByteSource(bytes)).coarse.apply(to: &patched, at: 0)
+        // 53°50.0705' = 53.8345° → 53.83° = 53°49.8'; 10°41'45.06" = 10.6959° → 10.70° = 10°42.0'.
+        // Each rewrite is padded to its old length; the separator and the blanked altitude
+        // (`exif:GPSAltitude="12/1"`, 23 bytes) and city element (34 bytes) are spaces.
+        func spaces(_ n: Int) -> String { String(repeating: " ", count: n) }
+        let expected =
+            "<rdf:Description exif:GPSLatitude=\"53,49.8N\"" + spaces(3 + 1 + 23) + ">"
+            + "<exif:GPSLongitude>10,42.0E</exif:GPSLongitude>" + spaces(4 + 34) + "</rdf:Description>"
+        #expect(String(decoding: patched, as: UTF8.self) == expected)
+    }
+
+    @Test(
+        arguments: [
+            ("53,50.0705N", "53,49.8N"), ("0,0.3S", "0,0.6S"), ("179,59.99W", "180,0.0W"), ("10,41,45.06E", "10,42.0E"),
+            ("53,50.0705", nil), ("53.8345N", nil), ("181,0.0E", nil), ("53,x N", nil), ("", nil),
+        ] as [(String, String?)])
+    func xmpCoordinateRounding(input: String, output: String?) {
+        #expect(XMPCoordinateCoarsener.coarsen(Array(input.utf8)[...]).map { String(decoding: $0, as: UTF8.self) } == output)
+    }
+
+    @Test func xmpInATIFFXMLPacketTagIsBlanked() {
+        let xmp = Array("<rdf:Description exif:GPSLatitude=\"1,2.5N\" exif:FNumber=\"2\"/>".utf8)
+        var fixture = TIFFFixture(order: .bigEndian, length: 30 + xmp.count)
+        fixture.ifd(8, [(0x02BC, 7, UInt32(xmp.count), 30)])
+        fixture.bytes.replaceSubrange(30..<(30 + xmp.count), with: xmp)
+        let layout = ContainerLayout(format: .tiff, exifBlocks: [ByteRange(offset: 0, length: Int64(fixture.bytes.count))])
+        let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(fixture.bytes)).strip
+        let attribute = "exif:GPSLatitude=\"1,2.5N\""
+        #expect(plan == .patches([Patch(offset: 30 + 17, bytes: [UInt8](repeating: 0x20, count: attribute.utf8.count))]))
+    }
+
     @Test func xmpWithAnUnrecognisedCoordinateIsBlankedWhole() {
         // A coordinate name in a comment-like position the scanner does not parse as a property.
-        let bytes = Array("<a b=\"1\"><c>GPSLatitude 12.5</c></a>".utf8)
-        let layout = ContainerLayout(format: .jpeg, xmpPackets: [ByteRange(offset: 0, length: Int64(bytes.count))])
-        let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(bytes)).strip
-        #expect(plan == .patches([Patch(offset: 0, bytes: [UInt8](repeating: 0x20, count: bytes.count))]))
+        // The first packet starts with markup and is long enough for an empty xmpmeta element;
+        // the second (a piece of extended XMP) becomes spaces.
+        let first = Array("<x:xmpmeta><a b=\"1\"><c>GPSLatitude 12.5</c></a></x:xmpmeta>".utf8)
+        let second = Array("de 12.5</c>GPSLongitude".utf8)
+        let layout = ContainerLayout(
+            format: .jpeg,
+            xmpPackets: [
+                ByteRange(offset: 0, length: Int64(first.count)), ByteRange(offset: Int64(first.count) + 1, length: Int64(second.count)),
+            ])
+        let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(first + [0] + second)).strip
+        let empty = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
+        #expect(
+            plan
+                == .patches([
+                    Patch(offset: 0, bytes: empty + [UInt8](repeating: 0x20, count: first.count - empty.count)),
+                    Patch(offset: Int64(first.count) + 1, bytes: [UInt8](repeating: 0x20, count: second.count)),
+                ]))
     }
 
     @Test func xmpScannerSurvivesEveryTruncation() {
-        let xmp = Array("<rdf:Description exif:GPSLatitude=\"1\"><exif:GPSAltitude>3</exif:GPSAltitude><!-- c --><![CDATA[x]]><?pi?></rdf:Description>".utf8)
+        let xmp = Array(
+            "<rdf:Description exif:GPSLatitude=\"1\"><exif:GPSAltitude>3</exif:GPSAltitude><!-- c --><![CDATA[x]]><?pi?></rdf:Description>"
+                .utf8)
         for end in 0...xmp.count {
             let scanner = XMPLocationScanner(Array(xmp[0..<end]))
             for blank in scanner.blanks { #expect(blank.lowerBound >= 0 && blank.upperBound <= end) }

@@ -68,4 +68,22 @@ struct ExifBuilderTests {
         #expect(info["GPS:GPSLatitude"] == nil)
         #expect(info["ExifTool:Warning"] == nil)
     }
+
+    @Test func xmpPacketCarriesDateAndLocationThatExiftoolReads() throws {
+        let taken = CaptureDate(year: 2024, month: 6, day: 15, hour: 8, minute: 0, second: 1, utcOffsetMinutes: 120)
+        let location = GeoLocation(latitude: -22.951911, longitude: -43.210533)
+        let xmp = XMPPacket.make(taken: taken, location: location, creatorTool: "Tom & \"Jerry\" <1.0>")
+        let jpeg = try JPEGEncoder().encode(ProceduralPicture.draw(seed: 5, width: 24, height: 16), metadata: JPEGMetadata(xmp: xmp))
+        let directory = try ExternalTools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("xmp.jpg").path
+        try Data(jpeg).write(to: URL(fileURLWithPath: path))
+        let info = try #require(try ExternalTools.exiftoolJSON([path], extra: ["-G1"]).first)
+        #expect(info["ExifTool:Warning"] == nil && info["ExifTool:Error"] == nil)
+        #expect(info["XMP-xmp:CreateDate"] as? String == "2024:06:15 08:00:01+02:00")
+        #expect(info["XMP-xmp:CreatorTool"] as? String == "Tom & \"Jerry\" <1.0>")
+        let latitude = try #require(info["XMP-exif:GPSLatitude"] as? Double)
+        let longitude = try #require(info["XMP-exif:GPSLongitude"] as? Double)
+        #expect(abs(latitude - location.latitude) < 1e-6 && abs(longitude - location.longitude) < 1e-6)
+    }
 }

@@ -14,6 +14,14 @@ enum ExternalTools {
         FileManager.default.isExecutableFile(atPath: path) && (try? run(path, ["-c", "import PIL.Image"]))?.status == 0
     }
 
+    /// `.build/debug/photofs` of this package (found from this file's path), once built.
+    static let photofs: String? = {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        let path = root.appendingPathComponent(".build/debug/photofs").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
     struct Result {
         var status: Int32
         var stdout: String

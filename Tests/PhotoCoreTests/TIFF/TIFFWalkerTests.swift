@@ -38,6 +38,43 @@ import Testing
     }
 
     @Test(arguments: orders)
+    func gpsPointerIntoAnotherDirectoryMayHideLocation(order: TIFFByteOrder) {
+        var f = TIFFFixture(order: order, length: 64)
+        // IFD0 is also its own GPS IFD: a reader would take its tag 2 as GPSLatitude.
+        f.ifd(8, [(0x0002, 5, 3, 40), (0x8825, 4, 1, 8)])
+        let layout = TIFFWalker().walk(MemoryByteSource(f.bytes), block: ByteRange(offset: 0, length: 64))
+        #expect(layout.problems == [.gpsDirectoryShared(offset: 8)])
+        #expect(layout.problems.allSatisfy { $0.mayHideLocation })
+        // Two GPSInfo pointers to one GPS IFD are only a loop.
+        var g = TIFFFixture(order: order, length: 64)
+        g.ifd(8, [(0x8825, 4, 1, 40), (0x8825, 4, 1, 40)])
+        g.ifd(40, [(1, 2, 2, 0)])
+        let twice = TIFFWalker().walk(MemoryByteSource(g.bytes), block: ByteRange(offset: 0, length: 64))
+        #expect(twice.problems == [.directoryLoop(kind: .gps, offset: 40)])
+        #expect(twice.gpsDirectories.count == 1)
+    }
+
+    @Test(arguments: orders)
+    func emptyPointersAndMissingNextOffsetsHideNothing(order: TIFFByteOrder) {
+        // A GPSInfo pointer with count 0 (exiftool: "Empty GPSInfo data"), and IFD0's entries
+        // ending exactly at the block's end, without room for the next-IFD offset.
+        var f = TIFFFixture(order: order, length: 8 + 2 + 24)
+        f.u16(8, 2)
+        f.u16(10, 0x8825)
+        f.u16(12, 4)
+        f.u32(14, 0)
+        f.u32(18, 8)
+        f.u16(22, 0x0112)
+        f.u16(24, 3)
+        f.u32(26, 1)
+        let layout = TIFFWalker().walk(MemoryByteSource(f.bytes), block: ByteRange(offset: 0, length: 34))
+        #expect(layout.problems == [.nextOffsetOutsideBlock(kind: .main(0), offset: 8), .emptyPointer(tag: 0x8825, entryOffset: 10)])
+        #expect(!layout.problems.contains { $0.mayHideLocation })
+        #expect(layout.directories.map(\.byteRange) == [ByteRange(offset: 8, length: 26)])
+        #expect(layout.directories.first?.nextIFD == nil)
+    }
+
+    @Test(arguments: orders)
     func entryCountLargerThanBlockIsTruncation(order: TIFFByteOrder) {
         var f = TIFFFixture(order: order, length: 64)
         f.u16(8, 0xFFFF)
@@ -56,7 +93,10 @@ import Testing
         let layout = TIFFWalker().walk(MemoryByteSource(f.bytes), block: ByteRange(offset: 0, length: 64))
         let gps = try! #require(layout.gpsDirectories.first)
         #expect(gps.entries.map(\.value) == [nil, nil])
-        #expect(layout.problems == [.valueOutsideBlock(kind: .gps, tag: 2, entryOffset: 32), .valueOutsideBlock(kind: .gps, tag: 4, entryOffset: 44)])
+        #expect(
+            layout.problems == [
+                .valueOutsideBlock(kind: .gps, tag: 2, entryOffset: 32), .valueOutsideBlock(kind: .gps, tag: 4, entryOffset: 44),
+            ])
     }
 
     @Test(arguments: orders)
@@ -83,7 +123,10 @@ import Testing
         f.ifd(8, [(0x8769, 2, 4, 0), (0x8825, 2, 4, 0)])
         let layout = TIFFWalker().walk(MemoryByteSource(f.bytes), block: ByteRange(offset: 0, length: 64))
         #expect(layout.directories.count == 1)
-        #expect(layout.problems == [.pointerWrongType(tag: 0x8769, type: 2, entryOffset: 10), .pointerWrongType(tag: 0x8825, type: 2, entryOffset: 22)])
+        #expect(
+            layout.problems == [
+                .pointerWrongType(tag: 0x8769, type: 2, entryOffset: 10), .pointerWrongType(tag: 0x8825, type: 2, entryOffset: 22),
+            ])
         #expect(layout.problems.map(\.mayHideLocation) == [false, true])
     }
 

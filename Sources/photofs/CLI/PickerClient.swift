@@ -1,0 +1,76 @@
+import Glibc
+import PhotoCatalog
+import PhotoCore
+
+/// Sends picker commands the way DESIGN.md says: through `MOUNTPOINT/.picker` when the
+/// library is mounted (so the daemon applies them and invalidates the kernel's caches),
+/// straight to the catalog otherwise. Either way one parser and one executor run them.
+struct PickerClient {
+    let context: LibraryContext
+
+    /// The mount of this library, if one is active.
+    var mountpoint: String? {
+        let library = MountChecks.realPath(context.library) ?? context.library
+        return MountTable.current().entries.first { (MountChecks.realPath($0.library) ?? $0.library) == library }?.mountpoint
+    }
+
+    /// Runs one write (one transaction); throws the refusal as a CLI error.
+    func send(_ write: [UInt8]) throws(CLIError) {
+        if let mountpoint {
+            try sendThroughMount(write, picker: mountpoint + "/.picker")
+            return
+        }
+        let state: LibraryState
+        do throws(CatalogError) {
+            state = try LibraryState(catalog: context.catalog)
+        } catch {
+            throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
+        }
+        do throws(LibraryState.WriteError) {
+            _ = try state.execute(write: write, now: Clock.nowNanoseconds())
+        } catch {
+            switch error {
+            case .refused(let reason): throw Self.cliError(errno: PickerControl.errno(for: reason.errnoKind), reason: reason.reason)
+            case .catalog(let reason): throw .failure("the catalog could not save the change: \(reason).")
+            }
+        }
+    }
+
+    /// Writes to `.picker` and, on a refusal, reads the reason back from the same descriptor.
+    private func sendThroughMount(_ write: [UInt8], picker: String) throws(CLIError) {
+        let fd = open(picker, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw code == EACCES
+                ? .refused("only the user who mounted the library may write \(picker).")
+                : .failure("cannot open \(picker): \(String(cString: strerror(code))).")
+        }
+        defer { close(fd) }
+        let written = write.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        if written == write.count { return }
+        let code = written < 0 ? errno : EIO
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        let reason = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).trimmingTrailingNewlines() : String(cString: strerror(code))
+        throw Self.cliError(errno: code, reason: reason)
+    }
+
+    /// Maps a refusal's errno to the documented exit code.
+    static func cliError(errno code: Int32, reason: String) -> CLIError {
+        switch code {
+        case EINVAL: .usage(reason)
+        case ENOENT: .notFound(reason)
+        case EIO: .failure(reason)
+        default: .refused(reason)
+        }
+    }
+}
+
+extension String {
+    /// The string without trailing newlines.
+    func trimmingTrailingNewlines() -> String {
+        var text = self
+        while text.last == "\n" || text.last == "\r" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,92 @@
+import PhotoCatalog
+import PhotoCore
+
+/// `photofs app add|set|remove|list|show`: the apps that get limited views.
+enum AppCommand {
+    static let command = Command(
+        name: "app",
+        summary: "add, change, remove, list or show apps",
+        usage: [
+            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID]",
+            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none]",
+            "app remove NAME",
+            "app list [--json]",
+            "app show [--json] NAME",
+        ],
+        details: """
+            An app sees MOUNTPOINT/apps/NAME: the assets granted to it that pass its filter, in \
+            selection order. --location strip (default) removes GPS on read, coarse rounds it to \
+            about 1 km, keep serves the original bytes. --limit caps the selection (0: none). --uid \
+            binds the view to a Unix user (with 'photofs mount --allow-other'). All take \
+            --library DIR or --catalog PATH.
+            """,
+        options: LibraryContext.options + [.flag("json", "print JSON (list, show)")], passesUnknownOptions: true
+    ) { arguments, environment throws(CLIError) in
+        guard let verb = arguments.positionals.first else { throw .usage("missing app command: add, set, remove, list or show") }
+        switch verb {
+        case "list":
+            return try list(arguments, environment)
+        case "show":
+            return try show(try arguments.positional(1, "NAME"), arguments, environment)
+        case "add", "set", "remove":
+            return try SelectCommands.forward("app", arguments, environment)
+        default:
+            throw .usage("unknown app command '\(verb)': use add, set, remove, list or show")
+        }
+    }
+
+    private static func state(_ arguments: ParsedArguments, _ environment: Environment) throws(CLIError) -> LibraryState.Current {
+        let context = try LibraryContext.existing(arguments: arguments, environment: environment)
+        do throws(CatalogError) {
+            return try LibraryState(catalog: context.catalog).current
+        } catch {
+            throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
+        }
+    }
+
+    private static func json(_ app: App, _ current: LibraryState.Current) -> [String: Any] {
+        let visible = AccessState(current.snapshot).visibleAssets(of: app.name, in: current.assets)
+        var object: [String: Any] = [
+            "name": app.name, "filter": app.filter, "location": app.locationPolicy.rawValue,
+            "limit": app.selectionLimit, "selected": current.snapshot.grants[app.name]?.count ?? 0, "visible": visible.count,
+        ]
+        if let uid = app.uid { object["uid"] = Int(uid) }
+        return object
+    }
+
+    private static func list(_ arguments: ParsedArguments, _ environment: Environment) throws(CLIError) -> ExitCode {
+        let current = try state(arguments, environment)
+        let apps = current.snapshot.apps.values.sorted { $0.name < $1.name }
+        let output = environment.output
+        if arguments.flag("json") {
+            output.line(AssetFormatting.encode(apps.map { json($0, current) }))
+            return .success
+        }
+        if apps.isEmpty {
+            output.line("no apps yet; add one with: photofs app add NAME --filter 'type:image'")
+            return .success
+        }
+        for app in apps {
+            let object = json(app, current)
+            output.line("\(app.name)\t\(object["visible"] ?? 0)/\(object["selected"] ?? 0) visible\tlocation \(app.locationPolicy.rawValue)\tlimit \(app.selectionLimit == 0 ? "none" : String(app.selectionLimit))\(app.uid.map { "\tuid \($0)" } ?? "")\tfilter \(app.filter.isEmpty ? "(everything)" : app.filter)")
+        }
+        return .success
+    }
+
+    private static func show(_ name: String, _ arguments: ParsedArguments, _ environment: Environment) throws(CLIError) -> ExitCode {
+        let current = try state(arguments, environment)
+        guard let app = current.snapshot.apps[name] else { throw .notFound("no app named '\(name)'; see 'photofs app list'.") }
+        let visible = AccessState(current.snapshot).visibleAssets(of: name, in: current.assets)
+        let output = environment.output
+        if arguments.flag("json") {
+            var object = json(app, current)
+            object["assets"] = visible.map { ["id": $0.id.rawValue, "path": $0.path.display] }
+            output.line(AssetFormatting.encode(object))
+            return .success
+        }
+        output.line(PickerRenderer.appLine(app))
+        output.line("\(visible.count) visible of \(current.snapshot.grants[name]?.count ?? 0) selected:")
+        for asset in visible { output.line("  \(asset.id)  \(asset.path.display.replacingNewlines())") }
+        return .success
+    }
+}

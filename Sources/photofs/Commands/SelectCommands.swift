@@ -1,0 +1,54 @@
+import PhotoCatalog
+import PhotoCore
+
+/// `photofs select|deselect|clear APP ...`: change an app's selection, in the picker language.
+enum SelectCommands {
+    static let select = Command(
+        name: "select",
+        summary: "grant an app assets (ids, library paths, mount paths, or --where FILTER)",
+        usage: ["select [--library DIR | --catalog PATH] APP TARGET...", "select [--library DIR | --catalog PATH] APP --where FILTER"],
+        details: """
+            A TARGET is an asset id, a path relative to the library, or a path inside the mount. Every \
+            target must pass the app's filter (else exit 5, EPERM) and the selection may not pass the \
+            app's limit (EDQUOT). All targets are granted, or none. Through MOUNTPOINT/.picker when the \
+            library is mounted, straight to the catalog otherwise.
+            """,
+        options: LibraryContext.options, passesUnknownOptions: true
+    ) { arguments, environment throws(CLIError) in
+        try forward("select", arguments, environment)
+    }
+
+    static let deselect = Command(
+        name: "deselect",
+        summary: "revoke an app's access to assets (immediate, also for open files)",
+        usage: ["deselect [--library DIR | --catalog PATH] APP TARGET..."],
+        details: "Deselecting an asset that is not selected does nothing.",
+        options: LibraryContext.options, passesUnknownOptions: true
+    ) { arguments, environment throws(CLIError) in
+        try forward("deselect", arguments, environment)
+    }
+
+    static let clear = Command(
+        name: "clear",
+        summary: "revoke all of an app's grants",
+        usage: ["clear [--library DIR | --catalog PATH] APP"],
+        details: "",
+        options: LibraryContext.options, passesUnknownOptions: true
+    ) { arguments, environment throws(CLIError) in
+        try forward("clear", arguments, environment)
+    }
+
+    /// Builds one picker command from the words and sends it.
+    static func forward(_ verb: String, _ arguments: ParsedArguments, _ environment: Environment) throws(CLIError) -> ExitCode {
+        let words = [verb] + arguments.positionals
+        let command: PickerCommand
+        do throws(PickerError) {
+            command = try PickerCommandParser.command(arguments: words.map { Array($0.utf8) })
+        } catch {
+            throw PickerClient.cliError(errno: PickerControl.errno(for: error.errnoKind), reason: error.reason)
+        }
+        let context = try LibraryContext.existing(arguments: arguments, environment: environment)
+        try PickerClient(context: context).send(command.serialized)
+        return .success
+    }
+}

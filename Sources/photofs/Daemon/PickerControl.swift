@@ -1,0 +1,54 @@
+import Glibc
+import PhotoCatalog
+import PhotoCore
+import PhotoFS
+
+/// The daemon's `.picker`: hands each write to the library state (parser, executor,
+/// catalog) and turns a refusal into the errno the writer sees and the reason it reads back.
+struct PickerControl: ControlHandling {
+    let state: LibraryState
+    /// The mountpoint, so targets may be given as absolute paths inside the mount.
+    let mountpoint: [UInt8]
+    let log: Logger
+
+    func execute(_ bytes: [UInt8], caller: UInt32) -> ControlOutcome {
+        let resolver = FolderPathResolver(mountpoint: mountpoint, assets: state.current.assets)
+        do throws(LibraryState.WriteError) {
+            let (current, changes) = try state.execute(write: bytes, resolver: resolver, now: Clock.nowNanoseconds())
+            log.info("picker: uid \(caller) applied a write (\(changes.count) change\(changes.count == 1 ? "" : "s"))")
+            return .success(snapshot: current.snapshot)
+        } catch {
+            switch error {
+            case .refused(let reason):
+                log.info("picker: uid \(caller) write refused: \(reason.errnoKind.rawValue)")
+                return .failure(errno: Self.errno(for: reason.errnoKind), reason: reason.reason)
+            case .catalog(let reason):
+                log.error("picker: the catalog could not save a write: \(reason)")
+                return .failure(errno: EIO, reason: "the catalog could not save the change: \(reason)")
+            }
+        }
+    }
+
+    func render() -> [UInt8] { Array(state.render().utf8) }
+
+    /// The errno a picker refusal maps to (DESIGN.md, "The picker control file").
+    static func errno(for kind: PickerErrnoKind) -> Int32 {
+        switch kind {
+        case .invalid: EINVAL
+        case .notFound: ENOENT
+        case .notPermitted: EPERM
+        case .quotaExceeded: EDQUOT
+        case .accessDenied: EACCES
+        case .alreadyExists: EEXIST
+        }
+    }
+}
+
+/// Wall-clock time for grant timestamps.
+enum Clock {
+    static func nowNanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}
