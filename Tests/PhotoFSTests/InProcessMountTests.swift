@@ -41,6 +41,9 @@ struct InProcessMountTests {
         #expect(ByteFiles.errnoOf { file.cPath { from in mount.path("library/all/b.jpg").cPath { rename(from, $0) } } } == EROFS)
         #expect(ByteFiles.errnoOf { file.cPath { truncate($0, 0) } } == EROFS)
         #expect(ByteFiles.errnoOf { mount.path("library/all/missing.jpg").cPath { open($0, O_RDONLY) } } == ENOENT)
+        #expect(ByteFiles.errnoOf { file.cPath { access($0, W_OK) } } == EROFS)
+        #expect(ByteFiles.errnoOf { file.cPath { access($0, R_OK) } } == 0)
+        #expect(ByteFiles.errnoOf { mount.path(".picker").cPath { access($0, W_OK) } } == 0)
     }
 
     @Test func oddNamesAreServedByteForByte() throws {

@@ -55,6 +55,9 @@ struct ViewTreeBuilder {
     var appsByUID: [UInt32: Set<String>] = [:]
     /// The view path of every directory node, by node index, to derive children's inodes.
     private var directoryPaths: [Int32: [UInt8]] = [:]
+    /// Per asset, computed once and shared by every view (one name buffer, not four).
+    private var ids: [AssetID] = []
+    private var baseNames: [[UInt8]] = []
 
     init(snapshot: LibrarySnapshot, previous: ViewTree?) {
         self.snapshot = snapshot
@@ -65,6 +68,8 @@ struct ViewTreeBuilder {
         let assets = snapshot.assets
         // Columns read once, so sorting compares plain values instead of copying assets.
         let ids = assets.map(\.id)
+        self.ids = ids
+        baseNames = assets.map { ViewNaming.sanitized($0.path.fileName) }
         let paths = assets.map(\.path.bytes)
         let sortKeys = assets.map { $0.effectiveDate.sortKey }
         // One node per id: the first by path wins, so a duplicate can't shadow another.
@@ -83,6 +88,11 @@ struct ViewTreeBuilder {
             return ids[Int(a)] < ids[Int(b)]
         }
 
+        // Four library views per asset plus directories: size the tables once.
+        let expected = assets.count * 4 + assets.count / 8 + 64
+        nodes.reserveCapacity(expected)
+        inodeIndex.reserveCapacity(expected)
+        entryIndex.reserveCapacity(expected)
         let root = add(inode: ViewInode.root, parent: nil, name: [], kind: .directory, scope: .shared, path: [])
         _ = add(inode: ViewInode.picker, parent: root, name: Array(".picker".utf8), kind: .picker, scope: .owner, path: nil)
         let library = add(inode: ViewInode.library, parent: root, name: Array("library".utf8), kind: .directory, scope: .owner, path: Array("library".utf8))
@@ -203,14 +213,14 @@ struct ViewTreeBuilder {
         var inodes: [UInt64] = []
         inodes.reserveCapacity(members.count)
         let candidates = members.map { index -> ViewNaming.Candidate in
-            let asset = snapshot.assets[Int(index)]
-            let inode = ViewInode.file(directoryPath: directoryPath, asset: asset.id)
+            let id = ids[Int(index)]
+            let inode = ViewInode.file(directoryPath: directoryPath, asset: id)
             inodes.append(inode)
             var previousName: [UInt8]?
-            if let previous, let old = previous.node(inode: inode), old.parent == directoryInode, previous.asset(of: old)?.id == asset.id {
+            if let previous, let old = previous.node(inode: inode), old.parent == directoryInode, previous.asset(of: old)?.id == id {
                 previousName = old.name
             }
-            return ViewNaming.Candidate(base: ViewNaming.sanitized(asset.path.fileName), id: asset.id, previous: previousName)
+            return ViewNaming.Candidate(base: baseNames[Int(index)], id: id, previous: previousName)
         }
         let names = ViewNaming.assign(candidates, reserved: reserved)
         for (position, index) in members.enumerated() {
