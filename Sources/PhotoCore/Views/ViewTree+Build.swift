@@ -212,9 +212,10 @@ struct ViewTreeBuilder {
         let reserved = Set(nodes[Int(directory)].children.map { nodes[Int($0)].name })
         var inodes: [UInt64] = []
         inodes.reserveCapacity(members.count)
+        let prefix = ViewInode.filePrefix(directoryPath: directoryPath)
         let candidates = members.map { index -> ViewNaming.Candidate in
             let id = ids[Int(index)]
-            let inode = ViewInode.file(directoryPath: directoryPath, asset: id)
+            let inode = ViewInode.file(in: prefix, asset: id)
             inodes.append(inode)
             var previousName: [UInt8]?
             if let previous, let old = previous.node(inode: inode), old.parent == directoryInode, previous.asset(of: old)?.id == id {
