@@ -97,7 +97,10 @@ enum FuseOperations {
         }
         // READDIRPLUS always, not "auto": a listing that `ls -f` cached would otherwise
         // leave `find`/`ls -l` to send one LOOKUP per name afterwards.
-        for flag in [FUSE_CAP_READDIRPLUS_AUTO, FUSE_CAP_SPLICE_READ, FUSE_CAP_SPLICE_WRITE, FUSE_CAP_SPLICE_MOVE, FUSE_CAP_AUTO_INVAL_DATA, FUSE_CAP_WRITEBACK_CACHE] {
+        for flag in [
+            FUSE_CAP_READDIRPLUS_AUTO, FUSE_CAP_SPLICE_READ, FUSE_CAP_SPLICE_WRITE, FUSE_CAP_SPLICE_MOVE, FUSE_CAP_AUTO_INVAL_DATA,
+            FUSE_CAP_WRITEBACK_CACHE,
+        ] {
             want &= ~UInt32(flag)
         }
         connection.want = want

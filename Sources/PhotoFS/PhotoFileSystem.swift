@@ -30,7 +30,8 @@ public final class PhotoFileSystem: Sendable {
     /// Opens the library and computes the first tree. `latest`, when given, is read by every
     /// `install` instead of the snapshot passed to it (see `install`).
     public init(
-        configuration: FileSystemConfiguration, snapshot: LibrarySnapshot, filters: some AppFilterResolving, control: (any ControlHandling)?,
+        configuration: FileSystemConfiguration, snapshot: LibrarySnapshot, filters: some AppFilterResolving,
+        control: (any ControlHandling)?,
         latest: (@Sendable () -> LibrarySnapshot)? = nil
     ) throws(MountError) {
         let fd = configuration.libraryPath.withCString { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }

@@ -73,9 +73,18 @@ struct DaemonMountTests {
             #expect(folders.contains(asset.path.bytes))
         }
         // Every file in all/ and by-date/ is one asset's exact bytes, each asset once.
-        let expected = Dictionary(grouping: snapshot.assets.map { try! SHA256.hex(SHA256.hash(ByteFiles.read(Array((library + "/").utf8) + $0.path.bytes))) }, by: { $0 }).mapValues(\.count)
-        let inAll = Dictionary(grouping: try all.map { try SHA256.hex(SHA256.hash(ByteFiles.read(Array((mountpoint + "/library/all/").utf8) + $0))) }, by: { $0 }).mapValues(\.count)
-        let inDates = Dictionary(grouping: try byDate.map { try SHA256.hex(SHA256.hash(ByteFiles.read(Array((mountpoint + "/library/by-date/").utf8) + $0))) }, by: { $0 }).mapValues(\.count)
+        let expected = Dictionary(
+            grouping: snapshot.assets.map { try! SHA256.hex(SHA256.hash(ByteFiles.read(Array((library + "/").utf8) + $0.path.bytes))) },
+            by: { $0 }
+        ).mapValues(\.count)
+        let inAll = Dictionary(
+            grouping: try all.map { try SHA256.hex(SHA256.hash(ByteFiles.read(Array((mountpoint + "/library/all/").utf8) + $0))) },
+            by: { $0 }
+        ).mapValues(\.count)
+        let inDates = Dictionary(
+            grouping: try byDate.map { try SHA256.hex(SHA256.hash(ByteFiles.read(Array((mountpoint + "/library/by-date/").utf8) + $0))) },
+            by: { $0 }
+        ).mapValues(\.count)
         #expect(mismatches == [])
         #expect(inAll == expected)
         #expect(inDates == expected)
@@ -119,8 +128,11 @@ struct DaemonMountTests {
             for round in 0..<10 {
                 let name = files[(reader * 3 + round) % files.count]
                 let shared = files[0]
-                let ok = (try? ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + name)) == (try? ByteFiles.read(Array((library + "/").utf8) + name))
-                    && (try? ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + shared)) == (try? ByteFiles.read(Array((library + "/").utf8) + shared))
+                let ok =
+                    (try? ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + name))
+                    == (try? ByteFiles.read(Array((library + "/").utf8) + name))
+                    && (try? ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + shared))
+                        == (try? ByteFiles.read(Array((library + "/").utf8) + shared))
                 if !ok { wrong.add() }
             }
         }
@@ -135,7 +147,10 @@ struct DaemonMountTests {
     static func within(_ seconds: Double, _ condition: () -> Bool) -> Double? {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < .milliseconds(Int(seconds * 1000)) {
-            if condition() { return Double((ContinuousClock.now - start).components.attoseconds) / 1e18 + Double((ContinuousClock.now - start).components.seconds) }
+            if condition() {
+                return Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+                    + Double((ContinuousClock.now - start).components.seconds)
+            }
             usleep(20_000)
         }
         return condition() ? seconds : nil
@@ -171,7 +186,10 @@ struct DaemonMountTests {
 
         // Rename: the old name goes, the new one comes, all/ keeps the count.
         #expect(rename(library + "/new photo.jpg", library + "/renamed.jpg") == 0)
-        #expect(Self.within(2) { (try? ByteFiles.read(folders + "renamed.jpg")) == replacement && (try? ByteFiles.stat(folders + "new photo.jpg")) == nil } != nil)
+        #expect(
+            Self.within(2) {
+                (try? ByteFiles.read(folders + "renamed.jpg")) == replacement && (try? ByteFiles.stat(folders + "new photo.jpg")) == nil
+            } != nil)
         #expect(try ByteFiles.list(all).count == before + 1)
 
         // Delete: gone from every view.
@@ -245,6 +263,8 @@ enum MountTableProbe {
     }
 
     static func isMounted(_ mountpoint: String) -> Bool {
-        ((try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? "").split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first.map(String.init) == mountpoint }
+        ((try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? "").split(separator: "\n").contains {
+            $0.split(separator: " ").dropFirst().first.map(String.init) == mountpoint
+        }
     }
 }

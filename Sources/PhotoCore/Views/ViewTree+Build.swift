@@ -95,12 +95,23 @@ struct ViewTreeBuilder {
         entryIndex.reserveCapacity(expected)
         let root = add(inode: ViewInode.root, parent: nil, name: [], kind: .directory, scope: .shared, path: [])
         _ = add(inode: ViewInode.picker, parent: root, name: Array(".picker".utf8), kind: .picker, scope: .owner, path: nil)
-        let library = add(inode: ViewInode.library, parent: root, name: Array("library".utf8), kind: .directory, scope: .owner, path: Array("library".utf8))
-        let apps = add(inode: ViewInode.apps, parent: root, name: Array("apps".utf8), kind: .directory, scope: .shared, path: Array("apps".utf8))
-        let all = add(inode: ViewInode.all, parent: library, name: Array("all".utf8), kind: .directory, scope: .owner, path: Array("library/all".utf8))
-        let dates = add(inode: ViewInode.byDate, parent: library, name: Array("by-date".utf8), kind: .directory, scope: .owner, path: Array("library/by-date".utf8))
-        let cameras = add(inode: ViewInode.byCamera, parent: library, name: Array("by-camera".utf8), kind: .directory, scope: .owner, path: Array("library/by-camera".utf8))
-        let folders = add(inode: ViewInode.folders, parent: library, name: Array("folders".utf8), kind: .directory, scope: .owner, path: Array("library/folders".utf8))
+        let library = add(
+            inode: ViewInode.library, parent: root, name: Array("library".utf8), kind: .directory, scope: .owner,
+            path: Array("library".utf8))
+        let apps = add(
+            inode: ViewInode.apps, parent: root, name: Array("apps".utf8), kind: .directory, scope: .shared, path: Array("apps".utf8))
+        let all = add(
+            inode: ViewInode.all, parent: library, name: Array("all".utf8), kind: .directory, scope: .owner, path: Array("library/all".utf8)
+        )
+        let dates = add(
+            inode: ViewInode.byDate, parent: library, name: Array("by-date".utf8), kind: .directory, scope: .owner,
+            path: Array("library/by-date".utf8))
+        let cameras = add(
+            inode: ViewInode.byCamera, parent: library, name: Array("by-camera".utf8), kind: .directory, scope: .owner,
+            path: Array("library/by-camera".utf8))
+        let folders = add(
+            inode: ViewInode.folders, parent: library, name: Array("folders".utf8), kind: .directory, scope: .owner,
+            path: Array("library/folders".utf8))
 
         addFiles(byDate, to: all, policy: .keep, scope: .owner)
         buildByDate(byDate, under: dates)
@@ -225,12 +236,16 @@ struct ViewTreeBuilder {
         }
         let names = ViewNaming.assign(candidates, reserved: reserved)
         for (position, index) in members.enumerated() {
-            _ = add(inode: inodes[position], parent: directory, name: names[position], kind: .file(asset: index, policy: policy), scope: scope, path: nil)
+            _ = add(
+                inode: inodes[position], parent: directory, name: names[position], kind: .file(asset: index, policy: policy), scope: scope,
+                path: nil)
         }
     }
 
     /// Inserts a node, moving its inode number up past any number already taken.
-    private mutating func add(inode wanted: UInt64, parent: Int32?, name: [UInt8], kind: ViewNodeKind, scope: ViewScope, path: [UInt8]?) -> Int32 {
+    private mutating func add(inode wanted: UInt64, parent: Int32?, name: [UInt8], kind: ViewNodeKind, scope: ViewScope, path: [UInt8]?)
+        -> Int32
+    {
         var inode = wanted
         while inodeIndex[inode] != nil {
             inode = inode &+ 1

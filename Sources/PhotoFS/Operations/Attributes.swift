@@ -39,7 +39,8 @@ extension PhotoFileSystem {
             let tree = self.tree
             let caller = try caller(of: request, in: tree)
             let node = try visibleNode(inode, in: tree, to: caller)
-            guard node.kind == .picker, fields & ~(FUSE_SET_ATTR_SIZE | FUSE_SET_ATTR_CTIME | FUSE_SET_ATTR_MTIME | FUSE_SET_ATTR_MTIME_NOW) == 0,
+            guard node.kind == .picker,
+                fields & ~(FUSE_SET_ATTR_SIZE | FUSE_SET_ATTR_CTIME | FUSE_SET_ATTR_MTIME | FUSE_SET_ATTR_MTIME_NOW) == 0,
                 fields & FUSE_SET_ATTR_SIZE == 0 || wanted?.pointee.st_size == 0
             else { throw .readOnly }
             guard caller == .owner else { throw .accessDenied }

@@ -68,7 +68,9 @@ enum MountDaemon {
     /// Watches the library (inotify): each re-index that changed the catalog reloads the
     /// library state and shows it, invalidating what the kernel cached. Without a watcher
     /// (inotify limits) the mount still works and says that changes show after a remount.
-    private static func startWatcher(context: LibraryContext, library: String, state: LibraryState, fileSystem: PhotoFileSystem, output: Output)
+    private static func startWatcher(
+        context: LibraryContext, library: String, state: LibraryState, fileSystem: PhotoFileSystem, output: Output
+    )
         -> LibraryWatcher?
     {
         let indexer = Indexer(catalog: context.catalog, library: CatalogLocation.canonicalLibraryPath(library), analyzer: FileAnalyzer())
