@@ -57,15 +57,10 @@ struct AccessMirror: Sendable {
     /// Writes the difference between this state and (`newApps`, `newGrants`) and returns
     /// the mirror of the new state. Runs inside the caller's transaction.
     func write(apps newApps: [String: App], grants newGrants: [String: [Grant]], to db: Database) throws(CatalogError) -> AccessMirror {
-        for (app, list) in newGrants {
-            guard newApps[app] != nil else {
-                if list.isEmpty { continue }
-                throw .grantsForUnknownApp(app)
-            }
-            var seen = Set<AssetID>()
-            for grant in list where !seen.insert(grant.asset).inserted {
-                throw .duplicateGrant(app: app, asset: grant.asset.rawValue)
-            }
+        // Duplicates within one list are found by `writeGrants` (cheaply, past the
+        // unchanged prefix), which throws and so rolls the transaction back.
+        for (app, list) in newGrants where newApps[app] == nil && !list.isEmpty {
+            throw .grantsForUnknownApp(app)
         }
         var next = AccessMirror(apps: newApps, grants: [:], dataVersion: dataVersion)
 
@@ -100,36 +95,66 @@ struct AccessMirror: Sendable {
     }
 
     /// Writes one app's grant changes: deletes what left, inserts what came, and moves
-    /// only the grants whose old position no longer fits the new order.
+    /// only the grants whose old position no longer fits the new order. The common prefix
+    /// of the old and new lists is skipped first, so appending to a long selection (the
+    /// picker's commonest write) costs a comparison, not a rebuild.
     private static func writeGrants(app: String, old: [StoredGrant], new: [Grant], to db: Database) throws(CatalogError) -> [StoredGrant] {
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix].grant == new[prefix] { prefix += 1 }
+        let oldRest = old[prefix...]
+        let newRest = new[prefix...]
         var oldByAsset: [AssetID: StoredGrant] = [:]
-        for stored in old { oldByAsset[stored.grant.asset] = stored }
-        let kept = Set(new.map(\.asset))
-        for stored in old where !kept.contains(stored.grant.asset) {
+        for stored in oldRest { oldByAsset[stored.grant.asset] = stored }
+        var kept = Set<AssetID>()
+        kept.reserveCapacity(newRest.count)
+        for grant in newRest where !kept.insert(grant.asset).inserted {
+            throw .duplicateGrant(app: app, asset: grant.asset.rawValue)
+        }
+        for stored in oldRest where !kept.contains(stored.grant.asset) {
             let s = try db.statement("DELETE FROM grants WHERE app = ?1 AND asset_id = ?2")
             try s.bind(1, app)
             try s.bind(2, stored.grant.asset.rawValue)
             try s.run()
         }
-        var result: [StoredGrant] = []
+        var result = Array(old[..<prefix])
         result.reserveCapacity(new.count)
-        var previous = Int64.min
-        for grant in new {
+        var previous = prefix > 0 ? old[prefix - 1].position : Int64.min
+        for grant in newRest {
             if let stored = oldByAsset[grant.asset], stored.position > previous {
                 if stored.grant != grant {
                     try upsert(app: app, grant: grant, position: stored.position, in: db)
                 }
-                result.append(stored)
-                result[result.count - 1].grant = grant
+                result.append(StoredGrant(grant: grant, position: stored.position))
                 previous = stored.position
             } else {
                 let position = previous == Int64.min ? 0 : previous &+ 1
-                try upsert(app: app, grant: grant, position: position, in: db)
+                if oldByAsset[grant.asset] == nil {
+                    // Not in the old suffix: a plain insert, which the primary key refuses
+                    // when the asset is already in the unchanged prefix (a duplicate).
+                    try insert(app: app, grant: grant, position: position, in: db)
+                } else {
+                    try upsert(app: app, grant: grant, position: position, in: db)
+                }
                 result.append(StoredGrant(grant: grant, position: position))
                 previous = position
             }
         }
         return result
+    }
+
+    private static func insert(app: String, grant: Grant, position: Int64, in db: Database) throws(CatalogError) {
+        let s = try db.statement("INSERT INTO grants(app, asset_id, position, granted_at_ns) VALUES(?1, ?2, ?3, ?4)")
+        try s.bind(1, app)
+        try s.bind(2, grant.asset.rawValue)
+        try s.bind(3, position)
+        try s.bind(4, grant.grantedAtNanoseconds)
+        do {
+            try s.run()
+        } catch {
+            // SQLITE_CONSTRAINT_PRIMARYKEY: the app already has this asset.
+            if case .sqlite(let code, _) = error, code == 1555 { throw .duplicateGrant(app: app, asset: grant.asset.rawValue) }
+            throw error
+        }
     }
 
     private static func upsert(app: String, grant: Grant, position: Int64, in db: Database) throws(CatalogError) {

@@ -25,7 +25,8 @@ public struct FailureRecord: Hashable, Sendable {
     public var reason: AnalysisError
     public var recordedAtNanoseconds: Int64
 
-    public init(path: LibraryPath, size: Int64, mtimeNanoseconds: Int64, inode: UInt64, reason: AnalysisError, recordedAtNanoseconds: Int64) {
+    public init(path: LibraryPath, size: Int64, mtimeNanoseconds: Int64, inode: UInt64, reason: AnalysisError, recordedAtNanoseconds: Int64)
+    {
         self.path = path
         self.size = size
         self.mtimeNanoseconds = mtimeNanoseconds

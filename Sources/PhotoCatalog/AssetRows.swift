@@ -21,12 +21,14 @@ enum AssetRows {
         assets.reserveCapacity(count)
         let s = try db.statement("SELECT \(columns) FROM assets")
         defer { s.reset() }
-        while try s.step() { assets.append(try read(s).asset) }
+        while try s.step() { assets.append(try readAsset(s)) }
         return assets
     }
 
     /// The records a `WHERE` clause selects, with its parameters bound by `bind`.
-    static func records(in db: Database, where clause: String, bind: (Statement) throws(CatalogError) -> Void) throws(CatalogError) -> [AssetRecord] {
+    static func records(in db: Database, where clause: String, bind: (Statement) throws(CatalogError) -> Void) throws(CatalogError)
+        -> [AssetRecord]
+    {
         let s = try db.statement("SELECT \(columns) FROM assets WHERE \(clause)")
         defer { s.reset() }
         try bind(s)
@@ -64,7 +66,7 @@ enum AssetRows {
         try s.bind(21, m.software)
         try s.bind(22, m.saysScreenshot)
         // One problem per line: a line break inside a problem would split it on the way back.
-        try s.bind(23, m.problems.map { $0.replacing("\n", with: " ") }.joined(separator: "\n"))
+        try s.bind(23, m.problems.map { String(decoding: $0.utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self) }.joined(separator: "\n"))
         try s.bind(24, a.redaction.strip.encoded())
         try s.bind(25, a.redaction.coarse.encoded())
         try s.bind(26, record.indexedAtNanoseconds)
@@ -80,8 +82,15 @@ enum AssetRows {
 
     /// Decodes the current row of a statement that selected `columns`.
     static func read(_ s: Statement) throws(CatalogError) -> AssetRecord {
-        let idText = s.text(0)
-        guard let id = AssetID(idText) else { throw .badStoredValue(column: "assets.id", detail: "not an asset id: \(idText)") }
+        AssetRecord(asset: try readAsset(s), fingerprint: s.text(1), indexedAtNanoseconds: s.int64(25))
+    }
+
+    /// Decodes the asset of the current row (not the catalog-only columns).
+    static func readAsset(_ s: Statement) throws(CatalogError) -> Asset {
+        guard let id = s.withTextBytes(0, { AssetID(utf8: $0) }) else {
+            throw .badStoredValue(column: "assets.id", detail: "not an asset id: \(s.text(0))")
+        }
+        let idText = id.rawValue
         let formatText = s.text(6)
         guard let format = MediaFormat(rawValue: formatText) else {
             throw .badStoredValue(column: "assets.format", detail: "unknown format \(formatText) for \(idText)")
@@ -93,8 +102,9 @@ enum AssetRows {
         if let latitude = s.optionalDouble(16), let longitude = s.optionalDouble(17) {
             location = GeoLocation(latitude: latitude, longitude: longitude, altitude: s.optionalDouble(18))
         }
-        let problemsText = s.text(22)
-        let problems = problemsText.isEmpty ? [] : problemsText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let problems = s.withTextBytes(22) { bytes -> [String] in
+            bytes.isEmpty ? [] : bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        }
         let metadata = MediaMetadata(
             format: format, captureDate: captureDate, dateSource: dateSource,
             make: s.optionalText(10), model: s.optionalText(11), lens: s.optionalText(12),
@@ -102,19 +112,19 @@ enum AssetRows {
             location: location, hasExif: s.int64(19) != 0, software: s.optionalText(20),
             saysScreenshot: s.int64(21) != 0, problems: problems)
         let redaction = RedactionPlans(strip: try plan(s, 23, idText), coarse: try plan(s, 24, idText))
-        let asset = Asset(
+        return Asset(
             id: id, path: LibraryPath(bytes: s.blob(2)), size: s.int64(3), mtimeNanoseconds: s.int64(4),
             inode: UInt64(bitPattern: s.int64(5)), metadata: metadata, redaction: redaction)
-        return AssetRecord(asset: asset, fingerprint: s.text(1), indexedAtNanoseconds: s.int64(25))
     }
 
     private static func plan(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> RedactionPlan {
+        if s.withBlobBytes(column, { $0.elementsEqual(identityBlob) }) { return .identity }
         let bytes = s.blob(column)
-        if bytes == identityBlob { return .identity }
         do {
             return try RedactionPlan(encoded: bytes)
         } catch {
-            throw .badStoredValue(column: column == 23 ? "assets.redaction_strip" : "assets.redaction_coarse", detail: "undecodable plan for \(id): \(error)")
+            throw .badStoredValue(
+                column: column == 23 ? "assets.redaction_strip" : "assets.redaction_coarse", detail: "undecodable plan for \(id): \(error)")
         }
     }
 }

@@ -26,7 +26,8 @@ extension Catalog {
     }
 
     /// Makes the stored apps and grants equal to the given ones, in one transaction that
-    /// is on disk (fsynced, `synchronous=FULL`) when this returns: the picker executor
+    /// is committed when this returns (fsynced too with `accessDurability` `.powerLoss`,
+    /// the default): the picker executor
     /// computes a whole new access state from a write to `.picker` and hands it here.
     ///
     /// Only the difference is written: apps that changed, grants that came or went, and
@@ -38,7 +39,7 @@ extension Catalog {
         try connection.withLock { (c: inout Connection) throws(CatalogError) in
             let db = c.db
             var current = c.access
-            let next = try db.transaction(durability: .powerLoss) { () throws(CatalogError) -> AccessMirror in
+            let next = try db.transaction(durability: accessDurability) { () throws(CatalogError) -> AccessMirror in
                 // Inside the write lock, so nobody can commit between this check and our write.
                 try current.refreshIfChanged(from: db)
                 return try current.write(apps: apps, grants: grants, to: db)

@@ -35,7 +35,8 @@ extension Catalog {
     /// The catalogued assets whose fingerprint is this.
     public func assets(withFingerprint fingerprint: String) throws(CatalogError) -> [AssetRecord] {
         try connection.withLock { (c: inout Connection) throws(CatalogError) -> [AssetRecord] in
-            try AssetRows.records(in: c.db, where: "fingerprint = ?1 ORDER BY path") { s throws(CatalogError) in try s.bind(1, fingerprint) }
+            try AssetRows.records(in: c.db, where: "fingerprint = ?1 ORDER BY path") { s throws(CatalogError) in try s.bind(1, fingerprint)
+            }
         }
     }
 
@@ -90,7 +91,9 @@ extension Catalog {
 
 /// Reading and writing rows of the `failures` table.
 enum FailureRows {
-    static func records(in db: Database, where clause: String, bind: (Statement) throws(CatalogError) -> Void) throws(CatalogError) -> [FailureRecord] {
+    static func records(in db: Database, where clause: String, bind: (Statement) throws(CatalogError) -> Void) throws(CatalogError)
+        -> [FailureRecord]
+    {
         let s = try db.statement("SELECT path, size, mtime_ns, inode, kind, errno, recorded_at_ns FROM failures WHERE \(clause)")
         defer { s.reset() }
         try bind(s)

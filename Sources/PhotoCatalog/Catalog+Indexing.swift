@@ -4,7 +4,9 @@ import PhotoCore
 /// batch of results in one transaction.
 extension Catalog {
     /// The stored state of every asset and failure within the scope, by path.
-    func storedStates(in scope: IndexScope) throws(CatalogError) -> (assets: [LibraryPath: StoredFileState], failures: [LibraryPath: FileStat]) {
+    func storedStates(in scope: IndexScope) throws(CatalogError) -> (
+        assets: [LibraryPath: StoredFileState], failures: [LibraryPath: FileStat]
+    ) {
         try connection.withLock { (c: inout Connection) throws(CatalogError) -> ([LibraryPath: StoredFileState], [LibraryPath: FileStat]) in
             let db = c.db
             try db.execute("BEGIN")
@@ -12,13 +14,16 @@ extension Catalog {
             var assets: [LibraryPath: StoredFileState] = [:]
             var failures: [LibraryPath: FileStat] = [:]
             for (lower, upper) in Self.pathRanges(scope) {
-                let a = try db.statement("SELECT path, id, fingerprint, size, mtime_ns, inode FROM assets WHERE path >= ?1 AND (?2 IS NULL OR path < ?2)")
+                let a = try db.statement(
+                    "SELECT path, id, fingerprint, size, mtime_ns, inode FROM assets WHERE path >= ?1 AND (?2 IS NULL OR path < ?2)")
                 try a.bind(1, lower)
                 if let upper { try a.bind(2, upper) } else { try a.bindNull(2) }
                 while try a.step() {
                     let path = LibraryPath(bytes: a.blob(0))
                     guard scope.contains(path), let id = AssetID(a.text(1)) else { continue }
-                    assets[path] = StoredFileState(id: id, fingerprint: a.text(2), size: a.int64(3), mtimeNanoseconds: a.int64(4), inode: UInt64(bitPattern: a.int64(5)))
+                    assets[path] = StoredFileState(
+                        id: id, fingerprint: a.text(2), size: a.int64(3), mtimeNanoseconds: a.int64(4),
+                        inode: UInt64(bitPattern: a.int64(5)))
                 }
                 a.reset()
                 let f = try db.statement("SELECT path, size, mtime_ns, inode FROM failures WHERE path >= ?1 AND (?2 IS NULL OR path < ?2)")

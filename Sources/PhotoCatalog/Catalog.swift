@@ -4,14 +4,18 @@ import Synchronization
 /// The SQLite store of one library: assets, failures, apps, grants and settings.
 ///
 /// One connection behind a lock serves every thread; the FUSE hot path never comes here
-/// but reads a `LibrarySnapshot`. The catalog runs in WAL mode: index writes use
-/// `synchronous=NORMAL` (a committed batch survives a crash of the process, not a power
-/// loss), access-state writes use `synchronous=FULL` (a grant that was reported saved
-/// survives power loss too). Other processes may open the same file; writers wait up to
-/// the busy timeout for each other.
+/// but reads a `LibrarySnapshot`. The catalog runs in WAL mode. Every write is a
+/// transaction that is in the WAL file when it returns, so it survives `kill -9` of the
+/// process: index writes use `synchronous=NORMAL` (a power loss may lose the last
+/// batches, which the next index run redoes); access-state writes use
+/// `accessDurability`, by default `synchronous=FULL` (fsynced: a grant that was reported
+/// saved survives power loss too). Other processes may open the same file; writers wait
+/// up to the busy timeout for each other.
 public final class Catalog: Sendable {
     /// The catalog file.
     public let path: String
+    /// How hard apps and grants are pushed to disk before `replaceAccessState` returns.
+    public let accessDurability: Durability
     let connection: Mutex<Connection>
 
     /// The connection and what is mirrored from it, guarded together.
@@ -22,8 +26,9 @@ public final class Catalog: Sendable {
         var access: AccessMirror
     }
 
-    private init(path: String, db: consuming sending Connection) {
+    private init(path: String, accessDurability: Durability, db: consuming sending Connection) {
         self.path = path
+        self.accessDurability = accessDurability
         self.connection = Mutex(db)
     }
 
@@ -32,7 +37,11 @@ public final class Catalog: Sendable {
     ///
     /// When `library` is given, the catalog is tied to that library's absolute path: a
     /// new catalog records it, an existing one must name the same library.
-    public static func open(at path: String, library: [UInt8]? = nil) throws(CatalogError) -> Catalog {
+    /// `accessDurability` `.processCrash` trades power-loss safety of grants for speed
+    /// (no fsync per picker write); a crash of the process still loses nothing.
+    public static func open(at path: String, library: [UInt8]? = nil, accessDurability: Durability = .powerLoss) throws(CatalogError)
+        -> Catalog
+    {
         try FileSystem.createParentDirectories(of: path)
         let db = try Database(path: path)
         try Schema.migrate(db)
@@ -48,7 +57,7 @@ public final class Catalog: Sendable {
             }
         }
         let access = try AccessMirror.load(from: db)
-        return Catalog(path: path, db: Connection(db: db, access: access))
+        return Catalog(path: path, accessDurability: accessDurability, db: Connection(db: db, access: access))
     }
 
     /// The absolute path of the library this catalog describes, when recorded.

@@ -22,9 +22,11 @@ enum FileSystem {
 
     /// The canonical absolute path (symlinks resolved), or nil when it does not exist.
     static func realPath(_ path: [UInt8]) -> [UInt8]? {
-        guard let resolved = (path + [0]).withUnsafeBufferPointer({ buffer in
-            buffer.withMemoryRebound(to: CChar.self) { realpath($0.baseAddress, nil) }
-        }) else { return nil }
+        guard
+            let resolved = (path + [0]).withUnsafeBufferPointer({ buffer in
+                buffer.withMemoryRebound(to: CChar.self) { realpath($0.baseAddress, nil) }
+            })
+        else { return nil }
         defer { free(resolved) }
         return Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
     }

@@ -5,7 +5,9 @@ import Testing
 @testable import PhotoCatalog
 
 /// A record with every field set, including a path that is not UTF-8 and holds a newline.
-func fullRecord(id: String = "3f9a1c0d2b7e", path: [UInt8] = Array("Trips/2024/".utf8) + [0xFF, 0x0A, 0xC3, 0x28] + Array(" IMG.jpg".utf8)) -> AssetRecord {
+func fullRecord(id: String = "3f9a1c0d2b7e", path: [UInt8] = Array("Trips/2024/".utf8) + [0xFF, 0x0A, 0xC3, 0x28] + Array(" IMG.jpg".utf8))
+    -> AssetRecord
+{
     let metadata = MediaMetadata(
         format: .heic, captureDate: CaptureDate(year: 2024, month: 6, day: 15, hour: 13, minute: 4, second: 59, utcOffsetMinutes: -330),
         dateSource: .dateTimeOriginal, make: "Apple", model: "iPhone 15 Pro", lens: "iPhone 15 Pro back triple camera 6.765mm f/1.78",
@@ -29,6 +31,20 @@ func bareRecord(id: String, path: String, fingerprint: String? = nil) -> AssetRe
         fingerprint: fingerprint ?? id + String(repeating: "1", count: 52), indexedAtNanoseconds: 0)
 }
 
+private func threadCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// The process's resident set in MiB, from /proc/self/statm.
+private func residentMegabytes() -> Int {
+    guard let bytes = FileOps.read(Array("/proc/self/statm".utf8)) else { return 0 }
+    let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / (1 << 20)
+}
+
 @Suite("Catalog assets")
 struct CatalogAssetTests {
     @Test func everyFieldSurvivesAReopen() throws {
@@ -47,6 +63,17 @@ struct CatalogAssetTests {
         #expect(try catalog.asset(id: bare.asset.id) == bare)
         let snapshot = try catalog.snapshot()
         #expect(Set(snapshot.assets) == [expected.asset, bare.asset])
+    }
+
+    @Test(
+        arguments: [
+            ("3f9a1c0d2b7e", "3f9a1c0d2b7e"), ("3F9A1C0D2B7E", "3f9a1c0d2b7e"), ("3f9a1c0d2b7", nil), ("3f9a1c0d2b7e0", nil),
+            ("3f9a1c0d2b7g", nil), ("3f9a1c0d2b7/", nil), ("", nil), ("3f9a1c0d2b:e", nil),
+        ] as [(String, String?)])
+    func assetIDFromBytesFollowsTheStringRule(text: String, expected: String?) {
+        let fromBytes = Array(text.utf8).withUnsafeBufferPointer { AssetID(utf8: $0) }
+        #expect(fromBytes?.rawValue == expected)
+        #expect(fromBytes == AssetID(text))
     }
 
     @Test func aPathNamesOneFile() throws {
@@ -74,7 +101,9 @@ struct CatalogAssetTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
-        try catalog.upsert([fullRecord(), bareRecord(id: "00000000000a", path: "Trips/a.jpg"), bareRecord(id: "00000000000b", path: "b.jpg")])
+        try catalog.upsert([
+            fullRecord(), bareRecord(id: "00000000000a", path: "Trips/a.jpg"), bareRecord(id: "00000000000b", path: "b.jpg"),
+        ])
         #expect(try catalog.assets(matchingPathOrID: Array(word.utf8)).map(\.asset.id.rawValue) == ids)
     }
 
@@ -83,7 +112,8 @@ struct CatalogAssetTests {
         defer { dir.remove() }
         let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
         try catalog.upsert([bareRecord(id: "00000000000a", path: "00000000000b"), bareRecord(id: "00000000000b", path: "b.jpg")])
-        #expect(try catalog.assets(matchingPathOrID: Array("00000000000b".utf8)).map(\.asset.id.rawValue) == ["00000000000b", "00000000000a"])
+        #expect(
+            try catalog.assets(matchingPathOrID: Array("00000000000b".utf8)).map(\.asset.id.rawValue) == ["00000000000b", "00000000000a"])
     }
 
     @Test func remembersItsLibraryAndRefusesAnother() throws {
@@ -104,8 +134,11 @@ struct CatalogAssetTests {
         defer { dir.remove() }
         let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
         let records = [
-            FailureRecord(path: LibraryPath(bytes: [0x61, 0xFF]), size: 3, mtimeNanoseconds: 9, inode: 4, reason: .notMedia, recordedAtNanoseconds: 1),
-            FailureRecord(path: LibraryPath("b/c.txt"), size: 0, mtimeNanoseconds: -1, inode: UInt64.max, reason: .unreadable(errno: EACCES), recordedAtNanoseconds: 2),
+            FailureRecord(
+                path: LibraryPath(bytes: [0x61, 0xFF]), size: 3, mtimeNanoseconds: 9, inode: 4, reason: .notMedia, recordedAtNanoseconds: 1),
+            FailureRecord(
+                path: LibraryPath("b/c.txt"), size: 0, mtimeNanoseconds: -1, inode: UInt64.max, reason: .unreadable(errno: EACCES),
+                recordedAtNanoseconds: 2),
         ]
         try catalog.withIndexTransaction { (writer: IndexWriter) throws(CatalogError) in
             for record in records { try writer.write(record) }
@@ -114,9 +147,9 @@ struct CatalogAssetTests {
         #expect(try catalog.failure(at: LibraryPath("b/c.txt")) == records[1])
     }
 
-    /// The daemon loads a snapshot at mount: 100,000 assets must load fast. The bound is
-    /// loose for debug builds and loaded machines; the measured time is printed.
-    @Test func snapshotOfAHundredThousandAssetsIsFast() throws {
+    /// The daemon loads a snapshot at mount: 100,000 assets load whole. The time is printed
+    /// for information only; speed is measured by the benchmarks, not asserted here.
+    @Test func snapshotLoadsAHundredThousandAssets() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
@@ -134,11 +167,17 @@ struct CatalogAssetTests {
             records.append(record)
         }
         try catalog.upsert(records)
+        let residentBefore = residentMegabytes()
         let start = Indexer.monotonicSeconds()
+        let cpuStart = threadCPUSeconds()
         let snapshot = try catalog.snapshot()
         let seconds = Indexer.monotonicSeconds() - start
-        print("snapshot of \(snapshot.assets.count) assets: \(Int(seconds * 1000)) ms")
+        let cpu = threadCPUSeconds() - cpuStart
+        print(
+            "snapshot of \(snapshot.assets.count) assets: \(Int(seconds * 1000)) ms wall, \(Int(cpu * 1000)) ms CPU, resident memory +\(residentMegabytes() - residentBefore) MB"
+        )
         #expect(snapshot.assets.count == 100_000)
-        #expect(seconds < 3)
+        #expect(Set(snapshot.assets.map(\.id)).count == 100_000)
+        #expect(snapshot.assets.first { $0.id == AssetID("000000001092") }?.path == LibraryPath("Photos/4/IMG_4242.jpg"))
     }
 }

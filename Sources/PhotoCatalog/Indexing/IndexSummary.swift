@@ -34,6 +34,23 @@ public struct IndexSummary: Sendable, Hashable {
 
     public init() {}
 
+    /// This run followed by `later`: counts added, id sets joined, unreadable folders as
+    /// `later` saw them.
+    public func merged(with later: IndexSummary) -> IndexSummary {
+        var sum = later
+        sum.new += new
+        sum.changed += changed
+        sum.moved += moved
+        sum.removed += removed
+        sum.failed += failed
+        sum.touched += touched
+        sum.seconds += seconds
+        sum.invalidatedIDs.formUnion(invalidatedIDs)
+        sum.movedIDs.formUnion(movedIDs)
+        sum.newIDs.formUnion(newIDs)
+        return sum
+    }
+
     /// Whether the run changed anything in the catalog.
     public var changedCatalog: Bool {
         new + changed + moved + removed + touched > 0 || !invalidatedIDs.isEmpty
@@ -68,4 +85,13 @@ public struct IndexProgress: Sendable, Hashable {
 public enum IndexError: Error, Hashable, Sendable {
     case library(LibraryWalkError)
     case catalog(CatalogError)
+}
+
+extension IndexError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .library(let error): error.description
+        case .catalog(let error): error.description
+        }
+    }
 }

@@ -38,7 +38,9 @@ public struct Indexer: Sendable {
     }
 
     /// Indexes the scope and says what changed. `progress` may be called from any thread.
-    public func run(scope: IndexScope = .everything, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws(IndexError) -> IndexSummary {
+    public func run(scope: IndexScope = .everything, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws(IndexError)
+        -> IndexSummary
+    {
         let started = Self.monotonicSeconds()
         var summary = IndexSummary()
         let walk: WalkResult
@@ -94,8 +96,6 @@ private struct IndexRun {
     var deferred: [(WalkedFile, AssetAnalysis)] = []
     /// Paths that got an asset row in this run.
     var assetPaths: Set<LibraryPath> = []
-    /// Paths recorded as failures in this run.
-    var failedPaths: Set<LibraryPath> = []
     /// Pool rows rewritten at their own path with the same content (touched files).
     var touchedInPlace: Set<LibraryPath> = []
 
@@ -106,7 +106,8 @@ private struct IndexRun {
         // Rows below a folder that could not be read are left alone.
         let unreadable = walk.unreadableFolders.map { FolderScope(path: $0.0, recursive: true) }
         stored = unreadable.isEmpty ? states.assets : states.assets.filter { entry in !unreadable.contains { $0.contains(entry.key) } }
-        storedFailures = unreadable.isEmpty ? states.failures : states.failures.filter { entry in !unreadable.contains { $0.contains(entry.key) } }
+        storedFailures =
+            unreadable.isEmpty ? states.failures : states.failures.filter { entry in !unreadable.contains { $0.contains(entry.key) } }
         walked = Set(walk.files.map(\.path))
     }
 
@@ -158,7 +159,8 @@ private struct IndexRun {
                     c.bytes &+= file.stat.size
                     return (c.files, c.bytes)
                 }
-                progress(IndexProgress(phase: .analyzing, filesDone: files, filesTotal: filesTotal, bytesDone: bytes, bytesTotal: bytesTotal))
+                progress(
+                    IndexProgress(phase: .analyzing, filesDone: files, filesTotal: filesTotal, bytesDone: bytes, bytesTotal: bytesTotal))
             }
             try indexer.catalog.withIndexTransaction { (writer: IndexWriter) throws(CatalogError) in
                 for (file, outcome) in zip(batch, outcomes) {
@@ -190,14 +192,17 @@ private struct IndexRun {
     }
 
     /// Writes what can be decided now; defers what depends on the pool.
-    private mutating func record(_ file: WalkedFile, _ outcome: Result<AssetAnalysis, AnalysisError>, writer: IndexWriter, summary: inout IndexSummary) throws(CatalogError) {
+    private mutating func record(
+        _ file: WalkedFile, _ outcome: Result<AssetAnalysis, AnalysisError>, writer: IndexWriter, summary: inout IndexSummary
+    ) throws(CatalogError) {
         switch outcome {
         case .failure(.unreadable(let error)) where error == ENOENT || error == ENOTDIR:
             return  // gone while we looked; its row, if any, stays in the pool and is removed
         case .failure(let reason):
             try writer.write(
-                FailureRecord(path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode, reason: reason, recordedAtNanoseconds: FileSystem.nowNanoseconds()))
-            failedPaths.insert(file.path)
+                FailureRecord(
+                    path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode,
+                    reason: reason, recordedAtNanoseconds: FileSystem.nowNanoseconds()))
             summary.failed += 1
         case .success(let analysis):
             if let row = stored[file.path], row.fingerprint == analysis.fingerprint, !claimed.contains(file.path) {

@@ -38,6 +38,15 @@ public enum LibraryWalkError: Error, Hashable, Sendable {
     case cannotOpenLibrary(path: String, errno: Int32)
 }
 
+extension LibraryWalkError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .cannotOpenLibrary(let path, let errno):
+            "cannot open the library folder \(path): \(String(cString: strerror(errno)))"
+        }
+    }
+}
+
 enum LibraryWalker {
     /// Walks `root` (an absolute path; the root itself may be a symlink) within `scope`.
     /// `found` is called every so often with the number of files found so far.
@@ -161,7 +170,9 @@ private struct Walk {
             }
             guard kind == S_IFREG else { continue }
             let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
-            result.files.append(WalkedFile(path: path.appending(name), stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino))))
+            result.files.append(
+                WalkedFile(
+                    path: path.appending(name), stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino))))
             if result.files.count % 1024 == 0 { found(result.files.count) }
         }
         for name in subfolders.sorted(by: { $0.lexicographicallyPrecedes($1) }) {

@@ -128,6 +128,18 @@ final class Statement {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// The column's text bytes, lent to `body` without a copy (valid only inside it).
+    func withTextBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        guard let pointer = sqlite3_column_text(raw, column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(raw, column))))
+    }
+
+    /// The column's BLOB bytes, lent to `body` without a copy (valid only inside it).
+    func withBlobBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        guard let pointer = sqlite3_column_blob(raw, column) else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(raw, column))))
+    }
+
     func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
     func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }

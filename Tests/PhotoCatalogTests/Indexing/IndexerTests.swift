@@ -1,5 +1,6 @@
 import Glibc
 import PhotoCore
+import PhotoMetadata
 import Synchronization
 import Testing
 
@@ -13,7 +14,7 @@ private final class Fixture {
     let analyzer: CountingAnalyzer
     var catalog: Catalog
 
-    init(analyzer: any AssetAnalyzing = CoreAnalyzer()) throws {
+    init(analyzer: any AssetAnalyzing = FileAnalyzer()) throws {
         dir = try TemporaryDirectory()
         catalogPath = dir.string + "/catalog/c.sqlite"
         self.analyzer = CountingAnalyzer(analyzer)
@@ -30,9 +31,20 @@ private final class Fixture {
         try FileOps.write(TinyJPEG.bytes(comment: comment ?? relative), to: path(relative))
     }
 
-    func index(scope: IndexScope = .everything, batchSize: Int = 3, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws -> IndexSummary {
+    /// A tiny JPEG with EXIF Make, Model and DateTimeOriginal.
+    func addWithExif(_ relative: String, day: Int) throws {
+        try FileOps.write(
+            TinyJPEG.withExif(
+                comment: relative, make: "Canon", model: "Canon EOS 40D", dateTimeOriginal: "2024:06:\(day < 10 ? "0" : "")\(day) 12:30:00"),
+            to: path(relative))
+    }
+
+    func index(scope: IndexScope = .everything, batchSize: Int = 3, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws
+        -> IndexSummary
+    {
         analyzer.reset()
-        return try Indexer(catalog: catalog, library: dir.child("lib"), analyzer: analyzer, batchSize: batchSize).run(scope: scope, progress: progress)
+        return try Indexer(catalog: catalog, library: dir.child("lib"), analyzer: analyzer, batchSize: batchSize).run(
+            scope: scope, progress: progress)
     }
 
     func id(_ relative: String) throws -> AssetID? { try catalog.asset(at: LibraryPath(relative))?.asset.id }
@@ -41,10 +53,15 @@ private final class Fixture {
 }
 
 private func counts(_ s: IndexSummary) -> [String: Int] {
-    ["new": s.new, "changed": s.changed, "moved": s.moved, "removed": s.removed, "failed": s.failed, "unchanged": s.unchanged, "touched": s.touched]
+    [
+        "new": s.new, "changed": s.changed, "moved": s.moved, "removed": s.removed, "failed": s.failed, "unchanged": s.unchanged,
+        "touched": s.touched,
+    ]
 }
 
-private func expected(new: Int = 0, changed: Int = 0, moved: Int = 0, removed: Int = 0, failed: Int = 0, unchanged: Int = 0, touched: Int = 0) -> [String: Int] {
+private func expected(
+    new: Int = 0, changed: Int = 0, moved: Int = 0, removed: Int = 0, failed: Int = 0, unchanged: Int = 0, touched: Int = 0
+) -> [String: Int] {
     ["new": new, "changed": changed, "moved": moved, "removed": removed, "failed": failed, "unchanged": unchanged, "touched": touched]
 }
 
@@ -53,7 +70,9 @@ struct IndexerTests {
     /// The acceptance scenario of issue 2: rename one, move one, change one, delete one.
     @Test func renameMoveChangeDelete() throws {
         let f = try Fixture()
-        for name in ["rename.jpg", "move.jpg", "change.jpg", "delete.jpg", "stay.jpg"] { try f.add(name) }
+        for (day, name) in ["rename.jpg", "move.jpg", "change.jpg", "delete.jpg", "stay.jpg"].enumerated() {
+            try f.addWithExif(name, day: day + 1)
+        }
         let first = try f.index()
         #expect(counts(first) == expected(new: 5))
         #expect(f.analyzer.count == 5)
@@ -62,7 +81,15 @@ struct IndexerTests {
         let changed = try #require(try f.id("change.jpg"))
         let deleted = try #require(try f.id("delete.jpg"))
         // Ids come from content: the fingerprint's first 12 hex digits.
-        #expect(renamed == AssetFingerprint(of: TinyJPEG.bytes(comment: "rename.jpg")).assetID)
+        let renameBytes = try #require(FileOps.read(f.path("rename.jpg")))
+        #expect(renamed == AssetFingerprint(of: renameBytes).assetID)
+        // What libexif read is what the catalog holds.
+        let metadata = try #require(try f.catalog.asset(id: moved)?.asset.metadata)
+        #expect(metadata.make == "Canon")
+        #expect(metadata.model == "Canon EOS 40D")
+        #expect(metadata.captureDate == CaptureDate(year: 2024, month: 6, day: 2, hour: 12, minute: 30, second: 0))
+        #expect(metadata.dateSource == .dateTimeOriginal)
+        #expect(metadata.hasExif)
 
         try FileOps.rename(f.path("rename.jpg"), f.path("renamed.jpg"))
         try FileOps.rename(f.path("move.jpg"), f.path("sub/folder/move.jpg"))
@@ -78,6 +105,7 @@ struct IndexerTests {
         #expect(newID == AssetFingerprint(of: TinyJPEG.bytes(comment: "new content")).assetID)
         #expect(try f.catalog.asset(id: deleted) == nil)
         #expect(try f.paths() == ["change.jpg", "renamed.jpg", "stay.jpg", "sub/folder/move.jpg"])
+        #expect(try f.catalog.asset(id: moved)?.asset.metadata.captureDate?.day == 2)
         // Only the changed file was read again: renames and moves are known by inode.
         #expect(f.analyzer.count == 1)
         #expect(second.movedIDs == [renamed, moved])
@@ -231,7 +259,9 @@ struct IndexerTests {
         let moved = try f.id("a/1.jpg")
         try FileOps.rename(f.path("a/1.jpg"), f.path("b/1.jpg"))
         try FileOps.unlink(f.path("top.jpg"))  // outside the scope: not seen yet
-        let scope = IndexScope.folders([FolderScope(path: LibraryPath("a"), recursive: false), FolderScope(path: LibraryPath("b"), recursive: true)])
+        let scope = IndexScope.folders([
+            FolderScope(path: LibraryPath("a"), recursive: false), FolderScope(path: LibraryPath("b"), recursive: true),
+        ])
         #expect(counts(try f.index(scope: scope)) == expected(moved: 1, unchanged: 1))
         #expect(try f.id("b/1.jpg") == moved)
         #expect(try f.paths() == ["b/1.jpg", "b/2.jpg", "top.jpg"])
@@ -257,5 +287,28 @@ struct IndexerTests {
         _ = FileOps.run(["/bin/rm", "-rf", f.dir.string + "/lib"])
         #expect(throws: IndexError.self) { _ = try f.index() }
         #expect(try f.catalog.assetCount() == 1)
+    }
+}
+
+@Suite("Indexer at scale")
+struct IndexerScaleTests {
+    /// Issue 2 asks for a re-index of an unchanged 10,000-file library in under 2 s.
+    @Test func reindexingTenThousandUnchangedFilesIsQuick() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        for n in 0..<10_000 {
+            try FileOps.write(TinyJPEG.bytes(comment: "photo \(n)"), to: dir.child("lib/\(n % 50)/IMG_\(n).jpg"))
+        }
+        let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
+        let analyzer = CountingAnalyzer(FileAnalyzer())
+        let indexer = Indexer(catalog: catalog, library: dir.child("lib"), analyzer: analyzer)
+        let first = try indexer.run()
+        #expect(first.new == 10_000)
+        let again = try indexer.run()
+        print(
+            "10,000 files: first index \(Int(first.seconds * 1000)) ms (\(Int(10_000 / first.seconds)) files/s), unchanged re-index \(Int(again.seconds * 1000)) ms"
+        )
+        #expect(again.unchanged == 10_000)
+        #expect(analyzer.count == 10_000)
     }
 }

@@ -65,7 +65,8 @@ struct LibraryWalkerTests {
         let flat = try LibraryWalker.walk(root: lib, scope: .folders([FolderScope(path: LibraryPath("a"), recursive: false)]))
         #expect(flat.files.map(\.path.display) == ["a/one.jpg"])
         let both = try LibraryWalker.walk(
-            root: lib, scope: .folders([FolderScope(path: LibraryPath("a"), recursive: false), FolderScope(path: LibraryPath("a"), recursive: true)]))
+            root: lib,
+            scope: .folders([FolderScope(path: LibraryPath("a"), recursive: false), FolderScope(path: LibraryPath("a"), recursive: true)]))
         #expect(both.files.map(\.path.display) == ["a/b/two.jpg", "a/one.jpg"])
         let gone = try LibraryWalker.walk(root: lib, scope: .folders([FolderScope(path: LibraryPath("zzz"), recursive: true)]))
         #expect(gone.files.isEmpty && gone.unreadableFolders.isEmpty)
@@ -82,5 +83,15 @@ struct LibraryWalkerTests {
         FileOps.chmod(dir.child("lib/locked"), 0)
         let result = try LibraryWalker.walk(root: dir.child("lib"), scope: .everything)
         #expect(result.unreadableFolders.map(\.0.display) == ["locked"])
+    }
+}
+
+@Suite("Index error texts")
+struct IndexErrorTextTests {
+    @Test func sayWhatAndWhy() {
+        let walk = LibraryWalkError.cannotOpenLibrary(path: "/photos", errno: ENOENT)
+        #expect(walk.description == "cannot open the library folder /photos: No such file or directory")
+        #expect(IndexError.library(walk).description == walk.description)
+        #expect(WatchError.cannotWatch(errno: EMFILE).description == "cannot watch the library with inotify: Too many open files")
     }
 }

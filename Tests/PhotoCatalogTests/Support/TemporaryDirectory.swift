@@ -9,7 +9,9 @@ final class TemporaryDirectory {
     init() throws {
         let base = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
         var template = Array((base + "/photofs-catalog-test-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { throw TestFailure("mkdtemp failed: errno \(errno)") }
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw TestFailure("mkdtemp failed: errno \(errno)")
+        }
         path = template.dropLast().map { UInt8(bitPattern: $0) }
     }
 
@@ -81,7 +83,9 @@ enum FileOps {
     }
 
     static func symlink(target: [UInt8], at path: [UInt8]) throws {
-        guard cString(target, { t in cString(path) { p in Glibc.symlink(t, p) } }) == 0 else { throw TestFailure("symlink failed: errno \(errno)") }
+        guard cString(target, { t in cString(path) { p in Glibc.symlink(t, p) } }) == 0 else {
+            throw TestFailure("symlink failed: errno \(errno)")
+        }
     }
 
     static func chmod(_ path: [UInt8], _ mode: mode_t) {
@@ -103,5 +107,15 @@ enum FileOps {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return (status >> 8) & 0xFF
+    }
+}
+
+extension FileOps {
+    /// The target of a symbolic link, as text.
+    static func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -49,3 +49,37 @@ final class CountingAnalyzer: AssetAnalyzing {
 
     func reset() { calls.withLock { $0.removeAll() } }
 }
+
+extension TinyJPEG {
+    /// A tiny JPEG with an EXIF APP1 block (little-endian TIFF): IFD0 Make and Model and
+    /// an Exif IFD with DateTimeOriginal ("YYYY:MM:DD HH:MM:SS").
+    static func withExif(comment: String, make: String, model: String, dateTimeOriginal: String) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8)] }
+        func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
+        func be16(_ v: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)] }
+        let makeBytes = Array(make.utf8) + [0]
+        let modelBytes = Array(model.utf8) + [0]
+        let dateBytes = Array(dateTimeOriginal.utf8) + [0]
+        // Layout: header(8) IFD0(2+3*12+4) ExifIFD(2+1*12+4) then values.
+        let ifd0 = 8
+        let exifIFD = ifd0 + 2 + 3 * 12 + 4
+        let values = exifIFD + 2 + 12 + 4
+        let makeAt = values
+        let modelAt = makeAt + makeBytes.count
+        let dateAt = modelAt + modelBytes.count
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(ifd0)
+        tiff += le16(3)
+        tiff += le16(0x010F) + le16(2) + le32(makeBytes.count) + le32(makeAt)
+        tiff += le16(0x0110) + le16(2) + le32(modelBytes.count) + le32(modelAt)
+        tiff += le16(0x8769) + le16(4) + le32(1) + le32(exifIFD)
+        tiff += le32(0)
+        tiff += le16(1)
+        tiff += le16(0x9003) + le16(2) + le32(dateBytes.count) + le32(dateAt)
+        tiff += le32(0)
+        tiff += makeBytes + modelBytes + dateBytes
+        let app1 = Array("Exif".utf8) + [0, 0] + tiff
+        let plain = bytes(comment: comment)
+        // SOI, then APP1, then the rest of the plain JPEG.
+        return [0xFF, 0xD8, 0xFF, 0xE1] + be16(app1.count + 2) + app1 + plain.dropFirst(2)
+    }
+}

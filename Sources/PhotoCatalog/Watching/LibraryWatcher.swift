@@ -1,0 +1,287 @@
+// Watches a library with inotify and keeps the catalog in step with it. Supports: files
+// written (seen when the writer closes them), touched, deleted, renamed and moved between
+// folders; folders created, moved in, moved out, renamed and deleted (watches follow them);
+// queue overflow (a full rescan). Does not support: changes below a symlink (symlinks are
+// never followed), a file still being written (seen at close, not before), a hard link made
+// inside the library (no close event; the next full index finds it), or file systems whose
+// changes inotify does not see (network mounts changed by other hosts).
+import Dispatch
+import Glibc
+import PhotoCore
+import Synchronization
+
+/// Why the watcher could not start.
+public enum WatchError: Error, Hashable, Sendable {
+    /// inotify_init1 failed (errno), e.g. too many inotify instances.
+    case cannotWatch(errno: Int32)
+    /// The library could not be walked.
+    case library(LibraryWalkError)
+}
+
+extension WatchError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .cannotWatch(let errno): "cannot watch the library with inotify: \(String(cString: strerror(errno)))"
+        case .library(let error): error.description
+        }
+    }
+}
+
+/// Runs an incremental index of the folders where something happened, about
+/// `coalescing` seconds after the first event of a burst, and hands the new snapshot and
+/// the summary (with the ids to invalidate) to `onChange`.
+///
+/// One inotify watch per folder: a library with more folders than
+/// `/proc/sys/fs/inotify/max_user_watches` is watched only partly (the folders that did not
+/// get a watch are listed by `unwatchedFolders`).
+public final class LibraryWatcher: Sendable {
+    /// Called on the watcher's queue after each index run that changed the catalog.
+    public typealias ChangeHandler = @Sendable (LibrarySnapshot, IndexSummary) -> Void
+    /// Called on the watcher's queue when an index run failed (the next event retries).
+    public typealias ErrorHandler = @Sendable (IndexError) -> Void
+
+    private let indexer: Indexer
+    private let coalescing: Double
+    private let onChange: ChangeHandler
+    private let onError: ErrorHandler
+    private let queue = DispatchQueue(label: "photofs.library-watcher")
+    private let state = Mutex(State())
+
+    struct State {
+        var fd: Int32 = -1
+        /// A pipe whose write end `stop()` writes to, to wake the loop.
+        var stopPipe: (read: Int32, write: Int32) = (-1, -1)
+        var folders: [Int32: LibraryPath] = [:]
+        var unwatched: Set<LibraryPath> = []
+        var pending: Set<FolderScope> = []
+        var fullRescan = false
+        var running = false
+        /// A run changed the catalog but its snapshot could not be read: delivered with the
+        /// next run's, so no invalidation is lost.
+        var owedSummary: IndexSummary?
+    }
+
+    /// No IN_MODIFY: a file is read when its writer closes it (IN_CLOSE_WRITE), so a copy
+    /// in progress is not hashed half-way, over and over.
+    private static let folderMask =
+        UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
+        | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW) | UInt32(IN_EXCL_UNLINK)
+
+    public init(indexer: Indexer, coalescing: Double = 0.2, onChange: @escaping ChangeHandler, onError: @escaping ErrorHandler = { _ in }) {
+        self.indexer = indexer
+        self.coalescing = coalescing
+        self.onChange = onChange
+        self.onError = onError
+    }
+
+    deinit { stop() }
+
+    /// Watches every folder of the library and starts reacting to changes on a thread of
+    /// its own. Changes made before `start` returns are seen by the next index run only if
+    /// they happen again; index first, then start.
+    public func start() throws(WatchError) {
+        let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+        guard fd >= 0 else { throw .cannotWatch(errno: errno) }
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else {
+            let error = errno
+            close(fd)
+            throw .cannotWatch(errno: error)
+        }
+        let stopPipe = (read: pipeFDs[0], write: pipeFDs[1])
+        _ = fcntl(stopPipe.read, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(stopPipe.write, F_SETFD, FD_CLOEXEC)
+        let folders: [LibraryPath]
+        do {
+            folders = try LibraryWalker.walk(root: indexer.library, scope: .everything).folders
+        } catch {
+            close(fd)
+            close(stopPipe.read)
+            close(stopPipe.write)
+            throw .library(error)
+        }
+        state.withLock { s in
+            s.fd = fd
+            s.stopPipe = stopPipe
+            s.running = true
+            for folder in folders { Self.addWatch(folder, library: indexer.library, state: &s) }
+        }
+        queue.async { [self] in loop(fd: fd, stopFD: stopPipe.read) }
+    }
+
+    /// Stops watching and waits for an index run in progress to finish. Safe to call twice.
+    public func stop() {
+        let (running, fd, stopPipe) = state.withLock { s in (s.running, s.fd, s.stopPipe) }
+        guard running else { return }
+        var byte: UInt8 = 1
+        _ = write(stopPipe.write, &byte, 1)
+        queue.sync {}  // the loop has returned
+        state.withLock { s in
+            s.running = false
+            s.fd = -1
+            s.stopPipe = (-1, -1)
+            s.folders.removeAll()
+        }
+        close(fd)
+        close(stopPipe.read)
+        close(stopPipe.write)
+    }
+
+    /// Folders that could not get a watch (limit reached, or unreadable).
+    public var unwatchedFolders: Set<LibraryPath> { state.withLock { $0.unwatched } }
+
+    /// The number of folders watched.
+    public var watchedFolderCount: Int { state.withLock { $0.folders.count } }
+
+    // MARK: events
+
+    /// Waits for events; `coalescing` seconds after the first one of a burst, indexes.
+    private func loop(fd: Int32, stopFD: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var deadline: Double?
+        while true {
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+            let timeout = deadline.map { Int32(max(0, ($0 - Indexer.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
+            let ready = poll(&fds, 2, timeout)
+            if ready < 0 && errno != EINTR { return }
+            if fds[1].revents != 0 { return }
+            if fds[0].revents != 0 {
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                    guard count > 0 else { break }
+                    state.withLock { s in Self.parse(buffer[0..<count], library: indexer.library, state: &s) }
+                }
+                let pending = state.withLock { $0.fullRescan || !$0.pending.isEmpty }
+                if pending && deadline == nil { deadline = Indexer.monotonicSeconds() + coalescing }
+            }
+            if let due = deadline, Indexer.monotonicSeconds() >= due {
+                deadline = nil
+                if !flush() {
+                    // The changes are still unindexed (catalog busy, library unreadable): retry.
+                    deadline = Indexer.monotonicSeconds() + Self.retryDelay
+                }
+            }
+        }
+    }
+
+    /// Turns raw inotify records into pending scopes and watch changes.
+    static func parse(_ bytes: ArraySlice<UInt8>, library: [UInt8], state s: inout State) {
+        var offset = bytes.startIndex
+        let header = 16
+        while offset + header <= bytes.endIndex {
+            func u32(_ at: Int) -> UInt32 {
+                UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+            }
+            let wd = Int32(bitPattern: u32(offset))
+            let mask = u32(offset + 4)
+            let length = Int(u32(offset + 12))
+            let nameStart = offset + header
+            let nameEnd = min(bytes.endIndex, nameStart + length)
+            let rawName = bytes[nameStart..<nameEnd]
+            let name = Array(rawName.prefix { $0 != 0 })
+            offset = nameEnd
+
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                s.fullRescan = true
+                continue
+            }
+            guard let folder = s.folders[wd] else { continue }
+            if mask & UInt32(IN_IGNORED) != 0 {
+                s.folders[wd] = nil
+                continue
+            }
+            if mask & UInt32(IN_DELETE_SELF) != 0 {
+                s.pending.insert(FolderScope(path: folder, recursive: true))
+                continue
+            }
+            guard let first = name.first, first != UInt8(ascii: ".") else { continue }
+            let path = folder.appending(name)
+            if mask & UInt32(IN_ISDIR) != 0 {
+                s.pending.insert(FolderScope(path: path, recursive: true))
+                if mask & UInt32(IN_MOVED_FROM | IN_DELETE) != 0 {
+                    // Its watches would follow it out of the library or name stale paths.
+                    removeWatches(under: path, state: &s)
+                }
+                if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                    let sub =
+                        (try? LibraryWalker.walk(root: library, scope: .folders([FolderScope(path: path, recursive: true)])).folders) ?? []
+                    for folder in sub { addWatch(folder, library: library, state: &s) }
+                }
+            } else if mask & ~UInt32(IN_CREATE) != 0 {
+                // A file's IN_CREATE alone is the start of a write: wait for its IN_CLOSE_WRITE.
+                s.pending.insert(FolderScope(path: folder, recursive: false))
+            }
+        }
+    }
+
+    private static func addWatch(_ folder: LibraryPath, library: [UInt8], state s: inout State) {
+        let absolute = folder.bytes.isEmpty ? library : library + [UInt8(ascii: "/")] + folder.bytes
+        let wd = (absolute + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { inotify_add_watch(s.fd, $0.baseAddress!, folderMask) }
+        }
+        if wd >= 0 {
+            s.folders[wd] = folder
+            s.unwatched.remove(folder)
+        } else {
+            s.unwatched.insert(folder)
+        }
+    }
+
+    private static func removeWatches(under folder: LibraryPath, state s: inout State) {
+        let scope = FolderScope(path: folder, recursive: true)
+        for (wd, path) in s.folders where path == folder || scope.contains(path) {
+            inotify_rm_watch(s.fd, wd)
+            s.folders[wd] = nil
+        }
+    }
+
+    // MARK: indexing
+
+    /// Seconds before a failed index run is tried again.
+    static let retryDelay = 1.0
+
+    /// Indexes what is pending; false when the run failed, with the scope put back.
+    private func flush() -> Bool {
+        let (scope, rescan) = state.withLock { s -> (IndexScope, Bool) in
+            defer {
+                s.pending.removeAll()
+                s.fullRescan = false
+            }
+            return (s.fullRescan ? .everything : .folders(Array(s.pending)), s.fullRescan)
+        }
+        if rescan {
+            // Events were lost: watch every folder again (existing watches are kept).
+            if let folders = try? LibraryWalker.walk(root: indexer.library, scope: .everything).folders {
+                state.withLock { s in for folder in folders { Self.addWatch(folder, library: indexer.library, state: &s) } }
+            }
+        }
+        let summary: IndexSummary
+        do {
+            summary = try indexer.run(scope: scope)
+        } catch {
+            state.withLock { s in
+                switch scope {
+                case .everything: s.fullRescan = true
+                case .folders(let folders): s.pending.formUnion(folders)
+                }
+            }
+            onError(error)
+            return false
+        }
+        let owed = state.withLock { s in
+            defer { s.owedSummary = nil }
+            return s.owedSummary
+        }
+        let combined = owed.map { $0.merged(with: summary) } ?? summary
+        guard combined.changedCatalog else { return true }
+        do {
+            onChange(try indexer.catalog.snapshot(), combined)
+        } catch {
+            // The catalog holds the changes: retry until a snapshot reaches the views.
+            state.withLock { $0.owedSummary = combined }
+            onError(.catalog(error))
+            return false
+        }
+        return true
+    }
+}
