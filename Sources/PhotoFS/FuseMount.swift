@@ -40,6 +40,12 @@ public final class FuseMount: @unchecked Sendable {
             throw .sessionFailed
         }
         session = created
+        // SIGINT/SIGTERM/SIGHUP end the loop; a parent may have started us with them
+        // blocked, and the worker threads inherit this thread's mask.
+        var endSignals = sigset_t()
+        sigemptyset(&endSignals)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&endSignals, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &endSignals, nil)
         guard fuse_set_signal_handlers(session) == 0 else {
             fuse_session_destroy(session)
             Self.free(arguments)

@@ -7,7 +7,9 @@
 # Targets: TIFFWalkerFuzz PlannerFuzz ContainerWalkerFuzz (default: all).
 # Seeds come from the first KBs of the shared corpus files ($PHOTOFS_CORPUS, else
 # ../shared/corpus or ../../shared/corpus beside the package); the growing corpus and any
-# crash reproducer are kept in .build/fuzz/. Exit status is non-zero when a target crashed.
+# crash reproducer are kept in .build/fuzz/. Tests/Fuzz/regressions/ holds inputs that once
+# crashed or hung a target; they are replayed as seeds. Exit status is non-zero when a
+# target crashed, hung (10 s per input) or leaked.
 set -euo pipefail
 
 seconds="${1:-60}"
@@ -64,9 +66,10 @@ for target in "${targets[@]}"; do
         2> >(grep -v "Cannot export local symbol" >&2)
     work="$out/corpus-$target"
     mkdir -p "$work" "$out/crashes"
-    seed_dirs=()
+    # Inputs that once crashed or hung a target are always replayed first.
+    seed_dirs=("$root/Tests/Fuzz/regressions")
     if [ -d "$seeds" ]; then
-        if [ "$target" = TIFFWalkerFuzz ]; then seed_dirs=("$seeds/tiff"); else seed_dirs=("$seeds/files"); fi
+        if [ "$target" = TIFFWalkerFuzz ]; then seed_dirs+=("$seeds/tiff"); else seed_dirs+=("$seeds/files"); fi
     fi
     echo "== running $target for ${seconds}s"
     if ! "$binary" "$work" "${seed_dirs[@]}" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \

@@ -5,18 +5,19 @@
 ///   cannot be walked with certainty is replaced by an empty TIFF structure of the same
 ///   length (fail closed), or, when the block is the image file itself (TIFF, DNG, RAW),
 ///   the file is withheld.
-/// - XMP packets: location properties replaced by spaces (see `XMPLocationScanner`); when
+/// - XMP packets (those the layout lists and those in a TIFF XMLPacket tag): location properties replaced by spaces (see `XMPLocationScanner`); when
 ///   a coordinate name survives, the whole packet becomes spaces. Under `coarse`,
 ///   `exif:GPSLatitude`/`GPSLongitude` are rewritten rounded to 0.01° (the property keeps
 ///   its form, the shorter value is followed by spaces after the property); every other
 ///   location property is blanked, and so is a coordinate in a notation not understood.
 /// - Video location payloads (`©xyz`, `loci`, `gps `, `gps0`, the ISO 6709 `mdta` value):
 ///   zeroed. A zeroed `©xyz` payload reads as an empty string (length 0), which exiftool
-///   and players skip; an `mdta` value that is a `data` atom keeps its 16-byte header so
-///   the item list still parses, and its string is zeroed. Under `coarse` an ISO 6709
-///   string (`©xyz`, the `mdta` value) is rewritten rounded to 0.01° without altitude
-///   (`ISO6709Coarsener`): the `©xyz` length field shrinks to the new text and the rest is
-///   zeroed; the `data` value is padded with spaces. `loci`, `gps `, `gps0` are blanked.
+///   and players skip. An `ilst` item value (the `mdta` ISO 6709 key, an iTunes `©xyz`
+///   item) becomes spaces and its item's key index becomes 0 (no key), so readers skip
+///   the item instead of listing an empty GPSCoordinates. Under `coarse` an ISO 6709
+///   string is rewritten rounded to 0.01° without altitude (`ISO6709Coarsener`): the
+///   `©xyz` length field shrinks to the new text and the rest is zeroed; an item value is
+///   padded with spaces. `loci`, `gps `, `gps0` are blanked.
 /// - Checksummed chunks (PNG): a chunk whose covered bytes are patched gets a patch with
 ///   the CRC-32 recomputed over the patched bytes.
 /// - A container that could not be parsed to its end (`isComplete == false`): withheld.
@@ -62,7 +63,12 @@ public enum RedactionPlanner {
                 case .uncertain(let reason): return .withheld(reason: reason)
                 }
             }
-            for packet in layout.xmpPackets {
+            // XMP kept in a TIFF's XMLPacket tag (700), which the container layout does not
+            // list: TIFF, DNG and raw files carry their XMP there.
+            let embedded = tiffs.flatMap { tiff in
+                tiff.directories.filter { $0.kind != .gps }.flatMap(\.entries).filter { $0.tag == TIFFTag.xmlPacket }.compactMap(\.value)
+            }
+            for packet in layout.xmpPackets + embedded {
                 try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes)
             }
             for payload in layout.movie?.locationPayloads ?? [] {
@@ -102,7 +108,7 @@ public enum RedactionPlanner {
         let text = try read(packet, from: source)
         let scanner = XMPLocationScanner(text)
         if scanner.uncertain {
-            patches.fill(packet, with: 0x20)
+            patches.add(at: packet.offset, emptyXMP(replacing: text))
             notes.append("XMP packet at \(packet.offset): location not found with certainty, packet blanked")
             return
         }
@@ -130,13 +136,15 @@ public enum RedactionPlanner {
         guard payload.length > 0 else { return }
         // Location payloads are short; a long one is read only as far as needed to recognise it.
         let bytes = try read(ByteRange(offset: payload.offset, length: min(payload.length, 4096)), from: source)
-        let isDataAtom = payload.length >= 16 && bytes[4...7].elementsEqual(Array("data".utf8))
-        if isDataAtom {
-            let text = ByteRange(offset: payload.offset + 16, length: payload.length - 16)
-            if coarse, payload.length == Int64(bytes.count), let rounded = ISO6709Coarsener.coarsen(Array(bytes[16...])) {
-                patches.add(at: text.offset, rounded + [UInt8](repeating: 0x20, count: Int(text.length) - rounded.count))
+        if let itemKey = try itemListKeyOffset(of: payload, source: source) {
+            // An `ilst` item value. Blanking the text alone leaves an empty GPSCoordinates tag
+            // that exiftool still lists, so `strip` also sets the item's key index to 0, which
+            // names no key (keys count from 1): readers skip the item.
+            if coarse, payload.length == Int64(bytes.count), let rounded = ISO6709Coarsener.coarsen(bytes) {
+                patches.add(at: payload.offset, rounded + [UInt8](repeating: 0x20, count: bytes.count - rounded.count))
             } else {
-                patches.fill(text, with: 0)
+                patches.fill(payload, with: 0x20)
+                patches.add(at: itemKey, [0, 0, 0, 0])
             }
             return
         }
@@ -152,6 +160,31 @@ public enum RedactionPlanner {
             }
         }
         patches.fill(payload, with: 0)
+    }
+
+    /// The bytes that replace a whole XMP packet: an empty `x:xmpmeta` element then spaces
+    /// when the packet starts with markup and is long enough (exiftool reads a packet of
+    /// spaces alone as "Invalid XMP"), else only spaces (a piece of extended XMP).
+    static func emptyXMP(replacing text: [UInt8]) -> [UInt8] {
+        let empty = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
+        var bytes = [UInt8](repeating: 0x20, count: text.count)
+        let startsWithMarkup = text.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "<")
+        if startsWithMarkup && text.count >= empty.count {
+            bytes.replaceSubrange(0..<empty.count, with: empty)
+        }
+        return bytes
+    }
+
+    /// When `payload` is the value of an `ilst` item (`[item size][key] [data size]['data']
+    /// [type][locale] value`, the data atom filling the item), the absolute offset of the
+    /// item's 4-byte key; nil when the bytes before the payload are not that shape.
+    private static func itemListKeyOffset(of payload: ByteRange, source: some ByteSource) throws(ByteSourceError) -> Int64? {
+        guard payload.offset >= 24 else { return nil }
+        let head = try read(ByteRange(offset: payload.offset - 24, length: 24), from: source)
+        let itemSize = Int64(head[0]) << 24 | Int64(head[1]) << 16 | Int64(head[2]) << 8 | Int64(head[3])
+        let dataSize = Int64(head[8]) << 24 | Int64(head[9]) << 16 | Int64(head[10]) << 8 | Int64(head[11])
+        guard head[12...15].elementsEqual(Array("data".utf8)), dataSize == 16 + payload.length, itemSize == dataSize + 8 else { return nil }
+        return payload.offset - 20
     }
 
     private static func addChecksums(_ chunks: [ChecksummedChunk], to patches: inout PatchList, merged: [Patch], source: some ByteSource)

@@ -19,6 +19,7 @@ enum TIFFTag {
     static let gpsIFD: UInt16 = 0x8825
     static let interopIFD: UInt16 = 0xA005
     static let subIFDs: UInt16 = 0x014A
+    static let xmlPacket: UInt16 = 0x02BC
 
     static let gpsVersionID: UInt16 = 0x0000
     static let gpsLatitudeRef: UInt16 = 0x0001

@@ -42,7 +42,7 @@ public struct TIFFDirectory: Hashable, Sendable {
     public var offset: Int64
     public var entries: [TIFFEntry]
     /// The next-IFD offset as stored (relative to the TIFF header; 0 = none), or nil when
-    /// the 4 bytes lie outside the block.
+    /// the block ends right after the entries (then `byteRange` leaves the 4 bytes out).
     public var nextIFD: UInt32?
 
     public init(kind: TIFFDirectoryKind, offset: Int64, entries: [TIFFEntry], nextIFD: UInt32?) {
@@ -52,8 +52,8 @@ public struct TIFFDirectory: Hashable, Sendable {
         self.nextIFD = nextIFD
     }
 
-    /// The directory's own bytes: count, entries and next-IFD offset.
-    public var byteRange: ByteRange { ByteRange(offset: offset, length: 2 + 12 * Int64(entries.count) + 4) }
+    /// The directory's own bytes: count, entries and next-IFD offset (when inside the block).
+    public var byteRange: ByteRange { ByteRange(offset: offset, length: 2 + 12 * Int64(entries.count) + (nextIFD == nil ? 0 : 4)) }
 }
 
 /// One 12-byte IFD entry.
@@ -94,8 +94,12 @@ public enum TIFFProblem: Hashable, Sendable {
     case readFailed(offset: Int64)
     /// A directory pointer leads outside the block.
     case directoryOutsideBlock(kind: TIFFDirectoryKind, relativeOffset: UInt32)
-    /// A directory's entries (or its next-IFD offset) run past the end of the block.
+    /// A directory's entries run past the end of the block.
     case directoryTruncated(kind: TIFFDirectoryKind, offset: Int64, declaredCount: Int)
+    /// A directory's entries fit but its 4-byte next-IFD offset lies past the block's end.
+    case nextOffsetOutsideBlock(kind: TIFFDirectoryKind, offset: Int64)
+    /// A sub-directory pointer with a count of 0: it holds no offset and is not followed.
+    case emptyPointer(tag: UInt16, entryOffset: Int64)
     /// A directory pointer leads to a directory already walked.
     case directoryLoop(kind: TIFFDirectoryKind, offset: Int64)
     /// A GPS pointer leads to a directory already walked as another kind (IFD0, EXIF...).
@@ -117,9 +121,41 @@ public enum TIFFProblem: Hashable, Sendable {
     public var mayHideLocation: Bool {
         switch self {
         case .notTIFF, .readFailed, .directoryTruncated, .tooManyDirectories, .gpsDirectoryShared: true
-        case .directoryOutsideBlock, .directoryLoop: false
+        case .directoryOutsideBlock, .directoryLoop, .nextOffsetOutsideBlock, .emptyPointer: false
         case .unknownType, .valueOutsideBlock: false
         case .pointerWrongType(let tag, _, _): tag == TIFFTag.gpsIFD
+        }
+    }
+}
+
+extension TIFFDirectoryKind: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .main(let index): "IFD\(index)"
+        case .exif: "EXIF IFD"
+        case .gps: "GPS IFD"
+        case .interop: "Interop IFD"
+        case .sub: "SubIFD"
+        }
+    }
+}
+
+extension TIFFProblem: CustomStringConvertible {
+    /// One sentence for `photofs show` and plan notes; offsets are absolute, in decimal.
+    public var description: String {
+        switch self {
+        case .notTIFF: "no valid TIFF header"
+        case .readFailed(let offset): "could not read at \(offset)"
+        case .directoryOutsideBlock(let kind, let relative): "\(kind) offset \(relative) lies outside the block"
+        case .directoryTruncated(let kind, let offset, let count): "\(kind) at \(offset) claims \(count) entries, more than the block holds"
+        case .directoryLoop(let kind, let offset): "\(kind) pointer loops back to the directory at \(offset)"
+        case .gpsDirectoryShared(let offset): "GPS pointer leads into another directory at \(offset)"
+        case .nextOffsetOutsideBlock(let kind, let offset): "\(kind) at \(offset) ends at the block's end without a next-IFD offset"
+        case .emptyPointer(let tag, let at): "pointer tag \(tag) at \(at) has a count of 0"
+        case .tooManyDirectories: "more directories or entries than the walker follows"
+        case .unknownType(let kind, let tag, let type, let at): "\(kind) entry at \(at) (tag \(tag)) has unknown type \(type)"
+        case .valueOutsideBlock(let kind, let tag, let at): "\(kind) entry at \(at) (tag \(tag)) has its value outside the block"
+        case .pointerWrongType(let tag, let type, let at): "pointer tag \(tag) at \(at) has type \(type), not an offset"
         }
     }
 }

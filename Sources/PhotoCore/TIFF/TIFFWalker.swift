@@ -123,13 +123,16 @@ private struct Walk<Source: ByteSource> {
         visited[relative] = kind
         guard let countBytes = read(at: absolute, count: 2), let count16 = order.uint16(countBytes, at: 0) else { return }
         let count = Int(count16)
-        // 2 (count) + 12 per entry + 4 (next offset) must lie inside the block.
-        let needed = 2 + 12 * Int64(count) + 4
-        guard needed <= block.length - Int64(relative) else {
+        // 2 (count) + 12 per entry must lie inside the block; the 4-byte next offset may be
+        // cut off by the block's end (then there is no next directory to hide anything).
+        let available = block.length - Int64(relative) - 2
+        guard 12 * Int64(count) <= available else {
             problems.append(.directoryTruncated(kind: kind, offset: absolute, declaredCount: count))
             return
         }
-        guard let body = read(at: absolute + 2, count: 12 * count + 4) else { return }
+        let hasNext = 12 * Int64(count) + 4 <= available
+        if !hasNext { problems.append(.nextOffsetOutsideBlock(kind: kind, offset: absolute)) }
+        guard let body = read(at: absolute + 2, count: 12 * count + (hasNext ? 4 : 0)) else { return }
         entryTotal += count
 
         var entries: [TIFFEntry] = []
@@ -195,9 +198,12 @@ private struct Walk<Source: ByteSource> {
         }
         switch entry.type {
         case TIFFType.long, TIFFType.ifd:
-            // A count of 0 still leaves an offset in the value field that a lenient reader
-            // may follow, so it is followed too.
-            if entry.count <= 1 || kind != .sub {
+            // A count of 0 holds no offset (exiftool reads it as empty): not followed.
+            if entry.count == 0 {
+                problems.append(.emptyPointer(tag: entry.tag, entryOffset: entry.entryOffset))
+                return
+            }
+            if entry.count == 1 || kind != .sub {
                 if entry.count > 1 {
                     problems.append(.pointerWrongType(tag: entry.tag, type: entry.type, entryOffset: entry.entryOffset))
                 }

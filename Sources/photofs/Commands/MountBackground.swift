@@ -3,7 +3,8 @@ import Glibc
 /// The background half of `photofs mount`: starts `photofs mount -f --ready-fd 3 ...` as a
 /// child in its own session (no `fork` in a process that may run threads) and waits for
 /// one readiness line on a pipe. Exits 0 once the child says `ready`; otherwise with the
-/// child's exit code (the child has printed its reason on the shared stderr).
+/// child's exit code (the child has printed its reason on the shared stderr). Once ready,
+/// the child lets go of stdout and stderr, so `$(photofs mount ...)` in a script returns.
 enum MountBackground {
     /// The descriptor number the child gets the pipe's write end as.
     static let childReadyFD: Int32 = 3
@@ -24,7 +25,7 @@ enum MountBackground {
         posix_spawn_file_actions_adddup2(&actions, writeEnd, childReadyFD)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
 
-        var argv = [environment.executablePath, "mount", "-f", "--ready-fd", String(childReadyFD)]
+        var argv = [environment.executablePath, "mount", "-f", "--detach", "--ready-fd", String(childReadyFD)]
         for value in arguments.values("option") { argv += ["-o", value] }
         if arguments.flag("allow-other") { argv.append("--allow-other") }
         if arguments.flag("quiet") { argv.append("--quiet") }

@@ -112,8 +112,19 @@ enum Spawn {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
+        // The child starts with no signal blocked and default handlers, whatever thread of
+        // ours spawns it (Dispatch threads block signals; a daemon must see SIGTERM).
         // POSIX_SPAWN_SETSID (glibc 2.26+) is hidden behind _GNU_SOURCE: its value is 0x80.
-        if newSession { posix_spawnattr_setflags(&attributes, 0x80) }
+        var flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        if newSession { flags |= 0x80 }
+        posix_spawnattr_setflags(&attributes, flags)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
         let arguments = argv.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }
         var pid = pid_t()

@@ -27,6 +27,7 @@ enum MountCommand {
             .value("ready-fd", "N", "write 'ready' to file descriptor N once mounted (used by the background parent)"),
             .flag("quiet", short: "q", "no progress bar"),
             .flag("debug", "log every FUSE request (libfuse -d)"),
+            .flag("detach", "after the ready line, let go of the terminal: stdout and stderr to /dev/null (used by the background parent)"),
         ]
     ) { arguments, environment throws(CLIError) in
         guard arguments.positionals.count == 2 else { throw .usage("mount needs LIBRARY and MOUNTPOINT; see 'photofs help mount'.") }

@@ -38,6 +38,14 @@ enum MountDaemon {
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress!, $0.count) }
             close(readyFD)
         }
+        if arguments.flag("detach") {
+            let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+            if null >= 0 {
+                dup2(null, 1)
+                dup2(null, 2)
+                close(null)
+            }
+        }
         let result: Int32
         do throws(MountError) {
             result = try mount.run()

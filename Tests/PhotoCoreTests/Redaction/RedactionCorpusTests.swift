@@ -255,4 +255,75 @@ import Testing
         }
         return result
     }
+
+    /// Location the corpus lacks in some formats, written by exiftool into copies of corpus
+    /// files: the `mdta` ISO 6709 key of iPhone videos, EXIF GPS and XMP in a TIFF, and
+    /// EXIF (`eXIf`) and XMP (`iTXt`) in a PNG, whose CRCs must be rewritten.
+    static let written: [(file: String, arguments: [String], coarseKey: String, coarseValue: String)] = [
+        (
+            "metadata-extractor-images/with-gps.mp4", ["-Keys:GPSCoordinates=37.4217, -122.0834, 12.5"], "Keys:GPSCoordinates",
+            "37.42 -122.08"
+        ),
+        (
+            "exif-samples/Arbitro.tiff",
+            [
+                "-GPSLatitude=48.858222", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", "-GPSAltitude=35",
+                "-XMP-exif:GPSLatitude=48.858222", "-XMP-exif:GPSLongitude=2.2945", "-XMP-photoshop:City=Paris",
+            ],
+            "Composite:GPSLatitude", "48.86"
+        ),
+        (
+            "exiftool/PNG.png",
+            [
+                "-EXIF:GPSLatitude=48.858222", "-EXIF:GPSLatitudeRef=N", "-EXIF:GPSLongitude=2.2945", "-EXIF:GPSLongitudeRef=E",
+                "-XMP-exif:GPSAltitude=35", "-XMP-photoshop:Country=France",
+            ],
+            "Composite:GPSLongitude", "2.29"
+        ),
+    ]
+
+    @Test(arguments: 0..<written.count)
+    func locationWrittenByExiftool(index: Int) throws {
+        let item = Self.written[index]
+        guard let dir = Corpus.directory, Self.run(["exiftool", "-ver"]) != nil,
+            FileManager.default.fileExists(atPath: dir + "/" + item.file)
+        else {
+            print("RedactionCorpusTests: \(item.file) or exiftool absent; skipped")
+            return
+        }
+        // Its own folder: the other test removes `tempRoot` when it ends, and tests run in parallel.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photofs-redaction-written-\(getpid())-\(index)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ext = (item.file as NSString).pathExtension
+        let path = folder.appendingPathComponent("written.\(ext)").path
+        try FileManager.default.copyItem(atPath: dir + "/" + item.file, toPath: path)
+        _ = Self.run(["exiftool", "-q", "-overwrite_original"] + item.arguments + [path])
+        let original = try #require(FileByteSource.contents(of: path))
+        let before = try #require(Self.exiftool([path])[path])
+        try #require(!Self.locationKeys(before).isEmpty, "exiftool did not write the location")
+
+        let source = MemoryByteSource(original)
+        let layout = ContainerWalker.layout(of: source, format: try #require(MediaSniffer.format(of: source)))
+        let plans = RedactionPlanner.plans(layout: layout, source: source)
+        var outputs: [String: String] = [:]
+        for (policy, plan) in [("strip", plans.strip), ("coarse", plans.coarse)] {
+            var bytes = original
+            #expect(plan.apply(to: &bytes, at: 0), "\(policy) withheld: \(plan)")
+            let out = folder.appendingPathComponent("\(policy).\(ext)").path
+            FileManager.default.createFile(atPath: out, contents: Data(bytes))
+            outputs[policy] = out
+        }
+        let readings = Self.exiftool(Array(outputs.values))
+        let stripped = try #require(readings[outputs["strip"]!])
+        #expect(Self.locationKeys(stripped).isEmpty, "\(item.file): left \(Self.locationKeys(stripped))")
+        #expect(Self.newComplaints(before: before, after: stripped).isEmpty, "\(item.file)")
+        let coarse = try #require(readings[outputs["coarse"]!])
+        #expect(Self.newComplaints(before: before, after: coarse).isEmpty, "\(item.file)")
+        #expect("\(coarse[item.coarseKey] ?? "")" == item.coarseValue, "\(item.file)")
+        #expect(coarse.keys.filter { $0.contains("GPSAltitude") || $0.hasPrefix("XMP-photoshop") }.isEmpty, "\(item.file)")
+        if ext == "png" {
+            #expect(Self.pixels(path) != nil && Self.pixels(path) == Self.pixels(outputs["strip"]!), "\(item.file): pixels differ")
+        }
+    }
 }

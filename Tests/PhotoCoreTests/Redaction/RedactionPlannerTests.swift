@@ -116,32 +116,48 @@ import Testing
         #expect(CRC32.checksum([]) == 0)
     }
 
-    @Test func videoPayloadsAreZeroedKeepingDataAtomHeaders() {
-        // ©xyz payload (length, language, text) at 0; an mdta value `data` atom at 30.
+    /// An `ilst` item holding the ISO 6709 value: item header (size, key index 2), `data`
+    /// atom header (size, 'data', type 1, locale 0), then the text the layout points at.
+    static func item(_ text: String) -> [UInt8] {
+        let value = Array(text.utf8)
+        let dataSize = UInt32(16 + value.count)
+        let be = TIFFByteOrder.bigEndian
+        return be.bytes(of: dataSize + 8) + [0, 0, 0, 2] + be.bytes(of: dataSize) + Array("data".utf8) + [0, 0, 0, 1, 0, 0, 0, 0] + value
+    }
+
+    @Test func videoPayloadsAreBlankedAndItemKeysUnset() {
+        // ©xyz payload (length, language, text) at 0; an mdta item at 30, its value at 54.
         let xyz: [UInt8] = [0, 18, 0x15, 0xC7] + Array("+12.3456-098.7654/".utf8)
-        let data: [UInt8] = [0, 0, 0, 34] + Array("data".utf8) + [0, 0, 0, 1, 0, 0, 0, 0] + Array("+12.3456-098.7654/".utf8)
-        let file = xyz + [0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE] + data
-        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 22), ByteRange(offset: 30, length: 34)])
+        let file = xyz + [UInt8](repeating: 0xEE, count: 8) + Self.item("+12.3456-098.7654/")
+        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 22), ByteRange(offset: 54, length: 18)])
         let layout = ContainerLayout(format: .mov, movie: movie)
         let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(file)).strip
         #expect(
             plan
                 == .patches([
-                    Patch(offset: 0, bytes: [UInt8](repeating: 0, count: 22)), Patch(offset: 46, bytes: [UInt8](repeating: 0, count: 18)),
+                    Patch(offset: 0, bytes: [UInt8](repeating: 0, count: 22)),
+                    Patch(offset: 34, bytes: [0, 0, 0, 0]),
+                    Patch(offset: 54, bytes: [UInt8](repeating: 0x20, count: 18)),
                 ]))
+        // A payload without an item around it is zeroed, and nothing before it is touched.
+        let bare = [UInt8](repeating: 0xEE, count: 30) + Array("+12.3456-098.7654/".utf8)
+        let bareLayout = ContainerLayout(format: .mov, movie: MovieInfo(locationPayloads: [ByteRange(offset: 30, length: 18)]))
+        #expect(
+            RedactionPlanner.plans(layout: bareLayout, source: MemoryByteSource(bare)).strip
+                == .patches([Patch(offset: 30, bytes: [UInt8](repeating: 0, count: 18))]))
     }
 
     @Test func coarseRoundsVideoISO6709InPlace() {
         let xyz: [UInt8] = [0, 26, 0x15, 0xC7] + Array("+12.3456-098.7654+010.500/".utf8)
-        let data: [UInt8] = [0, 0, 0, 34] + Array("data".utf8) + [0, 0, 0, 1, 0, 0, 0, 0] + Array("-45.6789+001.2349/".utf8)
-        let file = xyz + data
-        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 30), ByteRange(offset: 30, length: 34)])
+        let item = Self.item("-45.6789+001.2349/")
+        let file = xyz + item
+        let movie = MovieInfo(locationPayloads: [ByteRange(offset: 0, length: 30), ByteRange(offset: 54, length: 18)])
         let plan = RedactionPlanner.plans(layout: ContainerLayout(format: .mov, movie: movie), source: MemoryByteSource(file)).coarse
         var patched = file
         plan.apply(to: &patched, at: 0)
         let newXYZ: [UInt8] = [0, 14, 0x15, 0xC7] + Array("+12.35-098.77/".utf8) + [UInt8](repeating: 0, count: 12)
-        let newData = Array(data[0..<16]) + Array("-45.68+001.23/    ".utf8)
-        #expect(patched == newXYZ + newData)
+        let newItem = Array(item[0..<24]) + Array("-45.68+001.23/    ".utf8)
+        #expect(patched == newXYZ + newItem)
     }
 
     @Test(
@@ -216,12 +232,36 @@ import Testing
         #expect(XMPCoordinateCoarsener.coarsen(Array(input.utf8)[...]).map { String(decoding: $0, as: UTF8.self) } == output)
     }
 
+    @Test func xmpInATIFFXMLPacketTagIsBlanked() {
+        let xmp = Array("<rdf:Description exif:GPSLatitude=\"1,2.5N\" exif:FNumber=\"2\"/>".utf8)
+        var fixture = TIFFFixture(order: .bigEndian, length: 30 + xmp.count)
+        fixture.ifd(8, [(0x02BC, 7, UInt32(xmp.count), 30)])
+        fixture.bytes.replaceSubrange(30..<(30 + xmp.count), with: xmp)
+        let layout = ContainerLayout(format: .tiff, exifBlocks: [ByteRange(offset: 0, length: Int64(fixture.bytes.count))])
+        let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(fixture.bytes)).strip
+        let attribute = "exif:GPSLatitude=\"1,2.5N\""
+        #expect(plan == .patches([Patch(offset: 30 + 17, bytes: [UInt8](repeating: 0x20, count: attribute.utf8.count))]))
+    }
+
     @Test func xmpWithAnUnrecognisedCoordinateIsBlankedWhole() {
         // A coordinate name in a comment-like position the scanner does not parse as a property.
-        let bytes = Array("<a b=\"1\"><c>GPSLatitude 12.5</c></a>".utf8)
-        let layout = ContainerLayout(format: .jpeg, xmpPackets: [ByteRange(offset: 0, length: Int64(bytes.count))])
-        let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(bytes)).strip
-        #expect(plan == .patches([Patch(offset: 0, bytes: [UInt8](repeating: 0x20, count: bytes.count))]))
+        // The first packet starts with markup and is long enough for an empty xmpmeta element;
+        // the second (a piece of extended XMP) becomes spaces.
+        let first = Array("<x:xmpmeta><a b=\"1\"><c>GPSLatitude 12.5</c></a></x:xmpmeta>".utf8)
+        let second = Array("de 12.5</c>GPSLongitude".utf8)
+        let layout = ContainerLayout(
+            format: .jpeg,
+            xmpPackets: [
+                ByteRange(offset: 0, length: Int64(first.count)), ByteRange(offset: Int64(first.count) + 1, length: Int64(second.count)),
+            ])
+        let plan = RedactionPlanner.plans(layout: layout, source: MemoryByteSource(first + [0] + second)).strip
+        let empty = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
+        #expect(
+            plan
+                == .patches([
+                    Patch(offset: 0, bytes: empty + [UInt8](repeating: 0x20, count: first.count - empty.count)),
+                    Patch(offset: Int64(first.count) + 1, bytes: [UInt8](repeating: 0x20, count: second.count)),
+                ]))
     }
 
     @Test func xmpScannerSurvivesEveryTruncation() {

@@ -41,7 +41,7 @@ import Testing
     func gpsPointerIntoAnotherDirectoryMayHideLocation(order: TIFFByteOrder) {
         var f = TIFFFixture(order: order, length: 64)
         // IFD0 is also its own GPS IFD: a reader would take its tag 2 as GPSLatitude.
-        f.ifd(8, [(0x0002, 5, 3, 40), (0x8825, 4, 0, 8)])
+        f.ifd(8, [(0x0002, 5, 3, 40), (0x8825, 4, 1, 8)])
         let layout = TIFFWalker().walk(MemoryByteSource(f.bytes), block: ByteRange(offset: 0, length: 64))
         #expect(layout.problems == [.gpsDirectoryShared(offset: 8)])
         #expect(layout.problems.allSatisfy { $0.mayHideLocation })
@@ -52,6 +52,26 @@ import Testing
         let twice = TIFFWalker().walk(MemoryByteSource(g.bytes), block: ByteRange(offset: 0, length: 64))
         #expect(twice.problems == [.directoryLoop(kind: .gps, offset: 40)])
         #expect(twice.gpsDirectories.count == 1)
+    }
+
+    @Test(arguments: orders)
+    func emptyPointersAndMissingNextOffsetsHideNothing(order: TIFFByteOrder) {
+        // A GPSInfo pointer with count 0 (exiftool: "Empty GPSInfo data"), and IFD0's entries
+        // ending exactly at the block's end, without room for the next-IFD offset.
+        var f = TIFFFixture(order: order, length: 8 + 2 + 24)
+        f.u16(8, 2)
+        f.u16(10, 0x8825)
+        f.u16(12, 4)
+        f.u32(14, 0)
+        f.u32(18, 8)
+        f.u16(22, 0x0112)
+        f.u16(24, 3)
+        f.u32(26, 1)
+        let layout = TIFFWalker().walk(MemoryByteSource(f.bytes), block: ByteRange(offset: 0, length: 34))
+        #expect(layout.problems == [.nextOffsetOutsideBlock(kind: .main(0), offset: 8), .emptyPointer(tag: 0x8825, entryOffset: 10)])
+        #expect(!layout.problems.contains { $0.mayHideLocation })
+        #expect(layout.directories.map(\.byteRange) == [ByteRange(offset: 8, length: 26)])
+        #expect(layout.directories.first?.nextIFD == nil)
     }
 
     @Test(arguments: orders)

@@ -1,0 +1,200 @@
+import Foundation
+import Glibc
+import PhotoCatalog
+import PhotoCore
+import Testing
+
+/// The shipped binary, mounted for real: `photofs mount -f` with a readiness pipe.
+@Suite("photofs daemon mount", .serialized, .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists))
+struct DaemonMountTests {
+    /// The corpus beside the package (or `$PHOTOFS_CORPUS`).
+    static let corpus: String? = {
+        if let override = ProcessInfo.processInfo.environment["PHOTOFS_CORPUS"] { return override }
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        let path = url.deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+        return FileManager.default.fileExists(atPath: path + "/manifest.json") ? path : nil
+    }()
+
+    static var corpusPresent: Bool {
+        if corpus == nil { print("skipping corpus mount test: no corpus at ../shared/corpus and PHOTOFS_CORPUS unset") }
+        return corpus != nil
+    }
+
+    /// A generated library of `count` photos in a new temporary directory.
+    static func generatedLibrary(count: Int, seed: Int = 1) -> String {
+        let base = temporaryDirectory("photofs-gen")
+        let library = base + "/library"
+        let result = run([DaemonProcess.binary, "generate", "--count", String(count), "--seed", String(seed), library])
+        precondition(result.status == 0, result.output)
+        return library
+    }
+
+    /// Every regular file below `root`, relative paths as bytes.
+    static func files(below root: String) -> [[UInt8]] {
+        var found: [[UInt8]] = []
+        func walk(_ relative: [UInt8]) {
+            let directory = Array(root.utf8) + (relative.isEmpty ? [] : [UInt8(ascii: "/")] + relative)
+            guard let names = try? ByteFiles.list(directory) else { return }
+            for name in names {
+                let child = relative.isEmpty ? name : relative + [UInt8(ascii: "/")] + name
+                let status = try? ByteFiles.stat(Array(root.utf8) + [UInt8(ascii: "/")] + child)
+                if let status, status.st_mode & S_IFMT == S_IFDIR { walk(child) } else if status != nil { found.append(child) }
+            }
+        }
+        walk([])
+        return found
+    }
+
+    @Test func corpusCopyIsServedWholeAndExact() throws {
+        let corpus = try #require(Self.corpus)
+        let base = temporaryDirectory("photofs-corpus")
+        defer { run(["/bin/rm", "-rf", base]) }
+        let library = base + "/library"
+        #expect(run(["/bin/cp", "-r", corpus, library]).status == 0)
+        let mountpoint = base + "/mnt"
+        mkdir(mountpoint, 0o755)
+        let daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: base + "/catalog.sqlite")
+        let snapshot = try Catalog.open(at: base + "/catalog.sqlite").snapshot()
+        #expect(snapshot.assets.count > 100)
+        let all = try ByteFiles.list(Array((mountpoint + "/library/all").utf8))
+        #expect(all.count == snapshot.assets.count)
+        let byDate = Self.files(below: mountpoint + "/library/by-date")
+        let folders = Set(Self.files(below: mountpoint + "/library/folders"))
+        #expect(byDate.count == snapshot.assets.count)
+        #expect(folders.count == snapshot.assets.count)
+        let fdsBefore = daemon.descriptorCount
+        let realLibrary = MountTableProbe.realPath(library)
+        var mismatches: [String] = []
+        for asset in snapshot.assets {
+            let source = try ByteFiles.read(Array((library + "/").utf8) + asset.path.bytes)
+            let viaFolders = try ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + asset.path.bytes)
+            if SHA256.hash(viaFolders) != SHA256.hash(source) { mismatches.append(asset.path.display) }
+            #expect(folders.contains(asset.path.bytes))
+        }
+        // Every file in all/ and by-date/ is one asset's exact bytes, each asset once.
+        let expected = Dictionary(grouping: snapshot.assets.map { try! SHA256.hex(SHA256.hash(ByteFiles.read(Array((library + "/").utf8) + $0.path.bytes))) }, by: { $0 }).mapValues(\.count)
+        let inAll = Dictionary(grouping: try all.map { try SHA256.hex(SHA256.hash(ByteFiles.read(Array((mountpoint + "/library/all/").utf8) + $0))) }, by: { $0 }).mapValues(\.count)
+        let inDates = Dictionary(grouping: try byDate.map { try SHA256.hex(SHA256.hash(ByteFiles.read(Array((mountpoint + "/library/by-date/").utf8) + $0))) }, by: { $0 }).mapValues(\.count)
+        #expect(mismatches == [])
+        #expect(inAll == expected)
+        #expect(inDates == expected)
+        #expect(daemon.descriptors(below: realLibrary) == [realLibrary])
+        #expect(daemon.descriptorCount <= fdsBefore + 8)
+        #expect(run(["/usr/bin/find", mountpoint, "-type", "f"]).output.split(separator: "\n").count >= 3 * snapshot.assets.count)
+        let copy = base + "/copy"
+        #expect(run(["/bin/cp", "-r", mountpoint + "/library/folders", copy]).status == 0)
+        #expect(run(["/usr/bin/diff", "-r", library, copy]).status == 0 || snapshot.assets.count < Self.files(below: library).count)
+        #expect(run(["/bin/ls", "-lR", mountpoint]).status == 0)
+        #expect(daemon.unmount() == 0)
+    }
+
+    @Test func oddNamesParallelReadersAndNoLeakedDescriptors() throws {
+        let library = Self.generatedLibrary(count: 24)
+        let base = (library as NSString).deletingLastPathComponent
+        defer { run(["/bin/rm", "-rf", base]) }
+        let originals = Self.files(below: library).sorted { $0.lexicographicallyPrecedes($1) }
+        let odd: [[UInt8]] = [
+            Array("odd/with space.jpg".utf8), Array("odd/new\nline.jpg".utf8), Array("odd/lat".utf8) + [0xE9, 0xFF] + Array(".jpg".utf8),
+            Array("odd/".utf8) + Array(String(repeating: "n", count: 251).utf8) + Array(".jpg".utf8),
+        ]
+        ByteFiles.mkdirs(Array((library + "/odd").utf8))
+        for (from, to) in zip(originals, odd) {
+            let source = Array((library + "/").utf8) + from
+            let target = Array((library + "/").utf8) + to
+            #expect(source.cPath { f in target.cPath { rename(f, $0) } } == 0)
+        }
+        let mountpoint = base + "/mnt"
+        mkdir(mountpoint, 0o755)
+        let daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: base + "/catalog.sqlite")
+        for name in odd {
+            let source = try ByteFiles.read(Array((library + "/").utf8) + name)
+            #expect(try ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + name) == source)
+            #expect(try ByteFiles.read(Array((mountpoint + "/library/all/").utf8) + Array(name.dropFirst(4))) == source)
+        }
+        let files = Self.files(below: library)
+        let fdsBefore = daemon.descriptorCount
+        let wrong = Mutex16()
+        DispatchQueue.concurrentPerform(iterations: 16) { reader in
+            for round in 0..<10 {
+                let name = files[(reader * 3 + round) % files.count]
+                let shared = files[0]
+                let ok = (try? ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + name)) == (try? ByteFiles.read(Array((library + "/").utf8) + name))
+                    && (try? ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + shared)) == (try? ByteFiles.read(Array((library + "/").utf8) + shared))
+                if !ok { wrong.add() }
+            }
+        }
+        #expect(wrong.count == 0)
+        let realLibrary = MountTableProbe.realPath(library)
+        #expect(daemon.descriptors(below: realLibrary) == [realLibrary])
+        #expect(daemon.descriptorCount <= fdsBefore + 8)
+        #expect(daemon.unmount() == 0)
+    }
+
+    @Test func refusesBadMountpoints() throws {
+        let library = Self.generatedLibrary(count: 3)
+        let base = (library as NSString).deletingLastPathComponent
+        defer { run(["/bin/rm", "-rf", base]) }
+        let catalog = ["--catalog", base + "/catalog.sqlite"]
+        let inside = library + "/mnt"
+        mkdir(inside, 0o755)
+        let nonEmpty = base + "/full"
+        mkdir(nonEmpty, 0o755)
+        FileManager.default.createFile(atPath: nonEmpty + "/x", contents: Data())
+        let cases: [(String, String, Int32, String)] = [
+            (library, inside, 2, "inside the library"),
+            (library, base + "/missing", 4, "does not exist"),
+            (library, nonEmpty, 2, "not empty"),
+            (library, base, 2, "inside the mountpoint"),
+        ]
+        for (lib, mnt, code, message) in cases {
+            let result = run([DaemonProcess.binary, "mount", "-f"] + catalog + [lib, mnt])
+            #expect(result.status == code, "\(mnt): \(result.output)")
+            #expect(result.output.contains(message), "\(result.output)")
+        }
+    }
+
+    @Test func backgroundMountSignalAndCrashRecovery() throws {
+        let library = Self.generatedLibrary(count: 5)
+        let base = (library as NSString).deletingLastPathComponent
+        defer { run(["/bin/rm", "-rf", base]) }
+        let mountpoint = base + "/mnt"
+        mkdir(mountpoint, 0o755)
+        let catalog = base + "/catalog.sqlite"
+        // Background: the parent returns 0 only once the mount answers.
+        let started = run([DaemonProcess.binary, "mount", "--quiet", "--catalog", catalog, library, mountpoint])
+        #expect(started.status == 0, "\(started.output)")
+        #expect(try ByteFiles.list(Array((mountpoint + "/library/all").utf8)).count == 5)
+        #expect(run([DaemonProcess.binary, "status"]).output.contains(mountpoint))
+        #expect(run([DaemonProcess.binary, "unmount", mountpoint]).status == 0)
+
+        // Foreground + SIGTERM: clean unmount, exit 0.
+        let daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: catalog)
+        #expect(daemon.signal(SIGTERM) == 0)
+        #expect(MountTableProbe.isMounted(mountpoint) == false)
+
+        // kill -9 leaves a stale mount; the next mount says so, clears it and mounts.
+        let crashed = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: catalog)
+        crashed.crash()
+        #expect(ByteFiles.errnoOf { Array(mountpoint.utf8).cPath { access($0, F_OK) } } == ENOTCONN)
+        #expect(run([DaemonProcess.binary, "status"]).output.contains("stale"))
+        let again = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: catalog)
+        #expect(again.log.contains("stale mount"))
+        #expect(try ByteFiles.list(Array((mountpoint + "/library/all").utf8)).count == 5)
+        #expect(try Catalog.open(at: catalog).snapshot().assets.count == 5)
+        #expect(again.unmount() == 0)
+    }
+}
+
+/// Reads /proc/mounts for one mountpoint.
+enum MountTableProbe {
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func isMounted(_ mountpoint: String) -> Bool {
+        ((try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? "").split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first.map(String.init) == mountpoint }
+    }
+}

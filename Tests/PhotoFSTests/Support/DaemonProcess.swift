@@ -1,0 +1,208 @@
+import Foundation
+import Glibc
+
+/// The built `photofs` binary started in the foreground (`mount -f --ready-fd 3`), as a user
+/// would run it: waits for the readiness line (never a sleep), fails fast with the daemon's
+/// stderr when it dies first, and always unmounts.
+final class DaemonProcess {
+    /// `.build/debug/photofs`, found from this file's path (`swift test` builds it first).
+    static let binary: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent(".build/debug/photofs").path
+    }()
+
+    static var binaryExists: Bool {
+        if access(binary, X_OK) == 0 { return true }
+        print("skipping daemon test: \(binary) is not built (run 'swift build' first)")
+        return false
+    }
+
+    let pid: pid_t
+    let mountpoint: String
+    let logPath: String
+    private var exitStatus: Int32?
+
+    struct StartFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts the daemon and returns once the mount is ready.
+    init(library: String, mountpoint: String, catalog: String, extra: [String] = [], timeout: Double = 120) throws {
+        self.mountpoint = mountpoint
+        logPath = mountpoint + ".log"
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw StartFailure(description: "pipe failed") }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
+        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        let argv = [Self.binary, "mount", "-f", "--ready-fd", "3", "--quiet", "--catalog", catalog] + extra + ["--", library, mountpoint]
+        let cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        // Test threads block signals; the daemon must start as a shell would start it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var child = pid_t()
+        let spawned = posix_spawn(&child, Self.binary, &actions, &attributes, cArgs, environ)
+        close(fds[1])
+        defer { close(fds[0]) }
+        guard spawned == 0 else { throw StartFailure(description: "posix_spawn failed: \(spawned)") }
+        pid = child
+        var poller = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, Int32(timeout * 1000))
+        var line = [UInt8](repeating: 0, count: 16)
+        let count = ready > 0 ? Glibc.read(fds[0], &line, 16) : 0
+        guard count > 0, line.starts(with: Array("ready".utf8)) else {
+            if ready == 0 { kill(child, SIGKILL) }
+            let status = Self.reap(child)
+            throw StartFailure(description: "photofs mount died before ready (status \(status)): \(Self.read(logPath))")
+        }
+    }
+
+    /// The number of descriptors the daemon holds.
+    var descriptorCount: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    /// The descriptors the daemon holds on files below `root` (the library): after every
+    /// reader closed, only the library root itself may remain. (The total count also varies
+    /// with libfuse's worker threads, so it is not what a leak test should compare.)
+    func descriptors(below root: String) -> [String] {
+        let directory = "/proc/\(pid)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0) }
+            .filter { $0 == root || $0.hasPrefix(root + "/") }
+    }
+
+    /// What the daemon wrote to stderr.
+    var log: String { Self.read(logPath) }
+
+    /// Unmounts with fusermount3 and returns the daemon's exit status.
+    @discardableResult
+    func unmount() -> Int32 {
+        if let exitStatus { return exitStatus }
+        _ = run(["/usr/bin/env", "fusermount3", "-u", mountpoint])
+        var status: Int32 = 0
+        for _ in 0..<300 {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                exitStatus = code
+                return code
+            }
+            usleep(20_000)
+        }
+        kill(pid, SIGKILL)
+        exitStatus = Self.reap(pid)
+        _ = run(["/usr/bin/env", "fusermount3", "-u", "-z", mountpoint])
+        return exitStatus ?? -1
+    }
+
+    /// Kills the daemon without letting it unmount (a crash).
+    func crash() {
+        kill(pid, SIGKILL)
+        exitStatus = Self.reap(pid)
+    }
+
+    /// Sends a signal and waits for the exit status.
+    func signal(_ number: Int32) -> Int32 {
+        kill(pid, number)
+        var status: Int32 = 0
+        for _ in 0..<500 {
+            if waitpid(pid, &status, WNOHANG) == pid {
+                let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                exitStatus = code
+                return code
+            }
+            usleep(20_000)
+        }
+        crash()
+        _ = run(["/usr/bin/env", "fusermount3", "-u", "-z", mountpoint])
+        return -1
+    }
+
+    deinit {
+        if exitStatus == nil { unmount() }
+        unlink(logPath)
+    }
+
+    private static func reap(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    private static func read(_ path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+}
+
+/// Runs a command to completion; its exit status and combined stdout+stderr. (posix_spawn
+/// rather than Foundation's Process, whose exit monitoring depends on SIGCHLD reaching a
+/// thread that test runners block.)
+@discardableResult
+func run(_ argv: [String]) -> (status: Int32, output: String) {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { return (-1, "pipe failed") }
+    _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    let cArgs = argv.map { strdup($0) } + [nil]
+    defer { cArgs.forEach { free($0) } }
+    var pid = pid_t()
+    let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, environ)
+    close(fds[1])
+    defer { close(fds[0]) }
+    guard spawned == 0 else { return (-1, "cannot start \(argv[0])") }
+    // Read until EOF, but stop waiting once the child is gone: a daemon it left behind
+    // may keep the pipe open.
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var status: Int32 = 0
+    var exited = false
+    while true {
+        var poller = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+        if poll(&poller, 1, 50) > 0 {
+            let count = Glibc.read(fds[0], &buffer, buffer.count)
+            if count > 0 {
+                output += buffer[0..<count]
+                continue
+            }
+            if count == 0 { break }
+        }
+        if exited { break }
+        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+    }
+    if !exited { while waitpid(pid, &status, 0) < 0 && errno == EINTR {} }
+    let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return (code, String(decoding: output, as: UTF8.self))
+}
+
+/// A fresh temporary directory.
+func temporaryDirectory(_ prefix: String) -> String {
+    var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    return String(cString: made!)
+}
