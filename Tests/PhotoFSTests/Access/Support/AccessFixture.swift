@@ -30,9 +30,11 @@ final class AccessFixture {
     private(set) var baselineDescriptors = 0
 
     /// Generates `count` photos with `seed`, mounts them (the daemon indexes first) and
-    /// reads the catalog and exiftool's facts.
-    init(count: Int, seed: Int, extra: [String] = []) throws {
+    /// reads the catalog and exiftool's facts. `worldTraversable` lets other users walk
+    /// to the mountpoint (for `--allow-other`).
+    init(count: Int, seed: Int, extra: [String] = [], worldTraversable: Bool = false) throws {
         base = temporaryDirectory("photofs-access")
+        if worldTraversable { chmod(base, 0o711) }
         library = base + "/library"
         catalog = base + "/catalog.sqlite"
         mountpoint = base + "/mnt"
