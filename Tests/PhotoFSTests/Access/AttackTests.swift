@@ -67,7 +67,7 @@ struct AttackTests {
         let hammer = names.filter { name in other.contains { $0.fileName == name || $0.id == name } }
 
         let plan: [String: Any] = [
-            "granted": grantedNames, "names": names, "paths": all.map(\.path), "ownerPaths": ownerPaths,
+            "granted": grantedNames, "toggled": toggled.fileName, "names": names, "paths": all.map(\.path), "ownerPaths": ownerPaths,
             "inodes": inodes.sorted(), "hammer": hammer, "hammerSeconds": 4,
         ]
         let planDirectory = temporaryDirectory("photofs-attack")

@@ -141,6 +141,9 @@ struct VisibilityTests {
             if !hiddenLive { usleep(100_000) }
         }
         print("deleted file hidden while mounted (within 3 s): \(hiddenLive); open of it answered errno \(openCode)")
+        withKnownIssue("the daemon does not run the library watcher yet: a deleted file leaves the view at the next index", isIntermittent: true) {
+            #expect(hiddenLive)
+        }
 
         #expect(fixture.descriptorGrowth <= 0, "the daemon gained \(fixture.descriptorGrowth) descriptors")
         #expect(fixture.daemon.unmount() == 0, "daemon log: \(fixture.daemon.log)")

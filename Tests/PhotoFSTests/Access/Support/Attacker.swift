@@ -12,6 +12,7 @@ enum Attacker {
 
     plan = json.load(open("/attack/plan.json"))
     granted = plan["granted"]            # names in /app the app may open
+    # plan["toggled"]: the name the owner keeps selecting and deselecting for this app
     forbidden_names = plan["names"]      # every other file name, id, suffixed name
     library_paths = plan["paths"]        # library-relative paths of every asset
     owner_paths = plan["ownerPaths"]     # mount-relative paths the owner looked up
@@ -70,7 +71,8 @@ enum Attacker {
                 control["readable"] += 1
     attempts += 1
     categories["listing"] = 1
-    if sorted(control["listing"]) != sorted(granted):
+    # The owner may be granting the toggled asset at this very moment: it may be listed too.
+    if not set(granted) <= set(control["listing"]) <= set(granted + [plan["toggled"]]):
         successes.append("listing: /app lists %r" % control["listing"])
 
     # 1. Names of real files, ids and suffixed names, directly and through subfolders.
