@@ -34,14 +34,18 @@ extension PhotoFileSystem {
                 throw .unexpected("readdir without an open directory")
             }
             guard offset >= 0 else { throw .invalidArgument }
-            let tree = directory.tree
+            let current = self.tree
+            let tree = directory.tree(at: offset) { current }
             let buffer = buffers.buffer(atLeast: size)
             let capacity = min(size, buffer.count)
             var used = 0
             var position = offset
             while let child = tree.child(of: directory.inode, at: position) {
                 position += 1
-                guard tree.isVisible(child, to: directory.caller) else { continue }
+                // A listing under way on an older tree skips what the current tree no longer
+                // has: READDIRPLUS would otherwise give the kernel a fresh dentry for a name
+                // revoked since, which `stat` would then answer from the cache.
+                guard tree.isVisible(child, to: directory.caller), current.node(inode: child.inode) != nil else { continue }
                 let needed = child.name.withCString { name -> Int in
                     let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
                     if plus {
