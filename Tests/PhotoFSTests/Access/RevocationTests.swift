@@ -38,6 +38,10 @@ struct RevocationTests {
         let mapped = fromMapper.fileHandleForReading.availableLine()
         #expect(mapped.hasPrefix("mapped"), "mapper: \(mapped)")
 
+        // A directory opened before the revocation and read after it must not bring the
+        // revoked name back into the kernel's cached listing.
+        #expect(try ByteFiles.list(Array(fixture.path("apps/viewer").utf8)).count == 3)
+        let openedBefore = try #require(opendir(fixture.path("apps/viewer")))
         // Open and read, then deselect: the same descriptor is refused, the name is gone.
         var descriptors: [Int32] = []
         defer { descriptors.forEach { close($0) } }
@@ -51,6 +55,13 @@ struct RevocationTests {
         #expect(PickerFile.write(mnt, "deselect viewer \(a.id) \(b.id)\n").succeeded)
         #expect(Self.preadErrno(fd) == EACCES, "read on a descriptor opened before the deselect")
         #expect(Self.preadErrno(fd, offset: 100, count: 10) == EACCES)
+        var readAfter: [String] = []
+        while let entry = readdir(openedBefore) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name != "." && name != ".." { readAfter.append(name) }
+        }
+        closedir(openedBefore)
+        print("a directory opened before the deselect and read after it lists \(readAfter.count) names")
         let listing = try ByteFiles.list(Array(fixture.path("apps/viewer").utf8)).map { String(decoding: $0, as: UTF8.self) }
         #expect(listing == [c.fileName])
         #expect(statErrno(viewPath("viewer", a)) == ENOENT)
