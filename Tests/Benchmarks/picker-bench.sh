@@ -5,7 +5,8 @@
 #    once the grants are durable and the view is swapped in), checked by listing the view.
 # 2. Listing apps/bench (10,000 grants) against library/all (the same 10,000 assets) in
 #    the same run: `ls -f` (readdir only) and `find -printf %s` (readdir + every stat), the
-#    first listing after the change and the median of warm runs, as ratios app/all.
+#    first run and the median of warm runs, as ratios app/all. Each directory's first
+#    `ls -f` runs with nothing cached (apps/bench has not been listed since the write).
 #
 # Usage: Tests/Benchmarks/picker-bench.sh [--count N] [--runs R] [--no-build] [--keep]
 # Needs: a release build (made unless --no-build), /dev/fuse, fusermount3, python3.
@@ -71,9 +72,6 @@ def picker(text):
 picker("app add bench\n")
 command = "select bench " + " ".join(ids) + "\n"
 write_seconds = picker(command)
-listed = os.listdir(mnt + "/apps/bench")
-if len(listed) != len(ids):
-    sys.exit("after the write apps/bench lists %d of %d" % (len(listed), len(ids)))
 
 def timed(argv):
     start = time.perf_counter()
@@ -88,6 +86,8 @@ for label, make in [("ls -f", lambda p: ["ls", "-f", p]), ("find -printf %s", la
         first, lines = timed(make(path))
         warm = sorted(timed(make(path))[0] for _ in range(runs))
         result[view] = (first, statistics.median(warm), lines)
+        if lines < len(ids):
+            sys.exit("%s lists %d of %d after the write" % (view, lines, len(ids)))
     rows.append((label, result))
 
 print()
@@ -97,7 +97,7 @@ print("| select %d assets in one write(2) | | %.0f ms (%d bytes) | target < 1000
     len(ids), write_seconds * 1000, len(command), "met" if write_seconds < 1 else "MISSED"))
 for label, result in rows:
     a, b = result["library/all"], result["apps/bench"]
-    print("| `%s`, first after the change | %.1f ms | %.1f ms | %.2f× |" % (label, a[0] * 1000, b[0] * 1000, b[0] / a[0]))
+    print("| `%s`, first run%s | %.1f ms | %.1f ms | %.2f× |" % (label, " (nothing cached)" if label == "ls -f" else " (after the ls -f runs)", a[0] * 1000, b[0] * 1000, b[0] / a[0]))
     print("| `%s`, warm median of %d | %.1f ms | %.1f ms | %.2f× %s |" % (
         label, runs, a[1] * 1000, b[1] * 1000, b[1] / a[1], "(target ≤ 1.5×: %s)" % ("met" if b[1] / a[1] <= 1.5 else "MISSED")))
 print()

@@ -8,7 +8,9 @@ import Testing
 /// anything else, right after the owner looked the whole library up (cached dentries,
 /// attributes and inodes), while the owner selects and deselects for other apps and for
 /// this one. Nothing may succeed; the counts are printed.
-@Suite("access: a confined app attacks its view", .serialized, .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists && Sandbox.available))
+@Suite(
+    "access: a confined app attacks its view", .serialized,
+    .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists && Sandbox.available))
 struct AttackTests {
     @Test func nothingOutsideTheGrantsIsReachable() throws {
         let fixture = try AccessFixture(count: 150, seed: 11)
@@ -59,10 +61,16 @@ struct AttackTests {
             let dot = asset.fileName.lastIndex(of: ".") ?? asset.fileName.endIndex
             let stem = asset.fileName[..<dot]
             let ext = asset.fileName[dot...]
-            names += [asset.fileName, asset.id, asset.id + ".jpg", asset.id + ext, "\(stem)~\(asset.id.prefix(4))\(ext)", asset.fileName.uppercased(), asset.fileName.lowercased()]
+            names += [
+                asset.fileName, asset.id, asset.id + ".jpg", asset.id + ext, "\(stem)~\(asset.id.prefix(4))\(ext)",
+                asset.fileName.uppercased(), asset.fileName.lowercased(),
+            ]
         }
         names += ownerPaths.map { String($0.split(separator: "/").last ?? "") }
-        names += ["library", "apps", "all", "folders", "by-date", "by-camera", "other", "editor", ".", "..", "...", ".picker", "*", "\\..", "%2e%2e"]
+        names += [
+            "library", "apps", "all", "folders", "by-date", "by-camera", "other", "editor", ".", "..", "...", ".picker", "*", "\\..",
+            "%2e%2e",
+        ]
         names = names.uniqued().filter { !forbidden.contains($0) && $0 != "." && $0 != ".." }
         let hammer = names.filter { name in other.contains { $0.fileName == name || $0.id == name } }
 
@@ -95,7 +103,9 @@ struct AttackTests {
             }
         }
         racer.start()
-        let result = Sandbox.confine(bind: fixture.path("apps/editor"), at: "/app", extra: ["--ro-bind", planDirectory, "/attack"], command: ["/usr/bin/python3", "/attack/attack.py"])
+        let result = Sandbox.confine(
+            bind: fixture.path("apps/editor"), at: "/app", extra: ["--ro-bind", planDirectory, "/attack"],
+            command: ["/usr/bin/python3", "/attack/attack.py"])
         done.store(true, ordering: .releasing)
         while !racer.isFinished { usleep(10_000) }
         #expect(PickerFile.write(mnt, "deselect editor \(toggled.id)\n").succeeded)
@@ -107,9 +117,13 @@ struct AttackTests {
         let successes = report["successCount"] as? Int ?? -1
         let control = report["control"] as? [String: Any] ?? [:]
         let handles = report["handles"] as? [String: Any] ?? [:]
-        print("attack on apps/editor (2 grants): \(attempts) attempts, \(successes) successes; owner made \(toggles.load(ordering: .relaxed)) select/deselect rounds meanwhile")
+        print(
+            "attack on apps/editor (2 grants): \(attempts) attempts, \(successes) successes; owner made \(toggles.load(ordering: .relaxed)) select/deselect rounds meanwhile"
+        )
         print("attempts by kind: \(report["categories"] ?? [:])")
-        print("file handles: name_to_handle_at → \(handles["name_to_handle_at"] ?? "?"), own handle reopened → \(handles["own_handle_open"] ?? "?"), forged handles (\(inodes.count) inodes × 2) → \(handles["forged"] ?? [:])")
+        print(
+            "file handles: name_to_handle_at → \(handles["name_to_handle_at"] ?? "?"), own handle reopened → \(handles["own_handle_open"] ?? "?"), forged handles (\(inodes.count) inodes × 2) → \(handles["forged"] ?? [:])"
+        )
         #expect(successes == 0, "reached: \(report["successes"] ?? [])")
         #expect(attempts >= 1000)
         #expect(control["readable"] as? Int == 2, "the sandbox could not read its own grants: \(control)")
@@ -138,13 +152,19 @@ enum Sandbox {
 
     /// Runs `command` in a sandbox with `/usr`, `/proc`, `/dev`, a private `/tmp` and
     /// `bind` (read-only) at `target`; no capabilities, own pid/ipc/net/uts namespaces.
-    static func confine(bind: String, at target: String, extra: [String] = [], command: [String]) -> (status: Int32, stdout: String, stderr: String) {
+    static func confine(bind: String, at target: String, extra: [String] = [], command: [String]) -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "bwrap", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-            "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", bind, target,
-        ] + extra + ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL", "--chdir", "/", "--"] + command
+        process.arguments =
+            [
+                "bwrap", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+                "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", bind, target,
+            ] + extra + [
+                "--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL", "--chdir",
+                "/", "--",
+            ] + command
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -156,6 +176,8 @@ enum Sandbox {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while !reader.isFinished { usleep(1000) }
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), errorData.withLock { String(decoding: $0, as: UTF8.self) })
+        return (
+            process.terminationStatus, String(decoding: data, as: UTF8.self), errorData.withLock { String(decoding: $0, as: UTF8.self) }
+        )
     }
 }

@@ -56,7 +56,9 @@ struct CrashSafetyTests {
         killed.store(true, ordering: .releasing)
         while !killer.isFinished { usleep(1000) }
         let done = acknowledged.withLock { $0 }
-        print("kill -9 after \(done.count) acknowledged selects of \(stream.count) (\(String(format: "%.1f", Date().timeIntervalSince(start))) s); the write in flight failed with \(failure)")
+        print(
+            "kill -9 after \(done.count) acknowledged selects of \(stream.count) (\(String(format: "%.1f", Date().timeIntervalSince(start))) s); the write in flight failed with \(failure)"
+        )
         #expect(done.count > 0 && done.count < stream.count, "the kill did not land inside the stream")
         #expect([ENOTCONN, ECONNABORTED, ENODEV, EIO].contains(failure.errno), "in-flight write: \(failure)")
 
@@ -78,7 +80,9 @@ struct CrashSafetyTests {
             if Array(have.prefix(want.count)) != want { outOfOrder.append(app) }
             extra += max(0, have.count - want.count)
         }
-        print("after remount: \(missing) acknowledged selects missing from .picker, \(extra) unacknowledged present (the write in flight may have committed)")
+        print(
+            "after remount: \(missing) acknowledged selects missing from .picker, \(extra) unacknowledged present (the write in flight may have committed)"
+        )
         #expect(missing == 0)
         #expect(outOfOrder.isEmpty, "selection order differs for \(outOfOrder)")
         #expect(extra <= 1)

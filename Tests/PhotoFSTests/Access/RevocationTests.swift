@@ -23,7 +23,9 @@ struct RevocationTests {
         let candidates = fixture.assets.filter { !$0.hasLocation && nameCounts[$0.fileName] == 1 }
         try #require(candidates.count >= 5)
         let (a, b, c, d) = (candidates[0], candidates[1], candidates[2], candidates[3])
-        #expect(PickerFile.write(mnt, "app add viewer\napp add second\nselect viewer \(a.id) \(b.id) \(c.id)\nselect second \(d.id)\n").succeeded)
+        #expect(
+            PickerFile.write(mnt, "app add viewer\napp add second\nselect viewer \(a.id) \(b.id) \(c.id)\nselect second \(d.id)\n")
+                .succeeded)
         func viewPath(_ app: String, _ asset: AccessFixture.Asset) -> String { fixture.path("apps/\(app)/\(asset.fileName)") }
 
         // A mapping made before the revocation, in a child process (a SIGBUS must not kill the test).
@@ -68,13 +70,19 @@ struct RevocationTests {
         #expect(openErrno(viewPath("viewer", a)) == ENOENT)
         var status = stat()
         let fstatCode = fstat(fd, &status) == 0 ? 0 : errno
-        print("fstat on the revoked descriptor: \(fstatCode == 0 ? "answers (size \(status.st_size))" : String(cString: strerror(fstatCode)))")
+        print(
+            "fstat on the revoked descriptor: \(fstatCode == 0 ? "answers (size \(status.st_size))" : String(cString: strerror(fstatCode)))"
+        )
 
         toMapper.fileHandleForWriting.write(Data("go\n".utf8))
         let after = fromMapper.fileHandleForReading.availableLine()
         mapper.waitUntilExit()
         let signalled = mapper.terminationReason == .uncaughtSignal
-        print("mmap made before the deselect, touched after it: " + (signalled ? "the process got signal \(mapper.terminationStatus) (\(String(cString: strsignal(mapper.terminationStatus))))" : after))
+        print(
+            "mmap made before the deselect, touched after it: "
+                + (signalled
+                    ? "the process got signal \(mapper.terminationStatus) (\(String(cString: strsignal(mapper.terminationStatus))))"
+                    : after))
         // Either the pages were dropped and the refault is refused (SIGBUS), or the pages
         // still mapped are what was granted: never anything else.
         #expect(signalled ? mapper.terminationStatus == SIGBUS : after.hasPrefix("same"), "mapper: \(after)")
@@ -99,7 +107,9 @@ struct RevocationTests {
         #expect(PickerFile.write(mnt, "select viewer \(a.id)\n").succeeded)
         #expect(try ByteFiles.read(Array(viewPath("viewer", a).utf8)) == source)
         let regrantedCode = Self.preadErrno(fd)
-        print("a descriptor opened before a deselect, after the same asset is selected again: \(regrantedCode == 0 ? "reads again" : String(cString: strerror(regrantedCode)))")
+        print(
+            "a descriptor opened before a deselect, after the same asset is selected again: \(regrantedCode == 0 ? "reads again" : String(cString: strerror(regrantedCode)))"
+        )
 
         descriptors.forEach { close($0) }
         descriptors = []

@@ -6,7 +6,9 @@ import Testing
 /// bound to a second user, and a third user is bound to nothing. Each runs its probes in
 /// its own process (`setpriv`), right after root looked everything up, so the kernel's
 /// cached names and attributes are there to be abused.
-@Suite("access: uid binding through a real mount", .serialized, .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists && UnixUsers.canCreate))
+@Suite(
+    "access: uid binding through a real mount", .serialized,
+    .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists && UnixUsers.canCreate))
 struct UIDBindingTests {
     /// One probe the other user runs: `stat`, `open` (with flags), `list`, `write` (open
     /// O_WRONLY|O_TRUNC and write a command), or `read` (whole file; the size is the result).
@@ -79,7 +81,10 @@ struct UIDBindingTests {
         let mine = [unique[5], unique[1], unique[3]]
         let theirs = [unique[0], unique[2], unique[4]]
         #expect(PickerFile.write(mnt, "app add viewer --uid \(viewer.uid)\napp add other\n").succeeded)
-        #expect(PickerFile.write(mnt, "select viewer \(mine.map(\.id).joined(separator: " "))\nselect other \(theirs.map(\.id).joined(separator: " "))\n").succeeded)
+        #expect(
+            PickerFile.write(
+                mnt, "select viewer \(mine.map(\.id).joined(separator: " "))\nselect other \(theirs.map(\.id).joined(separator: " "))\n"
+            ).succeeded)
         let viewerDir = try ByteFiles.stat(Array(fixture.path("apps/viewer").utf8))
         #expect(viewerDir.st_uid == viewer.uid && viewerDir.st_mode & 0o777 == 0o500)
 
@@ -109,14 +114,18 @@ struct UIDBindingTests {
             outside.append(Probe(label: "read library/all/\(name)", operation: "read", path: fixture.path("library/all/" + name)))
         }
         for asset in fixture.assets {
-            outside.append(Probe(label: "read library/folders/\(asset.path)", operation: "read", path: fixture.path("library/folders/" + asset.path)))
+            outside.append(
+                Probe(label: "read library/folders/\(asset.path)", operation: "read", path: fixture.path("library/folders/" + asset.path)))
         }
         for asset in theirs {
-            outside.append(Probe(label: "stat apps/other/\(asset.fileName)", operation: "stat", path: fixture.path("apps/other/" + asset.fileName)))
-            outside.append(Probe(label: "read apps/other/\(asset.fileName)", operation: "read", path: fixture.path("apps/other/" + asset.fileName)))
+            outside.append(
+                Probe(label: "stat apps/other/\(asset.fileName)", operation: "stat", path: fixture.path("apps/other/" + asset.fileName)))
+            outside.append(
+                Probe(label: "read apps/other/\(asset.fileName)", operation: "read", path: fixture.path("apps/other/" + asset.fileName)))
         }
         for asset in fixture.assets where !mine.contains(asset) {
-            outside.append(Probe(label: "stat apps/viewer/\(asset.fileName)", operation: "stat", path: fixture.path("apps/viewer/" + asset.fileName)))
+            outside.append(
+                Probe(label: "stat apps/viewer/\(asset.fileName)", operation: "stat", path: fixture.path("apps/viewer/" + asset.fileName)))
             outside.append(Probe(label: "stat apps/viewer/\(asset.id)", operation: "stat", path: fixture.path("apps/viewer/" + asset.id)))
         }
         let layout = [
@@ -127,7 +136,8 @@ struct UIDBindingTests {
         ]
         var own = [Probe(label: "list apps/viewer", operation: "list", path: fixture.path("apps/viewer"))]
         for asset in mine {
-            own.append(Probe(label: "read apps/viewer/\(asset.fileName)", operation: "read", path: fixture.path("apps/viewer/" + asset.fileName)))
+            own.append(
+                Probe(label: "read apps/viewer/\(asset.fileName)", operation: "read", path: fixture.path("apps/viewer/" + asset.fileName)))
         }
 
         // The bound uid: its own view, nothing else; .picker refused by the kernel (EACCES).
@@ -137,14 +147,22 @@ struct UIDBindingTests {
         #expect(asViewer.listings["list apps/viewer"] == mine.map(\.fileName))
         let leaks = outside.filter { asViewer.codes[$0.label] == 0 }.map(\.label)
         #expect(leaks.isEmpty || leaks == ["list root"], "the bound uid reached: \(leaks)")
-        #expect(asViewer.listings["list root"].map { Set($0).isDisjoint(with: ["library", ".picker"]) } ?? true, "root listing for the bound uid: \(asViewer.listings["list root"] ?? [])")
+        #expect(
+            asViewer.listings["list root"].map { Set($0).isDisjoint(with: ["library", ".picker"]) } ?? true,
+            "root listing for the bound uid: \(asViewer.listings["list root"] ?? [])")
         // Refused either by the kernel from the mode bits (EACCES) or by the daemon, which
         // hides owner-only nodes from a bound uid (ENOENT); never anything else.
         for probe in outside where probe.label != "list root" {
-            #expect([Int(EACCES), Int(ENOENT)].contains(asViewer.codes[probe.label] ?? -1), "viewer: \(probe.label) → \(Self.describe(asViewer.codes[probe.label]))")
+            #expect(
+                [Int(EACCES), Int(ENOENT)].contains(asViewer.codes[probe.label] ?? -1),
+                "viewer: \(probe.label) → \(Self.describe(asViewer.codes[probe.label]))")
         }
-        #expect(asViewer.listings["list apps"].map { $0 == ["viewer"] } ?? true, "apps/ for the bound uid: \(asViewer.listings["list apps"] ?? [])")
-        print("bound uid \(viewer.uid): \(outside.count) probes outside its view, \(leaks.count) answered (\(leaks)); root lists as \(asViewer.listings["list root"] ?? []); apps/ lists as \(asViewer.listings["list apps"] ?? []); layout: " + layout.map { "\($0.label) → \(Self.describe(asViewer.codes[$0.label]))" }.joined(separator: ", "))
+        #expect(
+            asViewer.listings["list apps"].map { $0 == ["viewer"] } ?? true,
+            "apps/ for the bound uid: \(asViewer.listings["list apps"] ?? [])")
+        print(
+            "bound uid \(viewer.uid): \(outside.count) probes outside its view, \(leaks.count) answered (\(leaks)); root lists as \(asViewer.listings["list root"] ?? []); apps/ lists as \(asViewer.listings["list apps"] ?? []); layout: "
+                + layout.map { "\($0.label) → \(Self.describe(asViewer.codes[$0.label]))" }.joined(separator: ", "))
         print("refusals seen by the bound uid: \(Self.histogram(outside.map { asViewer.codes[$0.label] ?? -1 }))")
 
         // A uid bound to nothing: refused everywhere, even its neighbour's granted files.
@@ -154,7 +172,9 @@ struct UIDBindingTests {
         #expect(strangerLeaks.isEmpty, "the unbound uid reached: \(strangerLeaks)")
         #expect(asStranger.codes["list root"] == Int(EACCES))
         #expect(asStranger.codes["list apps"] == Int(EACCES))
-        print("unbound uid \(stranger.uid): \((own + outside).count) probes, \(strangerLeaks.count) answered; layout: " + layout.map { "\($0.label) → \(Self.describe(asStranger.codes[$0.label]))" }.joined(separator: ", "))
+        print(
+            "unbound uid \(stranger.uid): \((own + outside).count) probes, \(strangerLeaks.count) answered; layout: "
+                + layout.map { "\($0.label) → \(Self.describe(asStranger.codes[$0.label]))" }.joined(separator: ", "))
         print("refusals seen by the unbound uid: \(Self.histogram((own + outside).map { asStranger.codes[$0.label] ?? -1 }))")
 
         // Nothing the others tried changed anything; the owner still sees everything.
@@ -173,7 +193,8 @@ struct UIDBindingTests {
     }
 
     static func histogram(_ codes: [Int]) -> String {
-        Dictionary(grouping: codes, by: { $0 }).sorted { $0.key < $1.key }.map { "\(describe($0.key)) ×\($0.value.count)" }.joined(separator: ", ")
+        Dictionary(grouping: codes, by: { $0 }).sorted { $0.key < $1.key }.map { "\(describe($0.key)) ×\($0.value.count)" }.joined(
+            separator: ", ")
     }
 }
 

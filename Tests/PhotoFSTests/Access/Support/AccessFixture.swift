@@ -132,7 +132,9 @@ func viewName(_ name: [UInt8], denotes asset: AccessFixture.Asset) -> Bool {
     let dot = base.lastIndex(of: UInt8(ascii: ".")) ?? base.endIndex
     let stem = base[..<dot]
     let ext = base[dot...]
-    guard name.count > base.count + 4, name.starts(with: stem), name[stem.count] == UInt8(ascii: "~"), name.hasSuffix(ext) else { return false }
+    guard name.count > base.count + 4, name.starts(with: stem), name[stem.count] == UInt8(ascii: "~"), name.hasSuffix(ext) else {
+        return false
+    }
     let suffix = String(decoding: name[(stem.count + 1)..<(name.count - ext.count)], as: UTF8.self)
     return suffix.count >= 4 && asset.id.hasPrefix(suffix)
 }
