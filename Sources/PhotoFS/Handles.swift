@@ -66,22 +66,32 @@ final class OpenFile: Sendable {
     }
 }
 
-/// One open directory: the tree it was opened on, so that cookies (positions in that
-/// tree's listing) stay valid while it is read, and who opened it.
+/// One open directory: the tree it lists, so that cookies (positions in that tree's
+/// listing) stay valid while it is read, and who opened it.
 ///
-/// When a new snapshot is swapped in under an open directory, the directory keeps
-/// listing the tree it was opened on until it is closed (POSIX leaves entries added or
-/// removed after `opendir` unspecified); lookups and opens always use the current tree,
-/// so a name listed from the old tree but revoked since answers ENOENT.
+/// A listing that starts (or restarts, `rewinddir`) at offset 0 takes the current tree:
+/// the kernel caches what it reads (`cache_readdir`), so a directory opened before a
+/// revocation and read after it would otherwise put the revoked names back into the
+/// cache that every later `ls` reads. A listing already under way keeps its tree until it
+/// ends (POSIX leaves entries added or removed after `opendir` unspecified); lookups and
+/// opens always use the current tree, so a name listed from an old tree answers ENOENT.
 final class OpenDirectory: Sendable {
-    let tree: ViewTree
     let inode: UInt64
     let caller: ViewCaller
+    private let listed: Mutex<ViewTree>
 
     init(tree: ViewTree, inode: UInt64, caller: ViewCaller) {
-        self.tree = tree
+        self.listed = Mutex(tree)
         self.inode = inode
         self.caller = caller
+    }
+
+    /// The tree to list from at `offset`: `current()` when the listing starts at 0.
+    func tree(at offset: Int, current: () -> ViewTree) -> ViewTree {
+        listed.withLock { tree in
+            if offset == 0 { tree = current() }
+            return tree
+        }
     }
 }
 

@@ -16,7 +16,11 @@ extension PhotoFileSystem {
             let caller = try caller(of: request, in: tree)
             let node = try visibleNode(inode, in: tree, to: caller)
             guard node.isDirectory else { throw .notDirectory }
-            let cacheable = node.scope != .shared
+            // An empty listing is never put in the kernel's readdir cache: the kernel answers
+            // EOF from an empty cache before it notices its pages were invalidated, so an app
+            // view cached empty would stay empty after a select (only a directory mtime
+            // change resets it, and directory times are constant here).
+            let cacheable = node.scope != .shared && tree.child(of: inode, at: 0) != nil
             let handle = Handle(.directory(OpenDirectory(tree: tree, inode: inode, caller: caller)))
             return .open(handle, keepCache: cacheable, directIO: false, cacheReaddir: cacheable)
         }
@@ -30,14 +34,18 @@ extension PhotoFileSystem {
                 throw .unexpected("readdir without an open directory")
             }
             guard offset >= 0 else { throw .invalidArgument }
-            let tree = directory.tree
+            let current = self.tree
+            let tree = directory.tree(at: offset) { current }
             let buffer = buffers.buffer(atLeast: size)
             let capacity = min(size, buffer.count)
             var used = 0
             var position = offset
             while let child = tree.child(of: directory.inode, at: position) {
                 position += 1
-                guard tree.isVisible(child, to: directory.caller) else { continue }
+                // A listing under way on an older tree skips what the current tree no longer
+                // has: READDIRPLUS would otherwise give the kernel a fresh dentry for a name
+                // revoked since, which `stat` would then answer from the cache.
+                guard tree.isVisible(child, to: directory.caller), current.node(inode: child.inode) != nil else { continue }
                 let needed = child.name.withCString { name -> Int in
                     let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
                     if plus {
