@@ -22,8 +22,8 @@ enum FuseOperations {
         ops.forget_multi = { request, _, _ in
             if let request { fuse_reply_none(request) }
         }
-        ops.getattr = { request, inode, _ in
-            FuseOperations.with(request) { $0.getattr($1, inode) }
+        ops.getattr = { request, inode, info in
+            FuseOperations.with(request) { $0.getattr($1, inode, info) }
         }
         ops.setattr = { request, inode, attributes, fields, _ in
             FuseOperations.with(request) { $0.setattr($1, inode, attributes, fields) }

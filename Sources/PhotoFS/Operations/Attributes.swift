@@ -9,9 +9,17 @@ import PhotoCore
 /// even from a cached dentry: `library/` 0500 and `.picker` 0600 belong to the owner, an
 /// app's directory 0500 to its bound uid (or the owner), everything else is 0555/0444.
 extension PhotoFileSystem {
-    func getattr(_ request: fuse_req_t, _ inode: UInt64) {
+    /// With a file handle (`fstat`, and the attribute refresh the kernel makes before a
+    /// read once a revocation invalidated them), a descriptor whose asset was revoked from
+    /// its app view answers EACCES like its reads, rather than ENOENT.
+    func getattr(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>? = nil) {
         respond(request, "getattr") { () throws(FileSystemError) -> Reply in
             let tree = self.tree
+            if let number = info?.pointee.fh, let handle = Handle.borrow(number), case .file(let file) = handle.kind, file.inAppView,
+                tree.node(inode: file.inode).flatMap({ tree.asset(of: $0)?.id }) != file.asset
+            {
+                throw .accessDenied
+            }
             let node = try visibleNode(inode, in: tree, to: try caller(of: request, in: tree))
             return .attributes(attributes(of: node, in: tree), timeout: attributeTimeout(of: node))
         }

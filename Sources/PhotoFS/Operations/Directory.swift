@@ -16,7 +16,11 @@ extension PhotoFileSystem {
             let caller = try caller(of: request, in: tree)
             let node = try visibleNode(inode, in: tree, to: caller)
             guard node.isDirectory else { throw .notDirectory }
-            let cacheable = node.scope != .shared
+            // An empty listing is never put in the kernel's readdir cache: the kernel answers
+            // EOF from an empty cache before it notices its pages were invalidated, so an app
+            // view cached empty would stay empty after a select (only a directory mtime
+            // change resets it, and directory times are constant here).
+            let cacheable = node.scope != .shared && tree.child(of: inode, at: 0) != nil
             let handle = Handle(.directory(OpenDirectory(tree: tree, inode: inode, caller: caller)))
             return .open(handle, keepCache: cacheable, directIO: false, cacheReaddir: cacheable)
         }
