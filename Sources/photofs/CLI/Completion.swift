@@ -270,7 +270,10 @@ enum Completion {
                 local kind
                 while read -r kind; do
                     [[ $kind ]] && _photofs_complete_kind "$kind" "$cur" "${query[@]}"
-                done < <(_photofs_next_kinds "$command" "${positionals[@]}")
+                done < <(_photofs_next_kinds "$command" "${positionals[@]}" | sort -u)
+                if ((${#COMPREPLY[@]} > 1)); then
+                    mapfile -t COMPREPLY < <(printf '%s\n' "${COMPREPLY[@]}" | sort -u)
+                fi
             }
 
             complete -F _photofs photofs

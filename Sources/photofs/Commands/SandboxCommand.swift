@@ -108,7 +108,8 @@ enum SandboxCommand {
     static func sandboxArguments(view: String, mountpoint: String, arguments: ParsedArguments, environment: Environment) -> [String] {
         let home = environment.variables["HOME"].flatMap { $0.hasPrefix("/") && $0 != "/" ? $0 : nil } ?? "/root"
         let pictures = home + "/Pictures"
-        var argv = ["--unshare-all", "--die-with-parent", "--new-session"]
+        // No capabilities inside, also when root starts the sandbox.
+        var argv = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
         if arguments.flag("share-net") { argv.append("--share-net") }
         // The system, read-only. Merged-/usr systems have /bin etc. as symlinks into /usr.
         var bound: [String] = []
