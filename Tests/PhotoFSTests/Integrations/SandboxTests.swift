@@ -82,6 +82,19 @@ struct SandboxTests {
         }
     }
 
+    /// `photofs status --json` lists the mount the sandbox takes its view from.
+    @Test func statusJSONListsTheMount() throws {
+        try Self.withMountedApp { library, _, _ in
+            let result = run([DaemonProcess.binary, "status", "--json"])
+            #expect(result.status == 0)
+            let mounts = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: String]] ?? []
+            let ours = mounts.filter { $0["mountpoint"] == library.mountpoint }
+            #expect(ours.count == 1)
+            #expect(ours.first?["state"] == "mounted")
+            #expect(ours.first?["library"].map { MountTableProbe.realPath($0) } == MountTableProbe.realPath(library.library))
+        }
+    }
+
     @Test func refusalsHaveTheirExitCodes() throws {
         try Self.withMountedApp { library, _, home in
             let m = library.mountpoint
