@@ -20,7 +20,8 @@ enum StatusCommand {
         }
         if arguments.flag("json") {
             environment.output.line(
-                AssetFormatting.encode(entries.map { ["library": $0.0.library, "mountpoint": $0.0.mountpoint, "state": $0.1 ? "mounted" : "stale"] }))
+                AssetFormatting.encode(
+                    entries.map { ["library": $0.0.library, "mountpoint": $0.0.mountpoint, "state": $0.1 ? "mounted" : "stale"] }))
             return .success
         }
         if entries.isEmpty {
