@@ -38,7 +38,9 @@ enum SandboxCommand {
         guard let bwrap = findProgram("bwrap", environment) else {
             throw .missingDependency("bwrap was not found on the PATH: install bubblewrap ('apt install bubblewrap').")
         }
-        let argv = [bwrap] + sandboxArguments(view: view, mountpoint: mountpoint, arguments: arguments, environment: environment) + ["--"] + commandLine
+        let argv =
+            [bwrap] + sandboxArguments(view: view, mountpoint: mountpoint, arguments: arguments, environment: environment) + ["--"]
+            + commandLine
         return try exec(argv)
     }
 
@@ -96,7 +98,9 @@ enum SandboxCommand {
         guard stat(view, &status) == 0 else {
             switch errno {
             case ENOENT: throw .notFound("no app named '\(app)' in \(mountpoint); 'photofs app list' shows the apps.")
-            case ENOTCONN: throw .notFound("the mount \(mountpoint) is stale (its daemon is gone); run 'photofs unmount \(mountpoint)' and mount again.")
+            case ENOTCONN:
+                throw .notFound(
+                    "the mount \(mountpoint) is stale (its daemon is gone); run 'photofs unmount \(mountpoint)' and mount again.")
             case EACCES: throw .refused("\(view) is not readable by you.")
             default: throw .failure("cannot use \(view): \(String(cString: strerror(errno))).")
             }
@@ -106,7 +110,7 @@ enum SandboxCommand {
 
     /// bwrap's options (without the program and the command).
     static func sandboxArguments(view: String, mountpoint: String, arguments: ParsedArguments, environment: Environment) -> [String] {
-        let home = environment.variables["HOME"].flatMap { $0.hasPrefix("/") && $0 != "/" ? $0 : nil } ?? "/root"
+        let home = homeDirectory(environment)
         let pictures = home + "/Pictures"
         // No capabilities inside, also when root starts the sandbox.
         var argv = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
@@ -134,6 +138,16 @@ enum SandboxCommand {
         argv += ["--dir", pictures, "--ro-bind", view, pictures]
         argv += ["--setenv", "HOME", home, "--setenv", "PHOTOFS_DIR", pictures, "--unsetenv", "PHOTOFS_LIBRARY", "--chdir", home]
         return argv
+    }
+
+    /// `$HOME` when it is an absolute path other than `/`, else the passwd entry's.
+    static func homeDirectory(_ environment: Environment) -> String {
+        if let home = environment.variables["HOME"], home.hasPrefix("/"), home != "/" { return home }
+        if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
+            let home = String(cString: directory)
+            if home.hasPrefix("/"), home != "/" { return home }
+        }
+        return "/home/photofs"
     }
 
     /// Replaces this process with bwrap, so signals and the exit code are the command's.

@@ -22,7 +22,9 @@ struct CompletionTests {
     }
 
     @Test func completeRegistersTheFunction() {
-        let result = run(["/usr/bin/env", "bash", "--norc", "-c", "source <('\(DaemonProcess.binary)' completion bash); complete -p photofs"])
+        let result = run([
+            "/usr/bin/env", "bash", "--norc", "-c", "source <('\(DaemonProcess.binary)' completion bash); complete -p photofs",
+        ])
         #expect(result.output.trimmingCharacters(in: .newlines) == "complete -F _photofs photofs")
     }
 
@@ -64,10 +66,12 @@ struct CompletionTests {
         let topLevel = Set(paths.map { path in path.contains("/") ? String(path.prefix { $0 != "/" }) + "/" : path }).sorted()
         #expect(Self.complete([b, "select", "--catalog", c, "editor", ""]) == topLevel)
         let folder = try #require(topLevel.first { $0.hasSuffix("/") })
-        let inFolder = Set(paths.filter { $0.hasPrefix(folder) }.map { path -> String in
-            let rest = path.dropFirst(folder.count)
-            return folder + (rest.contains("/") ? String(rest.prefix { $0 != "/" }) + "/" : String(rest))
-        }).sorted()
+        let inFolder = Set(
+            paths.filter { $0.hasPrefix(folder) }.map { path -> String in
+                let rest = path.dropFirst(folder.count)
+                return folder + (rest.contains("/") ? String(rest.prefix { $0 != "/" }) + "/" : String(rest))
+            }
+        ).sorted()
         #expect(Self.complete([b, "deselect", "--catalog", c, "editor", paths[0], folder]) == inFolder)
         #expect(Self.complete([b, "show", "--catalog", c, folder]) == inFolder)
     }

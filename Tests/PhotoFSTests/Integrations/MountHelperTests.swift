@@ -116,7 +116,10 @@ struct MountHelperTests {
         try Self.withInstalledHelper {
             try Self.mountReadUnmount(
                 library,
-                ["/bin/mount", "-t", "fuse.photofs", library.library, library.mountpoint, "-o", "catalog=\(library.catalog),nosuid,nodev,nofail"])
+                [
+                    "/bin/mount", "-t", "fuse.photofs", library.library, library.mountpoint, "-o",
+                    "catalog=\(library.catalog),nosuid,nodev,nofail",
+                ])
         }
     }
 
@@ -126,7 +129,8 @@ struct MountHelperTests {
         // fstab escapes a space as \040; the generated paths have none, but the catalog
         // option goes through mount(8)'s own parser all the same.
         let fstab = library.base + "/fstab"
-        let line = "\(library.library) \(library.mountpoint) fuse.photofs defaults,nofail,x-systemd.automount,_netdev,catalog=\(library.catalog) 0 0\n"
+        let line =
+            "\(library.library) \(library.mountpoint) fuse.photofs defaults,nofail,x-systemd.automount,_netdev,catalog=\(library.catalog) 0 0\n"
         try line.write(toFile: fstab, atomically: true, encoding: .utf8)
         try Self.withInstalledHelper {
             try Self.mountReadUnmount(library, ["/bin/mount", "--fstab", fstab, library.mountpoint])

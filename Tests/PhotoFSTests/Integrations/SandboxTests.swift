@@ -75,11 +75,33 @@ struct SandboxTests {
             let m = library.mountpoint
             #expect(Self.sandbox(home, ["-m", m, "editor", "--", "/bin/sh", "-c", "exit 7"]).status == 7)
             let wrapped = run(
-                ["/usr/bin/env", "HOME=\(home)", "PHOTOFS_BIN=\(DaemonProcess.binary)", IntegrationLibrary.mountScripts + "/photofs-sandbox",
-                 "--mountpoint", m, "editor", "--", "/bin/ls", "\(home)/Pictures"])
+                [
+                    "/usr/bin/env", "HOME=\(home)", "PHOTOFS_BIN=\(DaemonProcess.binary)",
+                    IntegrationLibrary.mountScripts + "/photofs-sandbox",
+                    "--mountpoint", m, "editor", "--", "/bin/ls", "\(home)/Pictures",
+                ])
             #expect(wrapped.status == 0, "\(wrapped.output)")
             #expect(wrapped.output.split(separator: "\n").map(String.init).sorted() == names.sorted())
         }
+    }
+
+    /// A mount below a directory the sandbox binds read-only (here /opt) would come along with
+    /// it (binds are recursive): it is covered, so only the app's view is reachable.
+    @Test(.enabled(if: getuid() == 0 && access("/opt", W_OK) == 0)) func aMountBelowABoundDirectoryIsCovered() throws {
+        let library = try IntegrationLibrary(prefix: "photofs-sandbox")
+        defer { library.remove() }
+        var template = Array("/opt/photofs-sandbox-XXXXXX".utf8CString)
+        let mountpoint = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        defer { rmdir(mountpoint) }
+        let home = library.base + "/home"
+        mkdir(home, 0o700)
+        let daemon = try DaemonProcess(library: library.library, mountpoint: mountpoint, catalog: library.catalog)
+        defer { daemon.unmount() }
+        let names = try library.grant("editor", [1])
+        let result = Self.sandbox(
+            home, ["-m", mountpoint, "editor", "--", "/bin/sh", "-c", "ls -A '\(mountpoint)'; echo ---; ls \"$HOME/Pictures\""])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output == "---\n" + names[0] + "\n")
     }
 
     /// `photofs status --json` lists the mount the sandbox takes its view from.

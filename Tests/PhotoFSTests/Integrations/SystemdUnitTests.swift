@@ -19,7 +19,8 @@ struct SystemdUnitTests {
     static func instance(in directory: String, binary: String, edit: (String) -> String = { $0 }) throws -> String {
         let template = try String(contentsOfFile: IntegrationLibrary.mountScripts + "/photofs@.service", encoding: .utf8)
         let path = directory + "/photofs@home-me-mnt-photos.service"
-        try edit(template.replacingOccurrences(of: "/usr/local/bin/photofs", with: binary)).write(toFile: path, atomically: true, encoding: .utf8)
+        try edit(template.replacingOccurrences(of: "/usr/local/bin/photofs", with: binary)).write(
+            toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -48,7 +49,9 @@ struct SystemdUnitTests {
         let analyzer = try #require(Self.analyzer)
         let directory = temporaryDirectory("photofs-unit")
         defer { run(["/bin/rm", "-rf", directory]) }
-        let misspelt = try Self.instance(in: directory, binary: DaemonProcess.binary) { $0.replacingOccurrences(of: "RestartSec=", with: "RestartSecs=") }
+        let misspelt = try Self.instance(in: directory, binary: DaemonProcess.binary) {
+            $0.replacingOccurrences(of: "RestartSec=", with: "RestartSecs=")
+        }
         #expect(Self.verify(analyzer, misspelt, runtime: directory).output.contains("Unknown key"))
         let missing = try Self.instance(in: directory, binary: "/nonexistent/photofs")
         #expect(Self.verify(analyzer, missing, runtime: directory).status != 0)
