@@ -24,7 +24,10 @@ extension PhotoFileSystem {
 
     /// Runs one operation and sends exactly one reply: its result, or its error as an errno
     /// (unexpected errors become EIO and are logged). Operations never reply themselves.
-    func respond(_ request: fuse_req_t, _ operation: StaticString, info: UnsafeMutablePointer<fuse_file_info>? = nil, _ body: () throws(FileSystemError) -> Reply) {
+    func respond(
+        _ request: fuse_req_t, _ operation: StaticString, info: UnsafeMutablePointer<fuse_file_info>? = nil,
+        _ body: () throws(FileSystemError) -> Reply
+    ) {
         let reply: Reply
         do {
             reply = try body()

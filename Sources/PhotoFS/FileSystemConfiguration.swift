@@ -14,7 +14,10 @@ public struct FileSystemConfiguration: Sendable {
     /// Where log lines go (stderr in the daemon). Never given a GPS coordinate.
     public var log: @Sendable (String) -> Void
 
-    public init(libraryPath: [UInt8], ownerUID: UInt32, ownerGID: UInt32, cacheTimeout: Double = 86_400, maxThreads: Int = 16, log: @escaping @Sendable (String) -> Void) {
+    public init(
+        libraryPath: [UInt8], ownerUID: UInt32, ownerGID: UInt32, cacheTimeout: Double = 86_400, maxThreads: Int = 16,
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.libraryPath = libraryPath
         self.ownerUID = ownerUID
         self.ownerGID = ownerGID

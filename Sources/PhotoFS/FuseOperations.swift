@@ -5,7 +5,7 @@ import PhotoCore
 /// The libfuse low-level operations table: one `@convention(c)` function per operation,
 /// each finding the `PhotoFileSystem` through the request's userdata and handing over to
 /// the operation families in `Operations/`. Operations left out answer ENOSYS (getxattr,
-/// listxattr, access, locks); every write-like operation answers EROFS.
+/// listxattr, locks); every write-like operation answers EROFS.
 enum FuseOperations {
     static func table() -> fuse_lowlevel_ops {
         var ops = fuse_lowlevel_ops()
@@ -27,6 +27,9 @@ enum FuseOperations {
         }
         ops.setattr = { request, inode, attributes, fields, _ in
             FuseOperations.with(request) { $0.setattr($1, inode, attributes, fields) }
+        }
+        ops.access = { request, inode, mask in
+            FuseOperations.with(request) { $0.access($1, inode, mask) }
         }
         ops.opendir = { request, inode, info in
             FuseOperations.with(request) { $0.opendir($1, inode, info) }
@@ -92,7 +95,12 @@ enum FuseOperations {
         for flag in [FUSE_CAP_READDIRPLUS, FUSE_CAP_ATOMIC_O_TRUNC, FUSE_CAP_ASYNC_READ, FUSE_CAP_PARALLEL_DIROPS] {
             if capable & UInt32(flag) != 0 { want |= UInt32(flag) }
         }
-        for flag in [FUSE_CAP_SPLICE_READ, FUSE_CAP_SPLICE_WRITE, FUSE_CAP_SPLICE_MOVE, FUSE_CAP_AUTO_INVAL_DATA, FUSE_CAP_WRITEBACK_CACHE] {
+        // READDIRPLUS always, not "auto": a listing that `ls -f` cached would otherwise
+        // leave `find`/`ls -l` to send one LOOKUP per name afterwards.
+        for flag in [
+            FUSE_CAP_READDIRPLUS_AUTO, FUSE_CAP_SPLICE_READ, FUSE_CAP_SPLICE_WRITE, FUSE_CAP_SPLICE_MOVE, FUSE_CAP_AUTO_INVAL_DATA,
+            FUSE_CAP_WRITEBACK_CACHE,
+        ] {
             want &= ~UInt32(flag)
         }
         connection.want = want

@@ -39,7 +39,9 @@ final class Invalidator: Sendable {
             done.signal()
         }
         if wait > 0, done.wait(timeout: .now() + wait) == .timedOut {
-            log("invalidation of \(changes.removedEntries.count) names and \(changes.invalidatedInodes.count) inodes is taking longer than \(wait) s; continuing")
+            log(
+                "invalidation of \(changes.removedEntries.count) names and \(changes.invalidatedInodes.count) inodes is taking longer than \(wait) s; continuing"
+            )
         }
     }
 

@@ -19,17 +19,27 @@ public final class PhotoFileSystem: Sendable {
     let invalidator: Invalidator
     /// Directory times: when the daemon started.
     let startTime: timespec
+    /// Where the newest snapshot can be read, when the daemon has more than one writer
+    /// (picker writes and the library watcher): read inside the install lock, so the last
+    /// install always shows the newest state, whatever order the writers finish in.
+    private let latest: (@Sendable () -> LibrarySnapshot)?
     private let current: Mutex<ViewTree>
     /// Serialises `install` so trees are built from the tree they replace, in order.
     private let installing = Mutex(())
 
-    /// Opens the library and computes the first tree.
-    public init(configuration: FileSystemConfiguration, snapshot: LibrarySnapshot, filters: some AppFilterResolving, control: (any ControlHandling)?) throws(MountError) {
+    /// Opens the library and computes the first tree. `latest`, when given, is read by every
+    /// `install` instead of the snapshot passed to it (see `install`).
+    public init(
+        configuration: FileSystemConfiguration, snapshot: LibrarySnapshot, filters: some AppFilterResolving,
+        control: (any ControlHandling)?,
+        latest: (@Sendable () -> LibrarySnapshot)? = nil
+    ) throws(MountError) {
         let fd = configuration.libraryPath.withCString { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { throw .libraryUnreadable(errno: errno) }
         self.configuration = configuration
         self.control = control
         self.filters = filters
+        self.latest = latest
         self.libraryFD = fd
         self.buffers = ThreadBuffers()
         self.invalidator = Invalidator(log: configuration.log)
@@ -49,10 +59,12 @@ public final class PhotoFileSystem: Sendable {
     /// Shows a new snapshot: builds its tree (keeping names of assets that stay), swaps it
     /// in, and has the kernel drop the entries, attributes, pages and listings that
     /// changed. Waits up to `wait` seconds for the kernel to acknowledge, so that a
-    /// successful `.picker` write returns only once a revoked file is gone.
+    /// successful `.picker` write returns only once a revoked file is gone. With a `latest`
+    /// source, that source is read instead of `snapshot`.
     @discardableResult
     public func install(_ snapshot: LibrarySnapshot, wait: Double = 2) -> ViewTreeChanges {
         let changes = installing.withLock { _ -> ViewTreeChanges in
+            let snapshot = latest?() ?? snapshot
             let old = tree
             let new = ViewTree.build(snapshot: snapshot, previous: old, filters: filters)
             current.withLock { $0 = new }
@@ -60,6 +72,15 @@ public final class PhotoFileSystem: Sendable {
         }
         if !changes.isEmpty { invalidator.submit(changes, wait: wait) }
         return changes
+    }
+}
+
+extension PhotoFileSystem {
+    /// Shows the newest snapshot of the `latest` source (after a re-index).
+    @discardableResult
+    public func installLatest(wait: Double = 2) -> ViewTreeChanges {
+        guard let latest else { return ViewTreeChanges() }
+        return install(latest(), wait: wait)
     }
 }
 

@@ -73,9 +73,18 @@ struct DaemonMountTests {
             #expect(folders.contains(asset.path.bytes))
         }
         // Every file in all/ and by-date/ is one asset's exact bytes, each asset once.
-        let expected = Dictionary(grouping: snapshot.assets.map { try! SHA256.hex(SHA256.hash(ByteFiles.read(Array((library + "/").utf8) + $0.path.bytes))) }, by: { $0 }).mapValues(\.count)
-        let inAll = Dictionary(grouping: try all.map { try SHA256.hex(SHA256.hash(ByteFiles.read(Array((mountpoint + "/library/all/").utf8) + $0))) }, by: { $0 }).mapValues(\.count)
-        let inDates = Dictionary(grouping: try byDate.map { try SHA256.hex(SHA256.hash(ByteFiles.read(Array((mountpoint + "/library/by-date/").utf8) + $0))) }, by: { $0 }).mapValues(\.count)
+        let expected = Dictionary(
+            grouping: snapshot.assets.map { try! SHA256.hex(SHA256.hash(ByteFiles.read(Array((library + "/").utf8) + $0.path.bytes))) },
+            by: { $0 }
+        ).mapValues(\.count)
+        let inAll = Dictionary(
+            grouping: try all.map { try SHA256.hex(SHA256.hash(ByteFiles.read(Array((mountpoint + "/library/all/").utf8) + $0))) },
+            by: { $0 }
+        ).mapValues(\.count)
+        let inDates = Dictionary(
+            grouping: try byDate.map { try SHA256.hex(SHA256.hash(ByteFiles.read(Array((mountpoint + "/library/by-date/").utf8) + $0))) },
+            by: { $0 }
+        ).mapValues(\.count)
         #expect(mismatches == [])
         #expect(inAll == expected)
         #expect(inDates == expected)
@@ -119,8 +128,11 @@ struct DaemonMountTests {
             for round in 0..<10 {
                 let name = files[(reader * 3 + round) % files.count]
                 let shared = files[0]
-                let ok = (try? ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + name)) == (try? ByteFiles.read(Array((library + "/").utf8) + name))
-                    && (try? ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + shared)) == (try? ByteFiles.read(Array((library + "/").utf8) + shared))
+                let ok =
+                    (try? ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + name))
+                    == (try? ByteFiles.read(Array((library + "/").utf8) + name))
+                    && (try? ByteFiles.read(Array((mountpoint + "/library/folders/").utf8) + shared))
+                        == (try? ByteFiles.read(Array((library + "/").utf8) + shared))
                 if !ok { wrong.add() }
             }
         }
@@ -128,6 +140,62 @@ struct DaemonMountTests {
         let realLibrary = MountTableProbe.realPath(library)
         #expect(daemon.descriptors(below: realLibrary) == [realLibrary])
         #expect(daemon.descriptorCount <= fdsBefore + 8)
+        #expect(daemon.unmount() == 0)
+    }
+
+    /// Polls `condition` until it holds or `seconds` pass; how long it took, or nil.
+    static func within(_ seconds: Double, _ condition: () -> Bool) -> Double? {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .milliseconds(Int(seconds * 1000)) {
+            if condition() {
+                return Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+                    + Double((ContinuousClock.now - start).components.seconds)
+            }
+            usleep(20_000)
+        }
+        return condition() ? seconds : nil
+    }
+
+    @Test func liveChangesShowWithinTwoSeconds() throws {
+        let library = Self.generatedLibrary(count: 6, seed: 3)
+        let base = (library as NSString).deletingLastPathComponent
+        defer { run(["/bin/rm", "-rf", base]) }
+        let extra = Self.generatedLibrary(count: 2, seed: 99)
+        defer { run(["/bin/rm", "-rf", (extra as NSString).deletingLastPathComponent]) }
+        let spare = Self.files(below: extra)
+        let mountpoint = base + "/mnt"
+        mkdir(mountpoint, 0o755)
+        let daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: base + "/catalog.sqlite")
+        let folders = Array((mountpoint + "/library/folders/").utf8)
+        let all = Array((mountpoint + "/library/all").utf8)
+        let before = try ByteFiles.list(all).count
+
+        // Add: a new photo appears in all/ and folders/.
+        let added = try ByteFiles.read(Array((extra + "/").utf8) + spare[0])
+        try ByteFiles.write(Array((library + "/new photo.jpg").utf8), added)
+        #expect(Self.within(2) { (try? ByteFiles.read(folders + "new photo.jpg")) == added } != nil)
+        #expect(try ByteFiles.list(all).count == before + 1)
+
+        // Modify in place: new bytes and size, never the old ones after that.
+        let stat0 = try ByteFiles.stat(folders + "new photo.jpg")
+        let replacement = try ByteFiles.read(Array((extra + "/").utf8) + spare[1])
+        try ByteFiles.write(Array((library + "/new photo.jpg").utf8), replacement)
+        #expect(Self.within(2) { (try? ByteFiles.read(folders + "new photo.jpg")) == replacement } != nil)
+        #expect(try ByteFiles.stat(folders + "new photo.jpg").st_size == replacement.count)
+        #expect(try ByteFiles.stat(folders + "new photo.jpg").st_ino != stat0.st_ino)
+
+        // Rename: the old name goes, the new one comes, all/ keeps the count.
+        #expect(rename(library + "/new photo.jpg", library + "/renamed.jpg") == 0)
+        #expect(
+            Self.within(2) {
+                (try? ByteFiles.read(folders + "renamed.jpg")) == replacement && (try? ByteFiles.stat(folders + "new photo.jpg")) == nil
+            } != nil)
+        #expect(try ByteFiles.list(all).count == before + 1)
+
+        // Delete: gone from every view.
+        #expect(unlink(library + "/renamed.jpg") == 0)
+        #expect(Self.within(2) { (try? ByteFiles.list(all).count) == before } != nil)
+        #expect(throws: ByteFiles.Failure(errno: ENOENT)) { try ByteFiles.stat(folders + "renamed.jpg") }
         #expect(daemon.unmount() == 0)
     }
 
@@ -195,6 +263,8 @@ enum MountTableProbe {
     }
 
     static func isMounted(_ mountpoint: String) -> Bool {
-        ((try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? "").split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first.map(String.init) == mountpoint }
+        ((try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? "").split(separator: "\n").contains {
+            $0.split(separator: " ").dropFirst().first.map(String.init) == mountpoint
+        }
     }
 }

@@ -41,6 +41,9 @@ struct InProcessMountTests {
         #expect(ByteFiles.errnoOf { file.cPath { from in mount.path("library/all/b.jpg").cPath { rename(from, $0) } } } == EROFS)
         #expect(ByteFiles.errnoOf { file.cPath { truncate($0, 0) } } == EROFS)
         #expect(ByteFiles.errnoOf { mount.path("library/all/missing.jpg").cPath { open($0, O_RDONLY) } } == ENOENT)
+        #expect(ByteFiles.errnoOf { file.cPath { access($0, W_OK) } } == EROFS)
+        #expect(ByteFiles.errnoOf { file.cPath { access($0, R_OK) } } == 0)
+        #expect(ByteFiles.errnoOf { mount.path(".picker").cPath { access($0, W_OK) } } == 0)
     }
 
     @Test func oddNamesAreServedByteForByte() throws {
@@ -64,7 +67,9 @@ struct InProcessMountTests {
         let patched = RedactionPlans(strip: .patches([Patch(offset: 10, bytes: [0, 0, 0, 0])]), coarse: .withheld(reason: "x"))
         let shown = try library.add(Array("gps.jpg".utf8), original, redaction: patched)
         let hidden = try library.add(Array("unparsable.jpg".utf8), original, redaction: .notPlanned)
-        let apps = [App(name: "strip"), App(name: "keep", locationPolicy: .keep), App(name: "picky", filter: "type:video", locationPolicy: .keep)]
+        let apps = [
+            App(name: "strip"), App(name: "keep", locationPolicy: .keep), App(name: "picky", filter: "type:video", locationPolicy: .keep),
+        ]
         let grants = ["strip": [shown.id, hidden.id], "keep": [hidden.id], "picky": [shown.id]]
         let mount = try InProcessMount(library: library, snapshot: library.snapshot(apps: apps, grants: grants))
         defer { mount.finish() }

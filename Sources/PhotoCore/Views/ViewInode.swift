@@ -24,11 +24,22 @@ public enum ViewInode {
 
     /// The derived number for one asset in the view directory at `directoryPath`.
     static func file(directoryPath: [UInt8], asset: AssetID) -> UInt64 {
+        file(in: filePrefix(directoryPath: directoryPath), asset: asset)
+    }
+
+    /// The hash state after a directory's part of its files' keys: computed once per
+    /// directory, continued per asset by `file(in:asset:)`.
+    static func filePrefix(directoryPath: [UInt8]) -> FNV1a {
         var hash = FNV1a()
         hash.add(UInt8(ascii: "f"))
         hash.add(directoryPath)
         hash.add(0)
-        hash.add(Array(asset.rawValue.utf8))
+        return hash
+    }
+
+    static func file(in prefix: FNV1a, asset: AssetID) -> UInt64 {
+        var hash = prefix
+        for byte in asset.rawValue.utf8 { hash.add(byte) }
         return hash.inode
     }
 }

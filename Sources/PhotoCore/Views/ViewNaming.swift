@@ -96,6 +96,10 @@ enum ViewNaming {
 
     /// A name safe to show in a directory: no `/` or NUL, not empty, `.` or `..`.
     static func sanitized(_ name: [UInt8]) -> [UInt8] {
+        if !name.isEmpty, name.count <= nameMax, !name.contains(0), !name.contains(UInt8(ascii: "/")), name != [0x2E], name != [0x2E, 0x2E]
+        {
+            return name
+        }
         var clean = name.map { $0 == 0 || $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
         if clean.isEmpty || clean == [UInt8(ascii: ".")] || clean == [UInt8(ascii: "."), UInt8(ascii: ".")] {
             clean = [UInt8(ascii: "_")] + clean

@@ -55,6 +55,9 @@ struct ViewTreeBuilder {
     var appsByUID: [UInt32: Set<String>] = [:]
     /// The view path of every directory node, by node index, to derive children's inodes.
     private var directoryPaths: [Int32: [UInt8]] = [:]
+    /// Per asset, computed once and shared by every view (one name buffer, not four).
+    private var ids: [AssetID] = []
+    private var baseNames: [[UInt8]] = []
 
     init(snapshot: LibrarySnapshot, previous: ViewTree?) {
         self.snapshot = snapshot
@@ -65,6 +68,8 @@ struct ViewTreeBuilder {
         let assets = snapshot.assets
         // Columns read once, so sorting compares plain values instead of copying assets.
         let ids = assets.map(\.id)
+        self.ids = ids
+        baseNames = assets.map { ViewNaming.sanitized($0.path.fileName) }
         let paths = assets.map(\.path.bytes)
         let sortKeys = assets.map { $0.effectiveDate.sortKey }
         // One node per id: the first by path wins, so a duplicate can't shadow another.
@@ -83,14 +88,30 @@ struct ViewTreeBuilder {
             return ids[Int(a)] < ids[Int(b)]
         }
 
+        // Four library views per asset plus directories: size the tables once.
+        let expected = assets.count * 4 + assets.count / 8 + 64
+        nodes.reserveCapacity(expected)
+        inodeIndex.reserveCapacity(expected)
+        entryIndex.reserveCapacity(expected)
         let root = add(inode: ViewInode.root, parent: nil, name: [], kind: .directory, scope: .shared, path: [])
         _ = add(inode: ViewInode.picker, parent: root, name: Array(".picker".utf8), kind: .picker, scope: .owner, path: nil)
-        let library = add(inode: ViewInode.library, parent: root, name: Array("library".utf8), kind: .directory, scope: .owner, path: Array("library".utf8))
-        let apps = add(inode: ViewInode.apps, parent: root, name: Array("apps".utf8), kind: .directory, scope: .shared, path: Array("apps".utf8))
-        let all = add(inode: ViewInode.all, parent: library, name: Array("all".utf8), kind: .directory, scope: .owner, path: Array("library/all".utf8))
-        let dates = add(inode: ViewInode.byDate, parent: library, name: Array("by-date".utf8), kind: .directory, scope: .owner, path: Array("library/by-date".utf8))
-        let cameras = add(inode: ViewInode.byCamera, parent: library, name: Array("by-camera".utf8), kind: .directory, scope: .owner, path: Array("library/by-camera".utf8))
-        let folders = add(inode: ViewInode.folders, parent: library, name: Array("folders".utf8), kind: .directory, scope: .owner, path: Array("library/folders".utf8))
+        let library = add(
+            inode: ViewInode.library, parent: root, name: Array("library".utf8), kind: .directory, scope: .owner,
+            path: Array("library".utf8))
+        let apps = add(
+            inode: ViewInode.apps, parent: root, name: Array("apps".utf8), kind: .directory, scope: .shared, path: Array("apps".utf8))
+        let all = add(
+            inode: ViewInode.all, parent: library, name: Array("all".utf8), kind: .directory, scope: .owner, path: Array("library/all".utf8)
+        )
+        let dates = add(
+            inode: ViewInode.byDate, parent: library, name: Array("by-date".utf8), kind: .directory, scope: .owner,
+            path: Array("library/by-date".utf8))
+        let cameras = add(
+            inode: ViewInode.byCamera, parent: library, name: Array("by-camera".utf8), kind: .directory, scope: .owner,
+            path: Array("library/by-camera".utf8))
+        let folders = add(
+            inode: ViewInode.folders, parent: library, name: Array("folders".utf8), kind: .directory, scope: .owner,
+            path: Array("library/folders".utf8))
 
         addFiles(byDate, to: all, policy: .keep, scope: .owner)
         buildByDate(byDate, under: dates)
@@ -202,24 +223,29 @@ struct ViewTreeBuilder {
         let reserved = Set(nodes[Int(directory)].children.map { nodes[Int($0)].name })
         var inodes: [UInt64] = []
         inodes.reserveCapacity(members.count)
+        let prefix = ViewInode.filePrefix(directoryPath: directoryPath)
         let candidates = members.map { index -> ViewNaming.Candidate in
-            let asset = snapshot.assets[Int(index)]
-            let inode = ViewInode.file(directoryPath: directoryPath, asset: asset.id)
+            let id = ids[Int(index)]
+            let inode = ViewInode.file(in: prefix, asset: id)
             inodes.append(inode)
             var previousName: [UInt8]?
-            if let previous, let old = previous.node(inode: inode), old.parent == directoryInode, previous.asset(of: old)?.id == asset.id {
+            if let previous, let old = previous.node(inode: inode), old.parent == directoryInode, previous.asset(of: old)?.id == id {
                 previousName = old.name
             }
-            return ViewNaming.Candidate(base: ViewNaming.sanitized(asset.path.fileName), id: asset.id, previous: previousName)
+            return ViewNaming.Candidate(base: baseNames[Int(index)], id: id, previous: previousName)
         }
         let names = ViewNaming.assign(candidates, reserved: reserved)
         for (position, index) in members.enumerated() {
-            _ = add(inode: inodes[position], parent: directory, name: names[position], kind: .file(asset: index, policy: policy), scope: scope, path: nil)
+            _ = add(
+                inode: inodes[position], parent: directory, name: names[position], kind: .file(asset: index, policy: policy), scope: scope,
+                path: nil)
         }
     }
 
     /// Inserts a node, moving its inode number up past any number already taken.
-    private mutating func add(inode wanted: UInt64, parent: Int32?, name: [UInt8], kind: ViewNodeKind, scope: ViewScope, path: [UInt8]?) -> Int32 {
+    private mutating func add(inode wanted: UInt64, parent: Int32?, name: [UInt8], kind: ViewNodeKind, scope: ViewScope, path: [UInt8]?)
+        -> Int32
+    {
         var inode = wanted
         while inodeIndex[inode] != nil {
             inode = inode &+ 1

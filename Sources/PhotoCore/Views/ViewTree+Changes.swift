@@ -43,7 +43,8 @@ extension ViewTree {
                 changes.invalidatedInodes.append(old.inode)
             }
         }
-        if let oldRoot = node(inode: ViewInode.root), let newRoot = new.node(inode: ViewInode.root), !sameListing(oldRoot, newRoot, in: new) {
+        if let oldRoot = node(inode: ViewInode.root), let newRoot = new.node(inode: ViewInode.root), !sameListing(oldRoot, newRoot, in: new)
+        {
             changes.invalidatedInodes.append(ViewInode.root)
         }
         return changes

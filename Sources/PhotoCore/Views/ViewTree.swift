@@ -13,7 +13,10 @@ public final class ViewTree: Sendable {
     /// The apps each bound uid may see.
     let appsByUID: [UInt32: Set<String>]
 
-    init(snapshot: LibrarySnapshot, nodes: [ViewNode], inodeIndex: [UInt64: Int32], entryIndex: [EntryKey: Int32], appsByUID: [UInt32: Set<String>]) {
+    init(
+        snapshot: LibrarySnapshot, nodes: [ViewNode], inodeIndex: [UInt64: Int32], entryIndex: [EntryKey: Int32],
+        appsByUID: [UInt32: Set<String>]
+    ) {
         self.snapshot = snapshot
         self.nodes = nodes
         self.inodeIndex = inodeIndex

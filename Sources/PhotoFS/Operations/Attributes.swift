@@ -25,6 +25,21 @@ extension PhotoFileSystem {
         }
     }
 
+    /// ACCESS (sent when the mount has no `default_permissions`): write access is refused
+    /// everywhere but `.picker`, so `test -w` tells the truth about a read-only view.
+    func access(_ request: fuse_req_t, _ inode: UInt64, _ mask: Int32) {
+        respond(request, "access") { () throws(FileSystemError) -> Reply in
+            let tree = self.tree
+            let caller = try caller(of: request, in: tree)
+            let node = try visibleNode(inode, in: tree, to: caller)
+            if mask & W_OK != 0 {
+                guard node.kind == .picker else { throw .readOnly }
+                guard caller == .owner else { throw .accessDenied }
+            }
+            return .done
+        }
+    }
+
     /// Only `.picker` accepts a truncation to 0 (what `echo > .picker` sends without
     /// atomic O_TRUNC); everything else is read-only.
     func setattr(_ request: fuse_req_t, _ inode: UInt64, _ wanted: UnsafeMutablePointer<stat>?, _ fields: Int32) {
@@ -32,7 +47,8 @@ extension PhotoFileSystem {
             let tree = self.tree
             let caller = try caller(of: request, in: tree)
             let node = try visibleNode(inode, in: tree, to: caller)
-            guard node.kind == .picker, fields & ~(FUSE_SET_ATTR_SIZE | FUSE_SET_ATTR_CTIME | FUSE_SET_ATTR_MTIME | FUSE_SET_ATTR_MTIME_NOW) == 0,
+            guard node.kind == .picker,
+                fields & ~(FUSE_SET_ATTR_SIZE | FUSE_SET_ATTR_CTIME | FUSE_SET_ATTR_MTIME | FUSE_SET_ATTR_MTIME_NOW) == 0,
                 fields & FUSE_SET_ATTR_SIZE == 0 || wanted?.pointee.st_size == 0
             else { throw .readOnly }
             guard caller == .owner else { throw .accessDenied }

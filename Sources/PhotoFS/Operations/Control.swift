@@ -40,7 +40,9 @@ extension PhotoFileSystem {
         }
     }
 
-    func write(_ request: fuse_req_t, _ inode: UInt64, _ bytes: UnsafePointer<CChar>?, _ size: Int, _ info: UnsafeMutablePointer<fuse_file_info>?) {
+    func write(
+        _ request: fuse_req_t, _ inode: UInt64, _ bytes: UnsafePointer<CChar>?, _ size: Int, _ info: UnsafeMutablePointer<fuse_file_info>?
+    ) {
         respond(request, "write") { () throws(FileSystemError) -> Reply in
             guard inode == ViewInode.picker, let number = info?.pointee.fh, let handle = Handle.borrow(number),
                 case .control(let open) = handle.kind

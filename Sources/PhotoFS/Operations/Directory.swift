@@ -26,7 +26,9 @@ extension PhotoFileSystem {
         }
     }
 
-    func readdir(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?, plus: Bool) {
+    func readdir(
+        _ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?, plus: Bool
+    ) {
         respond(request, "readdir") { () throws(FileSystemError) -> Reply in
             guard let number = info?.pointee.fh, let handle = Handle.borrow(number), case .directory(let directory) = handle.kind else {
                 throw .unexpected("readdir without an open directory")

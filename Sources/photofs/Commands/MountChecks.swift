@@ -8,7 +8,8 @@ enum MountChecks {
     /// /dev/fuse usable and fusermount3 on the PATH, or a missing-dependency error.
     static func dependencies(_ environment: Environment) throws(CLIError) {
         guard access("/dev/fuse", R_OK | W_OK) == 0 else {
-            throw .missingDependency("/dev/fuse is missing or not accessible: load the fuse module ('modprobe fuse') or run where FUSE is available.")
+            throw .missingDependency(
+                "/dev/fuse is missing or not accessible: load the fuse module ('modprobe fuse') or run where FUSE is available.")
         }
         guard fusermount(environment) != nil else {
             throw .missingDependency("fusermount3 was not found on the PATH: install the fuse3 package.")

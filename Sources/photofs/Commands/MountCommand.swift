@@ -45,7 +45,8 @@ enum MountCommand {
                 return fd
             }
             return try MountDaemon.run(
-                library: library, mountpoint: mountpoint, options: options, readyFD: readyFD, arguments: arguments, environment: environment)
+                library: library, mountpoint: mountpoint, options: options, readyFD: readyFD, arguments: arguments, environment: environment
+            )
         }
         return try MountBackground.start(arguments: arguments, environment: environment)
     }

@@ -2,6 +2,7 @@ import Glibc
 import PhotoCatalog
 import PhotoCore
 import PhotoFS
+import PhotoMetadata
 
 /// The foreground daemon of `photofs mount -f`: catalog, index, first snapshot, mount,
 /// readiness line, request loop, clean unmount.
@@ -27,11 +28,14 @@ enum MountDaemon {
             let control = PickerControl(
                 state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: Logger(level: .info, sink: .stderr))
             fileSystem = try PhotoFileSystem(
-                configuration: configuration, snapshot: state.current.snapshot, filters: FilterLanguageResolver(), control: control)
+                configuration: configuration, snapshot: state.current.snapshot, filters: FilterLanguageResolver(), control: control,
+                latest: { state.current.snapshot })
             mount = try FuseMount(fileSystem: fileSystem, mountpoint: mountpoint, options: options, debug: arguments.flag("debug"))
         } catch {
             throw describe(error, library: library, mountpoint: mountpoint)
         }
+        let watcher = startWatcher(context: context, library: library, state: state, fileSystem: fileSystem, output: output)
+        defer { watcher?.stop() }
         output.error("mounted \(library) on \(mountpoint)")
         if let readyFD {
             let line = Array("ready\n".utf8)
@@ -59,6 +63,35 @@ enum MountDaemon {
         }
         output.error("unmounted \(mountpoint)")
         return .success
+    }
+
+    /// Watches the library (inotify): each re-index that changed the catalog reloads the
+    /// library state and shows it, invalidating what the kernel cached. Without a watcher
+    /// (inotify limits) the mount still works and says that changes show after a remount.
+    private static func startWatcher(
+        context: LibraryContext, library: String, state: LibraryState, fileSystem: PhotoFileSystem, output: Output
+    )
+        -> LibraryWatcher?
+    {
+        let indexer = Indexer(catalog: context.catalog, library: CatalogLocation.canonicalLibraryPath(library), analyzer: FileAnalyzer())
+        let watcher = LibraryWatcher(
+            indexer: indexer,
+            onChange: { _, _ in
+                do throws(CatalogError) {
+                    try state.reload()
+                    fileSystem.installLatest()
+                } catch {
+                    output.error("cannot read the catalog after a change in the library: \(error)")
+                }
+            },
+            onError: { output.error("re-indexing after a change failed (retried on the next change): \($0)") })
+        do throws(WatchError) {
+            try watcher.start()
+            return watcher
+        } catch {
+            output.error("not watching the library for changes (\(error)); changes show after a remount.")
+            return nil
+        }
     }
 
     private static func describe(_ error: MountError, library: String, mountpoint: String) -> CLIError {

@@ -19,7 +19,9 @@ enum UnmountCommand {
             throw .missingDependency("fusermount3 was not found on the PATH: install the fuse3 package.")
         }
         guard Spawn.run([tool, "-u", mountpoint]) == 0 else {
-            throw .failure("could not unmount \(mountpoint) (see the message above); close programs using it, or use 'fusermount3 -u -z \(mountpoint)'.")
+            throw .failure(
+                "could not unmount \(mountpoint) (see the message above); close programs using it, or use 'fusermount3 -u -z \(mountpoint)'."
+            )
         }
         environment.output.line("unmounted \(mountpoint)")
         return .success

@@ -5,19 +5,22 @@ enum ViewFixtures {
     /// An asset whose id is `id` padded to 12 hex digits.
     static func asset(
         _ id: String, _ path: String, taken: CaptureDate? = nil, make: String? = nil, model: String? = nil,
-        mtime: Int64 = 1_700_000_000_000_000_000, size: Int64 = 1000, redaction: RedactionPlans = RedactionPlans(strip: .identity, coarse: .identity)
+        mtime: Int64 = 1_700_000_000_000_000_000, size: Int64 = 1000,
+        redaction: RedactionPlans = RedactionPlans(strip: .identity, coarse: .identity)
     ) -> Asset {
         asset(id, LibraryPath(path), taken: taken, make: make, model: model, mtime: mtime, size: size, redaction: redaction)
     }
 
     static func asset(
         _ id: String, _ path: LibraryPath, taken: CaptureDate? = nil, make: String? = nil, model: String? = nil,
-        mtime: Int64 = 1_700_000_000_000_000_000, size: Int64 = 1000, redaction: RedactionPlans = RedactionPlans(strip: .identity, coarse: .identity)
+        mtime: Int64 = 1_700_000_000_000_000_000, size: Int64 = 1000,
+        redaction: RedactionPlans = RedactionPlans(strip: .identity, coarse: .identity)
     ) -> Asset {
         let padded = String(repeating: "0", count: max(0, 12 - id.count)) + id
         var metadata = MediaMetadata(format: .jpeg, captureDate: taken, make: make, model: model)
         metadata.dateSource = taken == nil ? .fileModification : .dateTimeOriginal
-        return Asset(id: AssetID(padded)!, path: path, size: size, mtimeNanoseconds: mtime, inode: 1, metadata: metadata, redaction: redaction)
+        return Asset(
+            id: AssetID(padded)!, path: path, size: size, mtimeNanoseconds: mtime, inode: 1, metadata: metadata, redaction: redaction)
     }
 
     static func date(_ y: Int, _ m: Int, _ d: Int, _ h: Int = 12) -> CaptureDate { CaptureDate(year: y, month: m, day: d, hour: h) }

@@ -72,7 +72,10 @@ struct ViewNamingTests {
     }
 
     @Test func sameSnapshotGivesSameNamesAndInodes() {
-        let assets = (0..<200).map { ViewFixtures.asset(String(format4($0)) + "00000000", "d\($0 % 7)/IMG_\($0 % 13).jpg", taken: ViewFixtures.date(2024, 1, 1 + $0 % 28)) }
+        let assets = (0..<200).map {
+            ViewFixtures.asset(
+                String(format4($0)) + "00000000", "d\($0 % 7)/IMG_\($0 % 13).jpg", taken: ViewFixtures.date(2024, 1, 1 + $0 % 28))
+        }
         let a = ViewFixtures.build(LibrarySnapshot(assets: assets))
         let b = ViewFixtures.build(LibrarySnapshot(assets: assets.reversed()))
         for directory in ["library/all", "library/by-date/2024/01/05", "library/folders/d3"] {

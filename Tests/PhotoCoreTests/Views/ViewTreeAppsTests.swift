@@ -46,7 +46,8 @@ struct ViewTreeAppsTests {
         struct OnlyFolderQ: AppFilterResolving {
             func predicate(for app: App) -> (@Sendable (Asset) -> Bool)? { { $0.path.folder == LibraryPath("q") } }
         }
-        let snapshot = LibrarySnapshot(assets: assets, apps: ["q": App(name: "q", filter: "folder:q", locationPolicy: .keep)], grants: ["q": grants(["a1", "a4"])])
+        let snapshot = LibrarySnapshot(
+            assets: assets, apps: ["q": App(name: "q", filter: "folder:q", locationPolicy: .keep)], grants: ["q": grants(["a1", "a4"])])
         let tree = ViewTree.build(snapshot: snapshot, filters: OnlyFolderQ())
         #expect(ViewFixtures.names(tree, "apps/q") == ["one.jpg"])
         #expect(tree.asset(of: tree.resolve(Array("apps/q/one.jpg".utf8))!)?.id.rawValue == "0000000000a4")
@@ -54,7 +55,8 @@ struct ViewTreeAppsTests {
 
     @Test func boundUIDSeesOnlyItsViewOwnerSeesAllStrangerNothing() throws {
         let snapshot = LibrarySnapshot(
-            assets: assets, apps: ["a": App(name: "a", locationPolicy: .keep, uid: 1001), "b": App(name: "b", locationPolicy: .keep, uid: 1002)],
+            assets: assets,
+            apps: ["a": App(name: "a", locationPolicy: .keep, uid: 1001), "b": App(name: "b", locationPolicy: .keep, uid: 1002)],
             grants: ["a": grants(["a1"]), "b": grants(["a2"])])
         let tree = ViewFixtures.build(snapshot)
         let bound = tree.caller(uid: 1001, mountOwner: 1000)

@@ -12,7 +12,9 @@ struct ViewTreeChangesTests {
 
     @Test func inodesSurviveUnrelatedChangesAndFixedNodesAreSmall() {
         let before = ViewFixtures.build(LibrarySnapshot(assets: base))
-        let after = ViewFixtures.build(LibrarySnapshot(assets: base + [ViewFixtures.asset("a3", "r/three.jpg", taken: ViewFixtures.date(2023, 1, 1))]), previous: before)
+        let after = ViewFixtures.build(
+            LibrarySnapshot(assets: base + [ViewFixtures.asset("a3", "r/three.jpg", taken: ViewFixtures.date(2023, 1, 1))]),
+            previous: before)
         for path in ["library/all/one.jpg", "library/folders/p/two.jpg", "library/by-date/2024/01/02/two.jpg", "library/folders/p"] {
             #expect(inode(before, path) != nil)
             #expect(inode(before, path) == inode(after, path))
@@ -56,7 +58,13 @@ struct ViewTreeChangesTests {
         let after = ViewFixtures.build(LibrarySnapshot(assets: modified), previous: before)
         let changes = before.changes(to: after)
         #expect(changes.removedEntries.isEmpty)
-        #expect(Set(changes.invalidatedInodes) == Set(["library/all/two.jpg", "library/folders/p/two.jpg", "library/by-date/2024/01/02/two.jpg", "library/by-camera/Unknown camera/two.jpg"].compactMap { inode(before, $0) }))
+        #expect(
+            Set(changes.invalidatedInodes)
+                == Set(
+                    [
+                        "library/all/two.jpg", "library/folders/p/two.jpg", "library/by-date/2024/01/02/two.jpg",
+                        "library/by-camera/Unknown camera/two.jpg",
+                    ].compactMap { inode(before, $0) }))
     }
 
     @Test func identicalSnapshotsNeedNoInvalidation() {
@@ -67,7 +75,9 @@ struct ViewTreeChangesTests {
     @Test func hundredThousandAssetsBuildAndLookUp() throws {
         let assets = (0..<100_000).map { i -> Asset in
             let hex = String(i, radix: 16)
-            return ViewFixtures.asset(String(repeating: "0", count: 12 - hex.count) + hex, "f\(i % 100)/IMG_\(i % 50_000).jpg", taken: ViewFixtures.date(2000 + i % 20, 1 + i % 12, 1 + i % 28))
+            return ViewFixtures.asset(
+                String(repeating: "0", count: 12 - hex.count) + hex, "f\(i % 100)/IMG_\(i % 50_000).jpg",
+                taken: ViewFixtures.date(2000 + i % 20, 1 + i % 12, 1 + i % 28))
         }
         let clock = ContinuousClock()
         var tree: ViewTree?

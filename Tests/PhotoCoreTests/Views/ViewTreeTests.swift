@@ -4,7 +4,8 @@ import Testing
 @Suite("ViewTree layout")
 struct ViewTreeLayoutTests {
     let snapshot = LibrarySnapshot(assets: [
-        ViewFixtures.asset("b1", "Trips/2024/IMG_0002.jpg", taken: ViewFixtures.date(2024, 6, 15, 14), make: "Canon", model: "Canon EOS 40D"),
+        ViewFixtures.asset(
+            "b1", "Trips/2024/IMG_0002.jpg", taken: ViewFixtures.date(2024, 6, 15, 14), make: "Canon", model: "Canon EOS 40D"),
         ViewFixtures.asset("a1", "Trips/2024/IMG_0001.jpg", taken: ViewFixtures.date(2024, 6, 15, 9), make: "Apple", model: "iPhone 12"),
         ViewFixtures.asset("c1", "loose.png", mtime: 86_400 * 1_000_000_000 * 365),
         ViewFixtures.asset("d1", "Trips/old.jpg", taken: ViewFixtures.date(1999, 12, 31), make: "NIKON", model: nil),
@@ -50,7 +51,9 @@ struct ViewTreeLayoutTests {
         #expect(tree.asset(of: inAll)?.id == tree.asset(of: inFolders)?.id)
     }
 
-    @Test(arguments: ["library/all/nope.jpg", "library/all/000000000a1", "library/folders/Trips/2024/..x", "apps/editor", "library/by-date/2024/13"])
+    @Test(arguments: [
+        "library/all/nope.jpg", "library/all/000000000a1", "library/folders/Trips/2024/..x", "apps/editor", "library/by-date/2024/13",
+    ])
     func unknownNamesAreNotThere(path: String) {
         let tree = ViewFixtures.build(snapshot)
         #expect(tree.resolve(Array(path.utf8)) == nil)

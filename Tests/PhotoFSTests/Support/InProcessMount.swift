@@ -13,7 +13,10 @@ final class InProcessMount: @unchecked Sendable {
     private let ended = DispatchSemaphore(value: 0)
     private var finished = false
 
-    init(library: TestLibrary, snapshot: LibrarySnapshot, control: (any ControlHandling)? = nil, filters: some AppFilterResolving = FilterLanguageResolver()) throws {
+    init(
+        library: TestLibrary, snapshot: LibrarySnapshot, control: (any ControlHandling)? = nil,
+        filters: some AppFilterResolving = FilterLanguageResolver()
+    ) throws {
         var template = Array("/tmp/photofs-mnt-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         mountpoint = Array(String(cString: made!).utf8)
@@ -21,7 +24,9 @@ final class InProcessMount: @unchecked Sendable {
             libraryPath: library.root, ownerUID: getuid(), ownerGID: getgid(), maxThreads: 8,
             log: { FileHandle.standardError.write(("photofs (test): " + $0 + "\n").data(using: .utf8)!) })
         fileSystem = try PhotoFileSystem(configuration: configuration, snapshot: snapshot, filters: filters, control: control)
-        mount = try FuseMount(fileSystem: fileSystem, mountpoint: String(decoding: mountpoint, as: UTF8.self), options: ["fsname=photofs-test", "subtype=photofs"])
+        mount = try FuseMount(
+            fileSystem: fileSystem, mountpoint: String(decoding: mountpoint, as: UTF8.self),
+            options: ["fsname=photofs-test", "subtype=photofs"])
         let thread = Thread { [mount, ended] in
             _ = try? mount.run()
             ended.signal()

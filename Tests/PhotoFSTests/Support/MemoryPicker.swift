@@ -14,7 +14,8 @@ final class MemoryPicker: ControlHandling {
         state.withLock { snapshot in
             do throws(PickerError) {
                 let statements = try PickerCommandParser.parse(bytes)
-                let (access, _) = try PickerExecutor.apply(statements, to: AccessState(snapshot), assets: AssetIndex(snapshot.assets), now: 1)
+                let (access, _) = try PickerExecutor.apply(
+                    statements, to: AccessState(snapshot), assets: AssetIndex(snapshot.assets), now: 1)
                 snapshot.apps = access.apps
                 snapshot.grants = access.grants
                 return .success(snapshot: snapshot)

@@ -15,7 +15,10 @@ final class TestLibrary {
 
     /// Writes a file and records it as an asset with the next id; returns the asset.
     @discardableResult
-    func add(_ path: [UInt8], _ bytes: [UInt8], id: String? = nil, taken: CaptureDate? = nil, redaction: RedactionPlans = RedactionPlans(strip: .identity, coarse: .identity)) throws -> Asset {
+    func add(
+        _ path: [UInt8], _ bytes: [UInt8], id: String? = nil, taken: CaptureDate? = nil,
+        redaction: RedactionPlans = RedactionPlans(strip: .identity, coarse: .identity)
+    ) throws -> Asset {
         let full = root + "/" + path
         ByteFiles.mkdirs(Array(full.split(separator: UInt8(ascii: "/")).dropLast().joined(separator: [UInt8(ascii: "/")])))
         try ByteFiles.write(full, bytes)
@@ -26,7 +29,10 @@ final class TestLibrary {
     }
 
     /// The asset for a file as it is on disk now.
-    func record(_ path: [UInt8], id: AssetID, taken: CaptureDate? = nil, redaction: RedactionPlans = RedactionPlans(strip: .identity, coarse: .identity)) throws -> Asset {
+    func record(
+        _ path: [UInt8], id: AssetID, taken: CaptureDate? = nil,
+        redaction: RedactionPlans = RedactionPlans(strip: .identity, coarse: .identity)
+    ) throws -> Asset {
         let status = try ByteFiles.stat(root + "/" + path)
         let mtime = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
         return Asset(
