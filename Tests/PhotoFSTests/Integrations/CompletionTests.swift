@@ -45,6 +45,10 @@ struct CompletionTests {
         #expect(Self.complete([DaemonProcess.binary, "app", "add", "x", "--location", ""]).sorted() == ["coarse", "keep", "strip"])
         #expect(Self.complete([DaemonProcess.binary, "app", ""]).sorted() == ["add", "list", "remove", "set", "show"])
         #expect(Self.complete([DaemonProcess.binary, "completion", ""]).sorted() == ["apps", "assets", "bash"])
+        // After 'run APP', the separator; after it, a command, then its arguments are files.
+        #expect(Self.complete([DaemonProcess.binary, "run", "editor", ""]) == ["--"])
+        #expect(Self.complete([DaemonProcess.binary, "run", "editor", "--", "ech"]).contains("echo"))
+        #expect(Self.complete([DaemonProcess.binary, "run", "editor", "--", "ls", "/us"]) == ["/usr"])
     }
 
     @Test func appNamesAndAssetPathsFromTheCatalog() throws {
