@@ -13,6 +13,9 @@ enum CommandTable {
         ShowCommand.command,
         DemoCommand.command,
         GenerateCommand.command,
+        SandboxCommand.command,
+        CompletionCommand.command,
+        ManCommand.command,
         VersionCommand.command,
     ]
 

@@ -5,19 +5,30 @@ enum StatusCommand {
     static let command = Command(
         name: "status",
         summary: "list active mounts",
-        usage: ["status"],
-        details: "One line per photofs mount: library, mountpoint and whether its daemon still answers.",
-        options: []
+        usage: ["status [--json]"],
+        details: """
+            One line per photofs mount: library, mountpoint and whether its daemon still answers. \
+            With --json, an array of {"library": DIR, "mountpoint": DIR, "state": "mounted" or "stale"}.
+            """,
+        options: [.flag("json", "print a JSON array of mounts")]
     ) { arguments, environment throws(CLIError) in
         guard arguments.positionals.isEmpty else { throw .usage("status takes no arguments.") }
-        let entries = MountTable.current().entries
+        let entries = MountTable.current().entries.map { entry in
+            var status = stat()
+            let alive = stat(entry.mountpoint, &status) == 0 || errno != ENOTCONN
+            return (entry, alive)
+        }
+        if arguments.flag("json") {
+            environment.output.line(
+                AssetFormatting.encode(
+                    entries.map { ["library": $0.0.library, "mountpoint": $0.0.mountpoint, "state": $0.1 ? "mounted" : "stale"] }))
+            return .success
+        }
         if entries.isEmpty {
             environment.output.line("no photofs mounts")
             return .success
         }
-        for entry in entries {
-            var status = stat()
-            let alive = stat(entry.mountpoint, &status) == 0 || errno != ENOTCONN
+        for (entry, alive) in entries {
             let state = alive ? "mounted" : "stale (daemon gone): run 'photofs unmount \(entry.mountpoint)'"
             environment.output.line("\(entry.library) on \(entry.mountpoint): \(state)")
         }

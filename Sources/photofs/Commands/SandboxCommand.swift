@@ -1,0 +1,179 @@
+import Glibc
+
+/// `photofs run APP -- COMMAND...`: runs a command under bubblewrap with nothing of the
+/// photo library but the app's view, read-only at `~/Pictures` (and `$PHOTOFS_DIR`).
+///
+/// The sandbox gets new namespaces (`--unshare-all`: no network unless `--share-net`),
+/// the system directories read-only, an empty tmpfs for the home directory and `/tmp`,
+/// and dies with its parent. Only `MOUNTPOINT/apps/APP` is bound: the mount root, with
+/// `.picker` and `library/`, is never reachable from inside.
+enum SandboxCommand {
+    static let command = Command(
+        name: "run",
+        summary: "run a command in a bubblewrap sandbox that sees only an app's photos",
+        usage: ["run [--mountpoint MOUNTPOINT | --library DIR] [--share-net] [--bind PATH] [--ro-bind PATH] APP -- COMMAND [ARG...]"],
+        details: """
+            Runs COMMAND under bwrap (package bubblewrap) with MOUNTPOINT/apps/APP bound read-only \
+            at ~/Pictures inside the sandbox; $PHOTOFS_DIR names that path. The rest of the home \
+            directory and /tmp are empty tmpfs, /usr, /etc and the other system directories are \
+            read-only, every namespace is new (no network unless --share-net) and the sandbox dies \
+            with photofs. The mount root, library/ and .picker are never bound. The mount is the \
+            one given by --mountpoint, the mount of --library DIR (or $PHOTOFS_LIBRARY), or the \
+            only photofs mount. The exit code is COMMAND's; bwrap missing is exit 3, no such mount \
+            or app exit 4.
+            """,
+        options: [
+            .value("mountpoint", short: "m", "MOUNTPOINT", "the photofs mount to take the app's view from"),
+            .value("library", short: "L", "DIR", "take the mount of this library"),
+            .flag("share-net", "keep the network (default: a new, empty network namespace)"),
+            .value("bind", "PATH", "also bind PATH read-write at the same path (repeatable; e.g. an output folder)"),
+            .value("ro-bind", "PATH", "also bind PATH read-only at the same path (repeatable)"),
+        ],
+        passesUnknownOptions: true
+    ) { arguments, environment throws(CLIError) in
+        let (app, commandLine) = try split(arguments.positionals)
+        let mountpoint = try findMount(arguments, environment)
+        let view = mountpoint + "/apps/" + app
+        try checkView(view, app: app, mountpoint: mountpoint)
+        guard let bwrap = findProgram("bwrap", environment) else {
+            throw .missingDependency("bwrap was not found on the PATH: install bubblewrap ('apt install bubblewrap').")
+        }
+        let argv =
+            [bwrap] + sandboxArguments(view: view, mountpoint: mountpoint, arguments: arguments, environment: environment) + ["--"]
+            + commandLine
+        return try exec(argv)
+    }
+
+    /// APP and the command after `--`; anything else before `--` is an unknown option.
+    static func split(_ positionals: [String]) throws(CLIError) -> (app: String, command: [String]) {
+        guard let dashes = positionals.firstIndex(of: "--") else {
+            if let option = positionals.first(where: { $0.hasPrefix("-") }) {
+                throw .usage("unknown option '\(option)' for 'run'; see 'photofs help run'")
+            }
+            throw .usage("run needs APP -- COMMAND; e.g. photofs run editor -- ls ~/Pictures")
+        }
+        let before = positionals[..<dashes]
+        if let option = before.first(where: { $0.hasPrefix("-") }) {
+            throw .usage("unknown option '\(option)' for 'run'; see 'photofs help run'")
+        }
+        guard before.count == 1, let app = before.first else {
+            throw .usage(before.isEmpty ? "missing argument APP" : "run takes one APP before '--'")
+        }
+        guard !app.isEmpty, !app.contains("/"), app != ".", app != ".." else { throw .usage("'\(app)' is not an app name.") }
+        let command = Array(positionals[(dashes + 1)...])
+        guard !command.isEmpty else { throw .usage("missing COMMAND after '--'") }
+        return (app, command)
+    }
+
+    /// The mountpoint: `--mountpoint`, the mount of `--library`/`$PHOTOFS_LIBRARY`, or the only one.
+    static func findMount(_ arguments: ParsedArguments, _ environment: Environment) throws(CLIError) -> String {
+        let table = MountTable.current()
+        if let mountpoint = arguments.value("mountpoint") {
+            guard let entry = table.entry(at: mountpoint) else {
+                throw .notFound("\(mountpoint) is not a photofs mount; 'photofs status' lists them.")
+            }
+            return entry.mountpoint
+        }
+        if let library = arguments.value("library") ?? environment.variables["PHOTOFS_LIBRARY"] {
+            let real = MountChecks.realPath(library) ?? library
+            guard let entry = table.entries.first(where: { (MountChecks.realPath($0.library) ?? $0.library) == real }) else {
+                throw .notFound("the library \(library) is not mounted; mount it with 'photofs mount \(library) MOUNTPOINT'.")
+            }
+            return entry.mountpoint
+        }
+        switch table.entries.count {
+        case 0:
+            throw .notFound("no photofs mount is active; mount the library first with 'photofs mount LIBRARY MOUNTPOINT'.")
+        case 1:
+            return table.entries[0].mountpoint
+        default:
+            let list = table.entries.map(\.mountpoint).joined(separator: ", ")
+            throw .usage("\(table.entries.count) photofs mounts are active (\(list)); say which with --mountpoint.")
+        }
+    }
+
+    /// The app's view must be a directory in a live mount.
+    static func checkView(_ view: String, app: String, mountpoint: String) throws(CLIError) {
+        var status = stat()
+        guard stat(view, &status) == 0 else {
+            switch errno {
+            case ENOENT: throw .notFound("no app named '\(app)' in \(mountpoint); 'photofs app list' shows the apps.")
+            case ENOTCONN:
+                throw .notFound(
+                    "the mount \(mountpoint) is stale (its daemon is gone); run 'photofs unmount \(mountpoint)' and mount again.")
+            case EACCES: throw .refused("\(view) is not readable by you.")
+            default: throw .failure("cannot use \(view): \(String(cString: strerror(errno))).")
+            }
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw .notFound("no app named '\(app)' in \(mountpoint).") }
+    }
+
+    /// bwrap's options (without the program and the command).
+    static func sandboxArguments(view: String, mountpoint: String, arguments: ParsedArguments, environment: Environment) -> [String] {
+        let home = homeDirectory(environment)
+        let pictures = home + "/Pictures"
+        // No capabilities inside, also when root starts the sandbox.
+        var argv = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+        if arguments.flag("share-net") { argv.append("--share-net") }
+        // The system, read-only. Merged-/usr systems have /bin etc. as symlinks into /usr.
+        var bound: [String] = []
+        for directory in ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"] {
+            if let target = symlinkTarget(directory) {
+                argv += ["--symlink", target, directory]
+            } else if isDirectory(directory) {
+                argv += ["--ro-bind", directory, directory]
+                bound.append(directory)
+            }
+        }
+        argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run", "--tmpfs", "/var"]
+        // A mount that lives below a bound system directory comes along with it (binds are
+        // recursive): cover it, so only the app's view is reachable.
+        let realMount = MountChecks.realPath(mountpoint) ?? mountpoint
+        if bound.contains(where: { MountChecks.isSameOrInside(realMount, $0) }) {
+            argv += ["--tmpfs", realMount]
+        }
+        argv += ["--tmpfs", home]
+        for path in arguments.values("ro-bind") { argv += ["--ro-bind", path, path] }
+        for path in arguments.values("bind") { argv += ["--bind", path, path] }
+        argv += ["--dir", pictures, "--ro-bind", view, pictures]
+        argv += ["--setenv", "HOME", home, "--setenv", "PHOTOFS_DIR", pictures, "--unsetenv", "PHOTOFS_LIBRARY", "--chdir", home]
+        return argv
+    }
+
+    /// `$HOME` when it is an absolute path other than `/`, else the passwd entry's.
+    static func homeDirectory(_ environment: Environment) -> String {
+        if let home = environment.variables["HOME"], home.hasPrefix("/"), home != "/" { return home }
+        if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
+            let home = String(cString: directory)
+            if home.hasPrefix("/"), home != "/" { return home }
+        }
+        return "/home/photofs"
+    }
+
+    /// Replaces this process with bwrap, so signals and the exit code are the command's.
+    private static func exec(_ argv: [String]) throws(CLIError) -> ExitCode {
+        let cArguments = argv.map { strdup($0) } + [nil]
+        execv(argv[0], cArguments)
+        let code = errno
+        cArguments.forEach { free($0) }
+        throw .missingDependency("cannot run \(argv[0]): \(String(cString: strerror(code))).")
+    }
+
+    /// The first executable `name` on `$PATH`.
+    static func findProgram(_ name: String, _ environment: Environment) -> String? {
+        let path = environment.variables["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+    }
+
+    private static func symlinkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+}
