@@ -30,6 +30,7 @@ enum MountBackground {
         if arguments.flag("allow-other") { argv.append("--allow-other") }
         if arguments.flag("quiet") { argv.append("--quiet") }
         if arguments.flag("debug") { argv.append("--debug") }
+        if let level = arguments.value("log-level") { argv += ["--log-level", level] }
         if let catalog = arguments.value("catalog") { argv += ["--catalog", catalog] }
         argv += ["--"] + arguments.positionals
         let child = Spawn.start(argv, fileActions: &actions, newSession: true)

@@ -27,12 +27,16 @@ enum MountCommand {
             .value("ready-fd", "N", "write 'ready' to file descriptor N once mounted (used by the background parent)"),
             .flag("quiet", short: "q", "no progress bar"),
             .flag("debug", "log every FUSE request (libfuse -d)"),
+            .value("log-level", "LEVEL", "debug, info, warning or error (default: info); stderr in front, syslog in the background"),
             .flag("detach", "after the ready line, let go of the terminal: stdout and stderr to /dev/null (used by the background parent)"),
         ]
     ) { arguments, environment throws(CLIError) in
         guard arguments.positionals.count == 2 else { throw .usage("mount needs LIBRARY and MOUNTPOINT; see 'photofs help mount'.") }
         let library = arguments.positionals[0]
         let mountpoint = arguments.positionals[1]
+        if let level = arguments.value("log-level"), Logger.Level(name: level) == nil {
+            throw .usage("unknown log level '\(level)': use debug, info, warning or error.")
+        }
         try MountChecks.dependencies(environment)
         var isDirectory = stat()
         guard stat(library, &isDirectory) == 0 else { throw .notFound("the library '\(library)' does not exist.") }

@@ -11,6 +11,9 @@ enum MountDaemon {
         library: String, mountpoint: String, options: [String], readyFD: Int32?, arguments: ParsedArguments, environment: Environment
     ) throws(CLIError) -> ExitCode {
         let output = environment.output
+        let logger = Logger(
+            level: arguments.value("log-level").flatMap { Logger.Level(name: $0) } ?? .info,
+            sink: arguments.flag("detach") ? .syslog : .stderr)
         let context = try LibraryContext.open(library: library, arguments: arguments, environment: environment)
         _ = try IndexCommand.run(context, quiet: arguments.flag("quiet"), environment: environment)
         let state: LibraryState
@@ -21,12 +24,12 @@ enum MountDaemon {
         }
         let configuration = FileSystemConfiguration(
             libraryPath: CatalogLocation.canonicalLibraryPath(library), ownerUID: getuid(), ownerGID: getgid(),
-            log: { output.error($0) })
+            log: { logger.warning($0) })
         let fileSystem: PhotoFileSystem
         let mount: FuseMount
         do throws(MountError) {
             let control = PickerControl(
-                state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: Logger(level: .info, sink: .stderr))
+                state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
             fileSystem = try PhotoFileSystem(
                 configuration: configuration, snapshot: state.current.snapshot, filters: FilterLanguageResolver(), control: control,
                 latest: { state.current.snapshot })
@@ -34,7 +37,7 @@ enum MountDaemon {
         } catch {
             throw describe(error, library: library, mountpoint: mountpoint)
         }
-        let watcher = startWatcher(context: context, library: library, state: state, fileSystem: fileSystem, output: output)
+        let watcher = startWatcher(context: context, library: library, state: state, fileSystem: fileSystem, logger: logger)
         defer { watcher?.stop() }
         output.error("mounted \(library) on \(mountpoint)")
         if let readyFD {
@@ -69,7 +72,7 @@ enum MountDaemon {
     /// library state and shows it, invalidating what the kernel cached. Without a watcher
     /// (inotify limits) the mount still works and says that changes show after a remount.
     private static func startWatcher(
-        context: LibraryContext, library: String, state: LibraryState, fileSystem: PhotoFileSystem, output: Output
+        context: LibraryContext, library: String, state: LibraryState, fileSystem: PhotoFileSystem, logger: Logger
     )
         -> LibraryWatcher?
     {
@@ -81,15 +84,15 @@ enum MountDaemon {
                     try state.reload()
                     fileSystem.installLatest()
                 } catch {
-                    output.error("cannot read the catalog after a change in the library: \(error)")
+                    logger.error("cannot read the catalog after a change in the library: \(error)")
                 }
             },
-            onError: { output.error("re-indexing after a change failed (retried on the next change): \($0)") })
+            onError: { logger.error("re-indexing after a change failed (retried on the next change): \($0)") })
         do throws(WatchError) {
             try watcher.start()
             return watcher
         } catch {
-            output.error("not watching the library for changes (\(error)); changes show after a remount.")
+            logger.warning("not watching the library for changes (\(error)); changes show after a remount.")
             return nil
         }
     }
