@@ -23,7 +23,9 @@ def sh(*args, **kw):
 def build_library():
     if os.path.exists(os.path.join(WORK, "ready")):
         return
-    shutil.rmtree(WORK, ignore_errors=True)
+    # Only the library is rebuilt: the passthrough_ll binary lives in WORK too.
+    shutil.rmtree(lib, ignore_errors=True)
+    shutil.rmtree(os.path.join(WORK, "gen"), ignore_errors=True)
     os.makedirs(lib)
     gen = os.path.join(WORK, "gen")
     sh(PHOTOFS, "generate", gen, "--count", str(MANY), "--seed", "7", stdout=subprocess.DEVNULL)
