@@ -152,7 +152,7 @@ import Testing
 
     /// Mutated and truncated blocks: the reader may refuse them but must never trap or hang.
     @Test func survivesMutatedBlocks() {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         let originals = [
             TIFFBlockBuilder.complete(bigEndian: false).build(), TIFFBlockBuilder.complete(bigEndian: true).build(),
         ]
@@ -190,7 +190,7 @@ import Testing
 
     /// Mutated long blocks go through the repacker first: it must bound every offset too.
     @Test func survivesMutatedLongBlocks() {
-        var generator = SplitMix(seed: 0xB16)
+        var generator = SeededRandom(seed: 0xB16)
         var builder = TIFFBlockBuilder.complete(bigEndian: true)
         builder.paddingBeforeIFD0 = 70_000
         let original = builder.build()
@@ -219,18 +219,6 @@ import Testing
     }
 }
 
-/// A small deterministic generator for reproducible mutations.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Real EXIF blocks (with Canon, Nikon, Olympus, Fuji, Pentax, Apple maker notes, which
 /// libexif parses on load) mutated at random: libexif and the reader must not trap.
@@ -245,7 +233,7 @@ struct SplitMix {
             print("EXIFReaderCorpusMutationTests: corpus not found; skipping")
             return
         }
-        var generator = SplitMix(seed: 0xC0FFEE)
+        var generator = SeededRandom(seed: 0xC0FFEE)
         var blocks = 0
         for name in Self.files {
             guard let bytes = Corpus.bytes(name) else { continue }

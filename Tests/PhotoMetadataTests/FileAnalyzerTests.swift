@@ -118,7 +118,7 @@ import Testing
     /// The streamed fingerprint of a file larger than the hash buffer equals the one-shot hash.
     @Test func fingerprintStreamsLargeFiles() throws {
         let directory = try TemporaryDirectory()
-        var generator = SplitMix(seed: 42)
+        var generator = SeededRandom(seed: 42)
         let bytes = (0..<(FileAnalyzer.hashBufferSize * 2 + 12345)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         let path = try directory.write(name: Array("big".utf8), bytes: bytes)
         let fingerprint = try FileAnalyzer.fingerprint(FileByteSource(path: path))

@@ -1,7 +1,7 @@
 /// A SplitMix64 generator: the same seed gives the same numbers on every platform and
 /// toolchain (the standard library's `random(in:using:)` makes no such promise, so it
 /// is not used here).
-public struct SeededRandom: Sendable {
+public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }

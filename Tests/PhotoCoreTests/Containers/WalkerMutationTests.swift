@@ -6,17 +6,6 @@ import Testing
 /// corpus files, when present) through the sniffer and every walker: each call must return,
 /// and every range it reports must lie inside the file.
 @Suite(.timeLimit(.minutes(2))) struct WalkerMutationTests {
-    /// SplitMix64: a small deterministic generator, so a failure reproduces.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static func seeds() -> [(String, [UInt8], MediaFormat)] {
         var seeds: [(String, [UInt8], MediaFormat)] = [
@@ -57,7 +46,7 @@ import Testing
         return seeds
     }
 
-    static func mutate(_ input: [UInt8], _ rng: inout Generator) -> [UInt8] {
+    static func mutate(_ input: [UInt8], _ rng: inout SeededRandom) -> [UInt8] {
         var bytes = input
         guard !bytes.isEmpty else { return bytes }
         for _ in 0..<Int.random(in: 1...4, using: &rng) {
@@ -102,7 +91,7 @@ import Testing
 
     @Test func mutationsNeverTrapAndStayInside() {
         let seeds = Self.seeds()
-        var rng = Generator(state: 0x5EED_F0F5)
+        var rng = SeededRandom(seed: 0x5EED_F0F5)
         let rounds = max(10_000, seeds.count * 150)
         var incomplete = 0
         for round in 0..<rounds {

@@ -5,20 +5,9 @@ import Testing
 /// Random input never crashes or hangs the parsers: every input either parses or throws
 /// a typed error. Deterministic (a fixed-seed generator), so a failure is reproducible.
 @Suite struct HostileInputTests {
-    /// SplitMix64: a tiny deterministic generator, local to each test.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     @Test func randomFiltersParseOrFailCleanly() {
-        var random = Generator(state: 1)
+        var random = SeededRandom(seed: 1)
         let pieces = [
             "type:", "image", "taken:", "2024", "-06", "..", ">=", "<", "(", ")", "-", "NOT ", " OR ", " AND ", "\"", "'", ":", " ",
             "size:", "10MB", "KiB", "name:", "*", "?", "[", "]", "!", "\\", "folder:", "/", "..", "é", "\u{0}", "\n", "megapixels:",
@@ -43,7 +32,7 @@ import Testing
     }
 
     @Test func randomWritesParseOrFailCleanly() {
-        var random = Generator(state: 2)
+        var random = SeededRandom(seed: 2)
         let pieces: [[UInt8]] =
             [
                 "app", "add", "set", "remove", "select", "deselect", "clear", "ed", "--filter", "--where", "--limit", "--uid", "--location",
