@@ -1,0 +1,272 @@
+import Foundation
+import Glibc
+import PhotoCatalog
+import PhotoCore
+import Testing
+
+/// Issue 5's acceptance through the kernel: every corpus file that `manifest.json` marks
+/// `hasGPS` or `hasGPSIFD`, copied into a library, indexed and mounted by the built
+/// binary, selected into three apps (`--location strip`, `keep`, `coarse`) and read back
+/// through `apps/<app>/`. exiftool and ImageMagick are the independent judges; the plans
+/// come from the catalog the daemon wrote. Prints one line per file (names and verdicts,
+/// never a coordinate). Skips, saying why, without the corpus, exiftool or FUSE.
+@Suite(
+    "redaction: corpus GPS files through real app views", .serialized,
+    .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists))
+struct CorpusViewRedactionTests {
+    /// Formats whose decoded pixels must survive redaction unchanged.
+    static let decodedFormats: Set<MediaFormat> = [.jpeg, .png, .webp, .heic, .heif, .avif]
+
+    /// One corpus file in the mounted library, with what each view made of it.
+    struct Row {
+        let path: String
+        var format = "-"
+        var strip = "-"
+        var keep = "-"
+        var coarse = "-"
+        var pixels = "-"
+    }
+
+    /// Whether `name` is how a view names the asset at `path` with `id`: its file name, or
+    /// the file name with `~` and a prefix of the id before the extension.
+    static func name(_ name: String, denotes path: String, id: String) -> Bool {
+        let base = String(path.split(separator: "/").last ?? "")
+        if name == base { return true }
+        let dot = base.lastIndex(of: ".") ?? base.endIndex
+        let stem = base[..<dot]
+        let ext = base[dot...]
+        guard name.hasPrefix(stem + "~"), name.hasSuffix(ext), name.count > base.count + 1 else { return false }
+        let suffix = name.dropFirst(stem.count + 1).dropLast(ext.count)
+        return suffix.count >= 4 && id.hasPrefix(suffix)
+    }
+
+    /// Checks `served` against `original` and `plan`: same size, every byte outside the
+    /// patches unchanged, every byte inside them the patch's. Returns the failures.
+    static func compare(_ served: [UInt8], _ original: [UInt8], _ patches: [Patch]) -> [String] {
+        guard served.count == original.count else { return ["size \(served.count), original \(original.count)"] }
+        var expected = original
+        PatchOverlay.apply(patches, to: &expected, at: 0)
+        var outside = 0
+        var inside = 0
+        var patchIndex = 0
+        for offset in 0..<served.count where served[offset] != expected[offset] {
+            while patchIndex < patches.count && patches[patchIndex].end <= Int64(offset) { patchIndex += 1 }
+            if patchIndex < patches.count && patches[patchIndex].offset <= Int64(offset) { inside += 1 } else { outside += 1 }
+        }
+        var failures: [String] = []
+        if outside > 0 { failures.append("\(outside) byte(s) outside the plan's patches differ from the original") }
+        if inside > 0 { failures.append("\(inside) byte(s) inside the patches differ from the plan") }
+        return failures
+    }
+
+    @Test func corpusGPSFilesThroughStripKeepAndCoarseViews() throws {
+        let files: [String]
+        switch GPSCorpus.files() {
+        case .success(let found): files = found
+        case .failure(let missing):
+            print("skipping corpus redaction mount test: \(missing.reason)")
+            return
+        }
+        if let missing = LocationReader.exiftoolMissing {
+            print("skipping corpus redaction mount test: \(missing)")
+            return
+        }
+        let corpus = try #require(DaemonMountTests.corpus)
+        try #require(!files.isEmpty, "manifest.json marks no file with GPS")
+
+        let base = temporaryDirectory("photofs-redaction-mount")
+        defer { run(["/bin/rm", "-rf", base]) }
+        let library = base + "/library"
+        for file in files {
+            let target = library + "/" + file
+            ByteFiles.mkdirs(Array((target as NSString).deletingLastPathComponent.utf8))
+            #expect(run(["/bin/cp", corpus + "/" + file, target]).status == 0, "cannot copy \(file)")
+        }
+        let mountpoint = base + "/mnt"
+        mkdir(mountpoint, 0o755)
+        let catalogPath = base + "/catalog.sqlite"
+        let daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: catalogPath)
+        var unmounted = false
+        defer { if !unmounted { daemon.unmount() } }
+
+        // The plans the daemon serves, read from its catalog in-process.
+        let catalog = try Catalog.open(at: catalogPath)
+        var assets: [String: Asset] = [:]
+        var notAssets: [String: String] = [:]
+        for file in files {
+            if let record = try catalog.asset(at: LibraryPath(file)) {
+                assets[file] = record.asset
+            } else {
+                notAssets[file] = (try catalog.failure(at: LibraryPath(file))).map { "\($0.reason)" } ?? "not catalogued"
+            }
+        }
+        print("corpus redaction mount: \(files.count) files marked hasGPS/hasGPSIFD, \(assets.count) catalogued as assets")
+        for (file, reason) in notAssets.sorted(by: { $0.key < $1.key }) { print("  not an asset, in no view: \(file) (\(reason))") }
+
+        let ids = files.compactMap { assets[$0]?.id.rawValue }
+        let setup = PickerFile.write(
+            mountpoint,
+            "app add strip --location strip\napp add keep --location keep\napp add coarse --location coarse\n"
+                + ["strip", "keep", "coarse"].map { "select \($0) \(ids.joined(separator: " "))\n" }.joined())
+        try #require(setup.succeeded, "picker: \(setup)")
+
+        // What each view lists, by library path.
+        func listed(_ app: String) throws -> [String: String] {
+            let names = try ByteFiles.list(Array((mountpoint + "/apps/" + app).utf8)).map { String(decoding: $0, as: UTF8.self) }
+            var byPath: [String: String] = [:]
+            for name in names {
+                let owners = assets.filter { Self.name(name, denotes: $0.key, id: $0.value.id.rawValue) }
+                #expect(owners.count == 1, "apps/\(app)/\(name) denotes \(owners.count) assets")
+                if let owner = owners.first { byPath[owner.key] = mountpoint + "/apps/" + app + "/" + name }
+            }
+            #expect(names.count == byPath.count, "apps/\(app) lists names that are no asset")
+            return byPath
+        }
+        let stripView = try listed("strip")
+        let keepView = try listed("keep")
+        let coarseView = try listed("coarse")
+
+        // Fail closed: a withheld asset is not listed and does not stat, under its own name.
+        var withheld: [String: String] = [:]
+        for (file, asset) in assets {
+            let name = String(file.split(separator: "/").last ?? "")
+            for (app, view, plan) in [("strip", stripView, asset.redaction.strip), ("coarse", coarseView, asset.redaction.coarse)] {
+                if case .withheld(let reason) = plan {
+                    if app == "strip" { withheld[file] = reason }
+                    #expect(view[file] == nil, "apps/\(app) lists \(file), whose plan is withheld")
+                    #expect(statErrno(mountpoint + "/apps/\(app)/" + name) == ENOENT, "apps/\(app)/\(name) is withheld but stats")
+                } else {
+                    #expect(view[file] != nil, "apps/\(app) does not list \(file)")
+                }
+            }
+            #expect(keepView[file] != nil, "apps/keep does not list \(file)")
+        }
+        for (file, reason) in withheld.sorted(by: { $0.key < $1.key }) { print("  withheld from strip (not listed): \(file): \(reason)") }
+
+        // One exiftool run over the originals and both redacting views.
+        let originals = files.filter { assets[$0] != nil }.map { library + "/" + $0 }
+        let readings = LocationReader.exiftool(originals + Array(stripView.values) + Array(coarseView.values))
+
+        var rows: [Row] = []
+        var counts = (strip: 0, keep: 0, coarse: 0, pixels: 0)
+        var decodeSkipped: [String] = []
+        var iptcLeft: [String] = []
+        for file in files.sorted() {
+            var row = Row(path: file)
+            defer { rows.append(row) }
+            guard let asset = assets[file] else {
+                row.strip = "not an asset"
+                continue
+            }
+            row.format = asset.metadata.format.rawValue
+            let originalPath = library + "/" + file
+            let original = try ByteFiles.read(Array(originalPath.utf8))
+            guard let before = readings[originalPath] else {
+                Issue.record("\(file): exiftool could not read the original")
+                continue
+            }
+            if LocationReader.locationKeys(before).isEmpty {
+                // The strip verdict below proves nothing for this file: say so.
+                print("  note: exiftool finds no location tag in the original of \(file)")
+            }
+
+            // keep: the original bytes.
+            if let path = keepView[file] {
+                let served = try ByteFiles.read(Array(path.utf8))
+                let same = SHA256.hash(served) == SHA256.hash(original)
+                #expect(same, "\(file): apps/keep is not byte-identical to the original")
+                row.keep = same ? "identical" : "DIFFERS"
+                counts.keep += 1
+            }
+
+            // strip: no location left, no new complaint, only the plan's bytes changed, same pixels.
+            if let path = stripView[file], case .patches(let patches) = asset.redaction.strip {
+                var failures = Self.compare(try ByteFiles.read(Array(path.utf8)), original, patches)
+                if let after = readings[path] {
+                    let left = LocationReader.locationKeys(after)
+                    if !left.isEmpty { failures.append("location left: \(left.joined(separator: ", "))") }
+                    failures += LocationReader.newComplaints(before: before, after: after)
+                    let iptc = LocationReader.iptcLocationKeys(after)
+                    if !iptc.isEmpty { iptcLeft.append("\(file) (strip): \(iptc.joined(separator: ", "))") }
+                } else {
+                    failures.append("exiftool cannot read the strip view")
+                }
+                if Self.decodedFormats.contains(asset.metadata.format) {
+                    switch (LocationReader.pixelHash(originalPath), LocationReader.pixelHash(path)) {
+                    case (.failure(let why), _):
+                        row.pixels = "skipped"
+                        decodeSkipped.append("\(file): ImageMagick cannot decode the original (\(why.reason))")
+                    case (.success, .failure(let why)):
+                        failures.append("the strip view does not decode: \(why.reason)")
+                    case (.success(let a), .success(let b)):
+                        row.pixels = a == b ? "same" : "DIFFER"
+                        if a != b { failures.append("decoded pixels differ") }
+                        counts.pixels += 1
+                    }
+                } else {
+                    row.pixels = "n/a (\(asset.metadata.format.kind == .video ? "video" : "not decoded"))"
+                }
+                for failure in failures { Issue.record("\(file) strip: \(failure)") }
+                row.strip = failures.isEmpty ? "ok (\(patches.count) patches)" : failures.joined(separator: "; ")
+                counts.strip += 1
+            } else if withheld[file] != nil {
+                row.strip = "withheld"
+            }
+
+            // coarse: coordinates on the 0.01° grid within 0.005° of the original, no altitude.
+            if let path = coarseView[file], case .patches(let patches) = asset.redaction.coarse {
+                var failures = Self.compare(try ByteFiles.read(Array(path.utf8)), original, patches)
+                var rounded = 0
+                if let after = readings[path] {
+                    failures += LocationReader.newComplaints(before: before, after: after)
+                    let iptc = LocationReader.iptcLocationKeys(after)
+                    if !iptc.isEmpty { iptcLeft.append("\(file) (coarse): \(iptc.joined(separator: ", "))") }
+                    for name in ["GPSLatitude", "GPSLongitude"] {
+                        guard let a = LocationReader.coordinate(before, name) else { continue }
+                        guard let b = LocationReader.coordinate(after, name) else {
+                            failures.append("\(name) dropped instead of rounded")
+                            continue
+                        }
+                        rounded += 1
+                        if abs(a - b) > 0.005 + 1e-9 { failures.append("\(name) moved more than 0.005°") }
+                        if !LocationReader.onHundredthGrid(b) { failures.append("\(name) finer than 0.01°") }
+                    }
+                    // What is left must be coordinates on the grid: no altitude, no other GPS field, no place.
+                    let allowed = ["GPSLatitude", "GPSLongitude", "GPSLatitudeRef", "GPSLongitudeRef", "GPSPosition", "GPSCoordinates"]
+                    for key in LocationReader.locationKeys(after) {
+                        let name = String(key.split(separator: ":").last ?? "")
+                        guard allowed.contains(name) else {
+                            failures.append("\(key) kept")
+                            continue
+                        }
+                        let numbers = "\(after[key] ?? "")".split(whereSeparator: { !"0123456789.-+".contains($0) }).compactMap {
+                            Double($0)
+                        }
+                        if numbers.contains(where: { !LocationReader.onHundredthGrid($0) }) { failures.append("\(key) finer than 0.01°") }
+                    }
+                } else {
+                    failures.append("exiftool cannot read the coarse view")
+                }
+                for failure in failures { Issue.record("\(file) coarse: \(failure)") }
+                row.coarse =
+                    failures.isEmpty
+                    ? (rounded > 0 ? "ok (rounded)" : "ok (no coordinates in the original)") : failures.joined(separator: "; ")
+                counts.coarse += 1
+            } else if case .withheld = asset.redaction.coarse {
+                row.coarse = "withheld"
+            }
+        }
+
+        print("\nfile | format | strip | keep | coarse | pixels")
+        for row in rows { print("\(row.path) | \(row.format) | \(row.strip) | \(row.keep) | \(row.coarse) | \(row.pixels)") }
+        print(
+            "\nchecked: strip \(counts.strip), keep \(counts.keep), coarse \(counts.coarse), decoded pixels compared \(counts.pixels); "
+                + "withheld from strip \(withheld.count); not assets \(notAssets.count)")
+        for skipped in decodeSkipped { print("  pixels not compared: \(skipped)") }
+        // IPTC-IIM place names (APP13) are not redacted yet: reported, not asserted.
+        for left in iptcLeft { print("  IPTC place names left: \(left)") }
+
+        #expect(daemon.unmount() == 0, "daemon log: \(daemon.log)")
+        unmounted = true
+    }
+}
