@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Redaction read benchmark (issue 5): sequential throughput of a `strip` app view against
+# library/all on the same GPS JPEGs, in one run, first read (fresh mount) and repeated,
+# medians of RUNS runs, with the ratios strip / library (target: >= 0.9).
+# Usage: Tests/Benchmarks/redaction-bench.sh [WORKDIR]   (env: RUNS, LARGE_FILES, SMALL_FILES)
+# Needs ImageMagick (convert) and exiftool to build the library once (kept in WORKDIR).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+swift build -c release >&2
+export PHOTOFS_BIN="$PWD/.build/release/photofs"
+export BENCH_DIR="${1:-/tmp/photofs-redaction-bench}"
+mkdir -p "$BENCH_DIR"
+exec python3 Tests/Benchmarks/redaction_bench.py
