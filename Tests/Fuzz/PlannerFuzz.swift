@@ -1,5 +1,7 @@
 // libFuzzer target: the redaction planner with the input as an XMP packet, an EXIF block
-// and a PNG-style checksummed chunk at once, and the plan decoder on the raw input.
+// and a PNG-style checksummed chunk at once, and the plan decoder on the raw input; then
+// the input alone as Photoshop resources (JPEG APP13), where the redacted bytes must hold
+// no IPTC place name that a second walk can find.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPlanner(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -17,6 +19,18 @@ public func fuzzPlanner(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let plans = RedactionPlanner.plans(layout: layout, source: source)
     checkPlan(plans.strip, fileSize: length, original: source.bytes)
     checkPlan(plans.coarse, fileSize: length, original: source.bytes)
+
+    let resources = ContainerLayout(format: .jpeg, photoshopResources: [ByteRange(offset: 0, length: length)])
+    let iptcPlans = RedactionPlanner.plans(layout: resources, source: source)
+    checkPlan(iptcPlans.strip, fileSize: length, original: source.bytes)
+    if case .patches = iptcPlans.strip {
+        var redacted = source.bytes
+        iptcPlans.strip.apply(to: &redacted, at: 0)
+        for resource in IPTCLocationRedactor.resources(in: redacted, at: 0) ?? [] where resource.id == IPTCLocationRedactor.iptcResource {
+            let data = redacted[Int(resource.data.offset)..<Int(resource.data.end)]
+            precondition(IPTCLocationRedactor.locationDatasets(in: data)?.isEmpty ?? true, "an IPTC place name survived")
+        }
+    }
 
     if let decoded = try? RedactionPlans(encoded: source.bytes) {
         precondition((try? RedactionPlans(encoded: decoded.encoded())) == decoded, "decode/encode does not round-trip")

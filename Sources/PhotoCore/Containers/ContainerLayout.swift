@@ -27,6 +27,9 @@ public struct ContainerLayout: Hashable, Sendable {
     public var exifBlocks: [ByteRange]
     /// XMP packets (the XML text, standard and extended XMP, iTXt, `XMP ` chunks, `mime` items).
     public var xmpPackets: [ByteRange]
+    /// Photoshop image resource blocks (`8BIM` resources, after JPEG APP13's
+    /// `Photoshop 3.0\0` signature): resource 0x0404 holds IPTC-IIM, with place names.
+    public var photoshopResources: [ByteRange]
     /// Chunks whose checksum covers their data (PNG): patching inside `covered` requires
     /// a new CRC-32 written at `checksumOffset` (4 bytes, big-endian).
     public var checksummedChunks: [ChecksummedChunk]
@@ -42,10 +45,11 @@ public struct ContainerLayout: Hashable, Sendable {
     /// sizes): metadata may hide where the walker could not look.
     public var isComplete: Bool
 
-    public init(format: MediaFormat, exifBlocks: [ByteRange] = [], xmpPackets: [ByteRange] = [], checksummedChunks: [ChecksummedChunk] = [], movie: MovieInfo? = nil, pixelWidth: Int? = nil, pixelHeight: Int? = nil, problems: [String] = [], isComplete: Bool = true) {
+    public init(format: MediaFormat, exifBlocks: [ByteRange] = [], xmpPackets: [ByteRange] = [], photoshopResources: [ByteRange] = [], checksummedChunks: [ChecksummedChunk] = [], movie: MovieInfo? = nil, pixelWidth: Int? = nil, pixelHeight: Int? = nil, problems: [String] = [], isComplete: Bool = true) {
         self.format = format
         self.exifBlocks = exifBlocks
         self.xmpPackets = xmpPackets
+        self.photoshopResources = photoshopResources
         self.checksummedChunks = checksummedChunks
         self.movie = movie
         self.pixelWidth = pixelWidth

@@ -1,6 +1,7 @@
 /// Walks a JPEG's marker segments from SOI to SOS and records where its metadata lives:
 /// APP1 EXIF and XMP (standard and extended), APP2 MPF secondary images (walked as JPEGs
-/// of their own), and the SOF dimensions. The entropy-coded data after SOS is not read.
+/// of their own), APP13 Photoshop image resources (which carry IPTC-IIM), and the SOF
+/// dimensions. The entropy-coded data after SOS is not read.
 ///
 /// Not handled: metadata after the image data (trailers such as appended videos) and JPEG
 /// segments hidden behind junk bytes: junk where a marker should be ends the walk and
@@ -10,6 +11,7 @@ struct JPEGWalker {
     static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
     static let extendedXMPSignature: [UInt8] = Array("http://ns.adobe.com/xmp/extension/\0".utf8)
     static let mpfSignature: [UInt8] = Array("MPF\0".utf8)
+    static let photoshopSignature: [UInt8] = Array("Photoshop 3.0\0".utf8)
     /// The most MPF images followed; real files have two or three.
     static let maxMPFImages = 32
 
@@ -100,6 +102,7 @@ struct JPEGWalker {
             switch marker {
             case 0xE1: app1(data, label: label, layout: &layout)
             case 0xE2 where primary: app2(data, label: label, layout: &layout, secondary: &secondary)
+            case 0xED: app13(data, layout: &layout)
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 if primary, layout.pixelWidth == nil, let sof = reader.view(ByteRange(offset: dataStart, length: min(data.length, 5))),
                     let height = sof.u16(1), let width = sof.u16(3), width > 0
@@ -143,6 +146,14 @@ struct JPEGWalker {
             layout.note("\(label): XMP under a non-standard APP1 header at \(data.offset)", structural: false)
             layout.xmpPackets.append(ByteRange(offset: data.offset + Int64(start), length: data.length - Int64(start)))
         }
+    }
+
+    /// APP13 `Photoshop 3.0\0`: image resource blocks follow the signature. (The older
+    /// `Adobe_CM` APP13 holds no IPTC.)
+    private func app13(_ data: ByteRange, layout: inout ContainerLayout) {
+        let skip = Int64(Self.photoshopSignature.count)
+        guard data.length >= skip, reader.bytes(at: data.offset, count: Int(skip)) == Self.photoshopSignature else { return }
+        layout.photoshopResources.append(ByteRange(offset: data.offset + skip, length: data.length - skip))
     }
 
     /// Where an XMP packet or `x:xmpmeta` element starts in `bytes`, if it does.

@@ -10,6 +10,8 @@
 ///   `exif:GPSLatitude`/`GPSLongitude` are rewritten rounded to 0.01° (the property keeps
 ///   its form, the shorter value is followed by spaces after the property); every other
 ///   location property is blanked, and so is a coordinate in a notation not understood.
+/// - IPTC-IIM in Photoshop image resources (JPEG APP13): place-name datasets renamed to
+///   an undefined dataset and blanked, under both policies (see `IPTCLocationRedactor`).
 /// - Video location payloads (`©xyz`, `loci`, `gps `, `gps0`, the ISO 6709 `mdta` value):
 ///   zeroed. A zeroed `©xyz` payload reads as an empty string (length 0), which exiftool
 ///   and players skip. An `ilst` item value (the `mdta` ISO 6709 key, an iTunes `©xyz`
@@ -70,6 +72,14 @@ public enum RedactionPlanner {
             }
             for packet in layout.xmpPackets + embedded {
                 try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes)
+            }
+            let iptc = IPTCLocationRedactor()
+            for block in layout.photoshopResources {
+                switch try iptc.plan(block, source: source, into: &patches) {
+                case .noLocation: break
+                case .redacted(let count): notes.append("IPTC at \(block.offset): \(count) place name(s) removed")
+                case .blanked(let reason): notes.append("\(reason): block blanked")
+                }
             }
             for payload in layout.movie?.locationPayloads ?? [] {
                 try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)

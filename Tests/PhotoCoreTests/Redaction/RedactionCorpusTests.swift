@@ -62,12 +62,17 @@ import Testing
             "GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSPosition", "GPSCoordinates", "GPSDestLatitude", "GPSDestLongitude",
         ]
         let placeNames = ["City", "State", "Country", "CountryCode", "Location", "LocationShown", "LocationCreated"]
+        let iptcPlaceNames = [
+            "City", "Sub-location", "Province-State", "Country-PrimaryLocationCode", "Country-PrimaryLocationName", "ContentLocationCode",
+            "ContentLocationName",
+        ]
         return tags.keys.filter { key in
             let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { return false }
             let (group, name) = (parts[0], parts[1])
             if coordinateNames.contains(where: { name.hasPrefix($0) }) { return true }
             if group.hasPrefix("XMP"), placeNames.contains(where: { name.hasPrefix($0) }) { return true }
+            if group == "IPTC", iptcPlaceNames.contains(name) { return true }
             if ["QuickTime", "UserData", "Keys", "ItemList"].contains(group), name.contains("Location") || name.contains("GPS") {
                 return true
             }
@@ -230,7 +235,9 @@ import Testing
                 // What remains must be coordinates on the 0.01° grid: no altitude, no XMP place.
                 for key in Self.locationKeys(after) {
                     let xmpCoordinate = key == "XMP-exif:GPSLatitude" || key == "XMP-exif:GPSLongitude"
-                    if key.contains("GPSAltitude") || key.contains("GPSDest") || (key.hasPrefix("XMP") && !xmpCoordinate) {
+                    if key.contains("GPSAltitude") || key.contains("GPSDest") || (key.hasPrefix("XMP") && !xmpCoordinate)
+                        || key.hasPrefix("IPTC:")
+                    {
                         coarseFailures.append("\(key) kept")
                         continue
                     }

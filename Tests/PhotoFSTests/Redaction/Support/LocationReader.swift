@@ -34,8 +34,11 @@ enum LocationReader {
         "GPS", "Latitude", "Longitude", "Altitude", "Location", "ISO6709", "Coordinates", "City", "Country", "State", "Sublocation",
     ]
     /// The IPTC-IIM location datasets (2:90 City, 2:92 Sub-location, 2:95 Province-State,
-    /// 2:100 and 2:101 Country) as exiftool names them.
-    static let iptcLocationNames = ["City", "Sub-location", "Province-State", "Country-PrimaryLocationCode", "Country-PrimaryLocationName"]
+    /// 2:100 and 2:101 Country, 2:26 and 2:27 Content Location) as exiftool names them.
+    static let iptcLocationNames = [
+        "City", "Sub-location", "Province-State", "Country-PrimaryLocationCode", "Country-PrimaryLocationName",
+        "ContentLocationCode", "ContentLocationName",
+    ]
 
     /// The `Group:Tag` keys of a reading that still say where the photo was taken: a
     /// coordinate, altitude or position in any group; any GPS IFD field but the version;
