@@ -1,5 +1,5 @@
 /// Plans the patches that remove place names from IPTC-IIM data kept in Photoshop image
-/// resources (JPEG APP13): the datasets 2:26 Content Location Code, 2:27 Content Location
+/// resources (JPEG APP13, TIFF tag 34377) or on its own (TIFF tag 33723): the datasets 2:26 Content Location Code, 2:27 Content Location
 /// Name, 2:90 City, 2:92 Sub-location, 2:95 Province-State, 2:100 Country Code and 2:101
 /// Country. Used the same way under `strip` and `coarse` (a place name is not a
 /// coordinate that can be rounded).
@@ -64,12 +64,9 @@ struct IPTCLocationRedactor {
                 if let digest { patches.add(at: digest.idOffset, [0, 0]) }
                 return .blanked(reason: "IPTC data at \(resource.data.offset) cannot be walked with certainty")
             }
+            remove(found, base: block.offset, into: &patches)
             var redacted = Array(data)
             for dataset in found {
-                // Indices into `bytes`; the file offset follows from the block's.
-                patches.add(at: block.offset + Int64(dataset.numberIndex), [Self.unusedDataset])
-                let value = ByteRange(offset: block.offset + Int64(dataset.value.lowerBound), length: Int64(dataset.value.count))
-                patches.fill(value, with: 0x20)
                 redacted[dataset.numberIndex - start] = Self.unusedDataset
                 redacted.replaceSubrange(
                     (dataset.value.lowerBound - start)..<(dataset.value.upperBound - start),
@@ -86,6 +83,27 @@ struct IPTCLocationRedactor {
             }
         }
         return count > 0 ? .redacted(datasets: count) : .noLocation
+    }
+
+    /// Plans the patches for raw IPTC-IIM data (a TIFF's IPTC-NAA tag) at `range`; data
+    /// that does not walk becomes zeros (fail closed).
+    func planIPTC(_ range: ByteRange, source: some ByteSource, into patches: inout PatchList) throws(ByteSourceError) -> Outcome {
+        guard range.length > 0 else { return .noLocation }
+        let bytes = try RedactionPlanner.read(range, from: source)
+        guard let found = Self.locationDatasets(in: bytes[...]) else {
+            patches.fill(range, with: 0)
+            return .blanked(reason: "IPTC data at \(range.offset) cannot be walked with certainty")
+        }
+        remove(found, base: range.offset, into: &patches)
+        return found.isEmpty ? .noLocation : .redacted(datasets: found.count)
+    }
+
+    /// Renames and blanks `found`, whose indices count from the file offset `base`.
+    private func remove(_ found: [Dataset], base: Int64, into patches: inout PatchList) {
+        for dataset in found {
+            patches.add(at: base + Int64(dataset.numberIndex), [Self.unusedDataset])
+            patches.fill(ByteRange(offset: base + Int64(dataset.value.lowerBound), length: Int64(dataset.value.count)), with: 0x20)
+        }
     }
 
     /// The resources of a block, or nil when the chain does not walk cleanly to its end

@@ -10,8 +10,9 @@
 ///   `exif:GPSLatitude`/`GPSLongitude` are rewritten rounded to 0.01° (the property keeps
 ///   its form, the shorter value is followed by spaces after the property); every other
 ///   location property is blanked, and so is a coordinate in a notation not understood.
-/// - IPTC-IIM in Photoshop image resources (JPEG APP13): place-name datasets renamed to
-///   an undefined dataset and blanked, under both policies (see `IPTCLocationRedactor`).
+/// - IPTC-IIM in Photoshop image resources (JPEG APP13, TIFF tag 34377) and in a TIFF's
+///   IPTC-NAA tag (33723): place-name datasets renamed to an undefined dataset and
+///   blanked, under both policies (see `IPTCLocationRedactor`).
 /// - Video location payloads (`©xyz`, `loci`, `gps `, `gps0`, the ISO 6709 `mdta` value):
 ///   zeroed. A zeroed `©xyz` payload reads as an empty string (length 0), which exiftool
 ///   and players skip. An `ilst` item value (the `mdta` ISO 6709 key, an iTunes `©xyz`
@@ -65,17 +66,22 @@ public enum RedactionPlanner {
                 case .uncertain(let reason): return .withheld(reason: reason)
                 }
             }
-            // XMP kept in a TIFF's XMLPacket tag (700), which the container layout does not
-            // list: TIFF, DNG and raw files carry their XMP there.
-            let embedded = tiffs.flatMap { tiff in
-                tiff.directories.filter { $0.kind != .gps }.flatMap(\.entries).filter { $0.tag == TIFFTag.xmlPacket }.compactMap(\.value)
-            }
+            // XMP kept in a TIFF's XMLPacket tag (700), IPTC in its IPTC-NAA tag (33723) and
+            // Photoshop resources in tag 34377, which the container layout does not list:
+            // TIFF, DNG and raw files carry them there.
+            let entries = tiffs.flatMap { tiff in tiff.directories.filter { $0.kind != .gps }.flatMap(\.entries) }
+            let embedded = entries.filter { $0.tag == TIFFTag.xmlPacket }.compactMap(\.value)
             for packet in layout.xmpPackets + embedded {
                 try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes)
             }
             let iptc = IPTCLocationRedactor()
-            for block in layout.photoshopResources {
-                switch try iptc.plan(block, source: source, into: &patches) {
+            let resourceBlocks = layout.photoshopResources + entries.filter { $0.tag == TIFFTag.photoshop }.compactMap(\.value)
+            let iptcBlocks = entries.filter { $0.tag == TIFFTag.iptc }.compactMap(\.value)
+            for (block, isResources) in resourceBlocks.map({ ($0, true) }) + iptcBlocks.map({ ($0, false) }) {
+                let outcome =
+                    isResources
+                    ? try iptc.plan(block, source: source, into: &patches) : try iptc.planIPTC(block, source: source, into: &patches)
+                switch outcome {
                 case .noLocation: break
                 case .redacted(let count): notes.append("IPTC at \(block.offset): \(count) place name(s) removed")
                 case .blanked(let reason): notes.append("\(reason): block blanked")

@@ -20,6 +20,10 @@ enum TIFFTag {
     static let interopIFD: UInt16 = 0xA005
     static let subIFDs: UInt16 = 0x014A
     static let xmlPacket: UInt16 = 0x02BC
+    /// IPTC-NAA: raw IPTC-IIM datasets (TIFF files saved by Photoshop and others).
+    static let iptc: UInt16 = 0x83BB
+    /// Photoshop image resources, as in JPEG APP13 (may hold IPTC again, with its digest).
+    static let photoshop: UInt16 = 0x8649
 
     static let gpsVersionID: UInt16 = 0x0000
     static let gpsLatitudeRef: UInt16 = 0x0001

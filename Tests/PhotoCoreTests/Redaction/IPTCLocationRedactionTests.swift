@@ -155,6 +155,35 @@ import Testing
         #expect(chain.count == 1 && chain[0].id == 0)
     }
 
+    /// IPTC in a TIFF structure's IPTC-NAA tag (33723), here in a JPEG's EXIF IFD0: place
+    /// names renamed and blanked; IIM that does not walk becomes zeros.
+    @Test(arguments: [false, true])
+    func iptcInTheTIFFTagIsRedacted(broken: Bool) throws {
+        var iptc = Self.iptc
+        if broken { iptc[7] = 0x1D }
+        let fields = ExifFields(make: "Test", extraIFD0: [TIFFBuilderEntry(0x83BB, .undefined(iptc))])
+        let exif = ExifBuilder(byteOrder: .bigEndian).build(fields).bytes
+        let bytes = try JPEGEncoder().encode(ProceduralPicture.draw(seed: 5, width: 16, height: 16), metadata: JPEGMetadata(exif: exif))
+        let source = MemoryByteSource(bytes)
+        let plans = RedactionPlanner.plans(layout: ContainerWalker.layout(of: source, format: .jpeg), source: source)
+        let at = try #require(Self.find(iptc, in: bytes))
+        for plan in [plans.strip, plans.coarse] {
+            let out = Array(Self.patched(bytes, plan)[at..<(at + iptc.count)])
+            if broken {
+                #expect(out == [UInt8](repeating: 0, count: iptc.count))
+                continue
+            }
+            var expected = iptc
+            for (number, value) in Self.places {
+                let dataset = Self.dataset(2, number, value)
+                let offset = try #require(Self.find(dataset, in: iptc))
+                expected.replaceSubrange(
+                    offset..<(offset + dataset.count), with: Self.dataset(2, 254, String(repeating: " ", count: value.utf8.count)))
+            }
+            #expect(out == expected)
+        }
+    }
+
     @Test func noPlaceNamesMeansNoPatches() throws {
         let iptc: [UInt8] = [0x1C, 2, 0, 0, 2, 0, 4] + Self.dataset(2, 5, "Object")
         let bytes = try Self.jpeg(resources: Self.resource(0x0404, iptc))
