@@ -59,8 +59,21 @@ struct CorpusViewRedactionTests {
         return failures
     }
 
+    /// The first bytes of a JPEG up to the middle of its first APP1 EXIF segment, or nil.
+    static func cutInsideEXIF(_ bytes: [UInt8]) -> [UInt8]? {
+        var position = 2
+        while position + 10 <= bytes.count, bytes[position] == 0xFF {
+            let length = Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
+            if bytes[position + 1] == 0xE1, bytes[(position + 4)..<(position + 8)].elementsEqual(Array("Exif".utf8)) {
+                return Array(bytes.prefix(position + 2 + length / 2))
+            }
+            position += 2 + length
+        }
+        return nil
+    }
+
     @Test func corpusGPSFilesThroughStripKeepAndCoarseViews() throws {
-        let files: [String]
+        var files: [String]
         switch GPSCorpus.files() {
         case .success(let found): files = found
         case .failure(let missing):
@@ -81,6 +94,16 @@ struct CorpusViewRedactionTests {
             let target = library + "/" + file
             ByteFiles.mkdirs(Array((target as NSString).deletingLastPathComponent.utf8))
             #expect(run(["/bin/cp", corpus + "/" + file, target]).status == 0, "cannot copy \(file)")
+        }
+        // A control for fail-closed: a GPS JPEG cut off inside its EXIF segment, which the
+        // planner cannot walk to its end and must withhold from the redacting views.
+        let control = "control/cut-in-exif.jpg"
+        if let donor = files.first(where: { $0.lowercased().hasSuffix(".jpg") }),
+            let cut = Self.cutInsideEXIF(try ByteFiles.read(Array((library + "/" + donor).utf8)))
+        {
+            ByteFiles.mkdirs(Array((library + "/control").utf8))
+            try ByteFiles.write(Array((library + "/" + control).utf8), cut)
+            files.append(control)
         }
         let mountpoint = base + "/mnt"
         mkdir(mountpoint, 0o755)
@@ -142,6 +165,7 @@ struct CorpusViewRedactionTests {
             #expect(keepView[file] != nil, "apps/keep does not list \(file)")
         }
         for (file, reason) in withheld.sorted(by: { $0.key < $1.key }) { print("  withheld from strip (not listed): \(file): \(reason)") }
+        #expect(withheld[control] != nil, "the control cut inside its EXIF segment is not withheld from apps/strip")
 
         // One exiftool run over the originals and both redacting views.
         let originals = files.filter { assets[$0] != nil }.map { library + "/" + $0 }
