@@ -205,6 +205,22 @@ struct DaemonMountTests {
         #expect(daemon.unmount() == 0)
     }
 
+    /// The mount has no OPEN round trip, so only the kernel checks an open: a raw
+    /// `-o allow_other` must still come with `default_permissions`.
+    @Test(.enabled(if: getuid() == 0)) func allowOtherAlwaysGetsKernelPermissionChecks() throws {
+        let library = Self.generatedLibrary(count: 2, seed: 4)
+        let base = (library as NSString).deletingLastPathComponent
+        defer { run(["/bin/rm", "-rf", base]) }
+        let mountpoint = base + "/mnt"
+        mkdir(mountpoint, 0o755)
+        let daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: base + "/catalog.sqlite", extra: ["-o", "allow_other"])
+        let line = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8))?.split(separator: "\n")
+            .first { $0.split(separator: " ").dropFirst(4).first.map(String.init) == mountpoint }
+        #expect(line?.contains("allow_other") == true, "mountinfo: \(line ?? "no line")")
+        #expect(line?.contains("default_permissions") == true, "mountinfo: \(line ?? "no line")")
+        #expect(daemon.unmount() == 0)
+    }
+
     @Test func refusesBadMountpoints() throws {
         let library = Self.generatedLibrary(count: 3)
         let base = (library as NSString).deletingLastPathComponent
