@@ -40,6 +40,7 @@ enum MountDaemon {
         let watcher = startWatcher(context: context, library: library, state: state, fileSystem: fileSystem, logger: logger)
         defer { watcher?.stop() }
         output.error("mounted \(library) on \(mountpoint)")
+        logger.info("mount ready on \(mountpoint) (\(state.current.snapshot.assets.count) assets)")
         if let readyFD {
             let line = Array("ready\n".utf8)
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress!, $0.count) }
@@ -65,6 +66,7 @@ enum MountDaemon {
             throw .failure("the FUSE loop for \(mountpoint) ended with an error: \(String(cString: strerror(-result))).")
         }
         output.error("unmounted \(mountpoint)")
+        logger.info("unmounted \(mountpoint)")
         return .success
     }
 
@@ -79,7 +81,9 @@ enum MountDaemon {
         let indexer = Indexer(catalog: context.catalog, library: CatalogLocation.canonicalLibraryPath(library), analyzer: FileAnalyzer())
         let watcher = LibraryWatcher(
             indexer: indexer,
-            onChange: { _, _ in
+            onChange: { _, summary in
+                logger.debug(
+                    "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed")
                 do throws(CatalogError) {
                     try state.reload()
                     fileSystem.installLatest()
