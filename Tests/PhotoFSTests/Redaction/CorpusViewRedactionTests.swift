@@ -123,6 +123,8 @@ struct CorpusViewRedactionTests {
                 notAssets[file] = (try catalog.failure(at: LibraryPath(file))).map { "\($0.reason)" } ?? "not catalogued"
             }
         }
+        // The daemon's log is checked for these once it exits (no coordinate may appear).
+        daemon.forbiddenCoordinates = assets.values.compactMap(\.metadata.location).flatMap { [$0.latitude, $0.longitude] }
         print("corpus redaction mount: \(files.count) files marked hasGPS/hasGPSIFD, \(assets.count) catalogued as assets")
         for (file, reason) in notAssets.sorted(by: { $0.key < $1.key }) { print("  not an asset, in no view: \(file) (\(reason))") }
 

@@ -56,12 +56,14 @@ struct MmapReadInterleavingTests {
 
     /// A GPS JPEG of a few dozen pages whose `strip` plan has a patch across the byte-4096
     /// page boundary, and that plan (computed by the planner in-process).
+    /// The fixture's GPS position (which the daemon's log must never contain).
+    static let location = GeoLocation(latitude: 47.3769, longitude: 8.5417, altitude: 408)
+
     static func fixture() throws -> (bytes: [UInt8], patches: [Patch]) {
-        let location = GeoLocation(latitude: 47.3769, longitude: 8.5417, altitude: 408)
         func jpeg(padding: Int, picture: RGBImage) throws -> (bytes: [UInt8], patches: [Patch]) {
             // A UserComment in the ExifIFD moves the GPS data that follows it.
             let fields = ExifFields(
-                make: "Test", model: "Interleaving", location: location,
+                make: "Test", model: "Interleaving", location: Self.location,
                 extraExif: [TIFFBuilderEntry(ExifTag.userComment, .undefined([UInt8](repeating: 0x20, count: padding)))])
             let exif = ExifBuilder(byteOrder: .bigEndian).build(fields).bytes
             let bytes = try JPEGEncoder(quality: 95).encode(picture, metadata: JPEGMetadata(jfif: true, exif: exif))
@@ -100,6 +102,7 @@ struct MmapReadInterleavingTests {
         let daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: base + "/catalog.sqlite")
         var unmounted = false
         defer { if !unmounted { daemon.unmount() } }
+        daemon.forbiddenCoordinates = [Self.location.latitude, Self.location.longitude]
 
         // The daemon planned the same patches at index time.
         let record = try #require(try Catalog.open(at: base + "/catalog.sqlite").asset(at: LibraryPath("gps.jpg")))
