@@ -7,14 +7,17 @@ with its own seed, given the EXIF and XMP of a `photofs generate` photo with GPS
 exiftool), and SMALL_FILES small GPS JPEGs from `photofs generate`. Each run mounts
 afresh, so the first read of each view starts with an empty page cache for the mount (the
 library files themselves are kept warm in the page cache, so both views read the same
-warm source); which view is read first alternates between runs. Prints a markdown table
-of medians and the ratios strip / library/all. Usage: redaction-bench.sh (builds first)."""
+warm source). The two views are read file by file in turn (library then strip for one
+file, strip then library for the next), each read timed on its own, so both see the same
+moment's noise from other processes; whole passes one view after the other differed by up
+to 10% from run to run on this shared machine. Prints a markdown table of medians and the
+ratios strip / library/all. Usage: redaction-bench.sh (builds first)."""
 import json, os, shutil, statistics, subprocess, sys, tempfile, time
 
 PHOTOFS = os.environ["PHOTOFS_BIN"]
 WORK = os.environ["BENCH_DIR"]
 RUNS = int(os.environ.get("RUNS", "7"))
-PASSES = int(os.environ.get("PASSES", "3"))  # repeated reads per run and view, alternating views
+PASSES = int(os.environ.get("PASSES", "3"))  # repeated (cached) passes per run
 LARGE = int(os.environ.get("LARGE_FILES", "24"))
 SMALL = int(os.environ.get("SMALL_FILES", "2000"))
 
@@ -77,10 +80,16 @@ def cat_all(paths):
     return total
 
 
-def timed(fn):
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
+def interleaved(files_by_kind, kinds):
+    """Reads file i of every view in turn (order alternating per file); seconds per view."""
+    spent = {k: 0.0 for k in kinds}
+    count = len(files_by_kind[kinds[0]])
+    for i in range(count):
+        for k in (kinds if i % 2 == 0 else kinds[::-1]):
+            t = time.perf_counter()
+            cat_all([files_by_kind[k][i]])
+            spent[k] += time.perf_counter() - t
+    return spent
 
 
 class Mount:
@@ -139,18 +148,17 @@ def main():
         with Mount() as m:
             big = views(m, large)
             little = views(m, small)
-            for k in order:
-                samples[(k, "large first")].append(timed(lambda: cat_all(big[k])))
-            for k in order:
-                samples[(k, "small first")].append(timed(lambda: cat_all(little[k])))
-            # Repeated reads: PASSES passes per view, alternating views, so both share the noise.
-            for files, metric in ((big, "large repeat"), (little, "small repeat")):
+            for files, metric in ((big, "large"), (little, "small")):
+                first = interleaved(files, order)
+                for k in kinds:
+                    samples[(k, metric + " first")].append(first[k])
+                # Repeated reads: the pages are cached now; the mean of PASSES passes.
                 spent = {k: 0.0 for k in kinds}
                 for _ in range(PASSES):
-                    for k in order:
-                        spent[k] += timed(lambda: cat_all(files[k]))
+                    for k, seconds in interleaved(files, order).items():
+                        spent[k] += seconds
                 for k in kinds:
-                    samples[(k, metric)].append(spent[k] / PASSES)
+                    samples[(k, metric + " repeat")].append(spent[k] / PASSES)
     print("| metric (median of %d runs) | library/all | apps/strip | strip / library | median of per-run ratios |" % RUNS)
     print("|---|---|---|---|---|")
     results = {}
