@@ -1,7 +1,7 @@
 // libFuzzer target: the redaction planner with the input as an XMP packet, an EXIF block
 // and a PNG-style checksummed chunk at once, and the plan decoder on the raw input; then
-// the input alone as Photoshop resources (JPEG APP13), where the redacted bytes must hold
-// no IPTC place name that a second walk can find.
+// the input alone as Photoshop resources (JPEG APP13) from its first "8BIM" on, where the
+// redacted bytes must hold no IPTC place name that a second walk can find.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPlanner(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -20,14 +20,21 @@ public func fuzzPlanner(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     checkPlan(plans.strip, fileSize: length, original: source.bytes)
     checkPlan(plans.coarse, fileSize: length, original: source.bytes)
 
-    let resources = ContainerLayout(format: .jpeg, photoshopResources: [ByteRange(offset: 0, length: length)])
+    // The resource block starts at the first "8BIM" (so seeds cut from JPEGs with an APP13
+    // reach the resource walker at once), else at 0.
+    let bytes = source.bytes
+    let signature: [UInt8] = Array("8BIM".utf8)
+    let resourceStart = bytes.count < 4 ? 0 : (0...(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual(signature) } ?? 0
+    let resources = ContainerLayout(
+        format: .jpeg, photoshopResources: [ByteRange(offset: Int64(resourceStart), length: length - Int64(resourceStart))])
     let iptcPlans = RedactionPlanner.plans(layout: resources, source: source)
     checkPlan(iptcPlans.strip, fileSize: length, original: source.bytes)
     if case .patches = iptcPlans.strip {
         var redacted = source.bytes
         iptcPlans.strip.apply(to: &redacted, at: 0)
-        for resource in IPTCLocationRedactor.resources(in: redacted, at: 0) ?? [] where resource.id == IPTCLocationRedactor.iptcResource {
-            let data = redacted[Int(resource.data.offset)..<Int(resource.data.end)]
+        let block = Array(redacted[resourceStart...])
+        for resource in IPTCLocationRedactor.resources(in: block, at: 0) ?? [] where resource.id == IPTCLocationRedactor.iptcResource {
+            let data = block[Int(resource.data.offset)..<Int(resource.data.end)]
             precondition(IPTCLocationRedactor.locationDatasets(in: data)?.isEmpty ?? true, "an IPTC place name survived")
         }
     }

@@ -22,7 +22,12 @@ struct IPTCLocationRedactor {
         case redacted(datasets: Int)
         /// The block or its IPTC data could not be walked with certainty and was blanked.
         case blanked(reason: String)
+        /// The block is too large to read (a hostile TIFF tag count): the file must be withheld.
+        case uncertain(reason: String)
     }
+
+    /// The largest block read; IPTC and resource blocks are kilobytes (APP13 holds 64 KiB).
+    static let maxBlock = Int64(SourceReader.maxRead)
 
     /// The IIM application record (2) datasets that name a place.
     static let locationDatasets: Set<UInt8> = [26, 27, 90, 92, 95, 100, 101]
@@ -46,6 +51,9 @@ struct IPTCLocationRedactor {
     /// Plans the patches for the resource block `block` into `patches`.
     func plan(_ block: ByteRange, source: some ByteSource, into patches: inout PatchList) throws(ByteSourceError) -> Outcome {
         guard block.length > 0 else { return .noLocation }
+        guard block.length <= Self.maxBlock else {
+            return .uncertain(reason: "Photoshop resources at \(block.offset) are too large to read")
+        }
         let bytes = try RedactionPlanner.read(block, from: source)
         guard let resources = Self.resources(in: bytes, at: block.offset) else {
             blank(block, into: &patches)
@@ -89,6 +97,7 @@ struct IPTCLocationRedactor {
     /// that does not walk becomes zeros (fail closed).
     func planIPTC(_ range: ByteRange, source: some ByteSource, into patches: inout PatchList) throws(ByteSourceError) -> Outcome {
         guard range.length > 0 else { return .noLocation }
+        guard range.length <= Self.maxBlock else { return .uncertain(reason: "IPTC data at \(range.offset) is too large to read") }
         let bytes = try RedactionPlanner.read(range, from: source)
         guard let found = Self.locationDatasets(in: bytes[...]) else {
             patches.fill(range, with: 0)

@@ -85,6 +85,7 @@ public enum RedactionPlanner {
                 case .noLocation: break
                 case .redacted(let count): notes.append("IPTC at \(block.offset): \(count) place name(s) removed")
                 case .blanked(let reason): notes.append("\(reason): block blanked")
+                case .uncertain(let reason): return .withheld(reason: reason)
                 }
             }
             for payload in layout.movie?.locationPayloads ?? [] {

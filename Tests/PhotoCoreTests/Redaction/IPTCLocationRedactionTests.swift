@@ -184,6 +184,18 @@ import Testing
         }
     }
 
+    /// A block too large to be IPTC (a hostile TIFF tag count) is not read: the file is withheld.
+    @Test func oversizeBlockWithholdsTheFile() {
+        let size = Int64(IPTCLocationRedactor.maxBlock) + 1
+        let source = MemoryByteSource([UInt8](repeating: 0, count: Int(size)))
+        let layout = ContainerLayout(format: .jpeg, photoshopResources: [ByteRange(offset: 0, length: size)])
+        let plans = RedactionPlanner.plans(layout: layout, source: source)
+        guard case .withheld = plans.strip, case .withheld = plans.coarse else {
+            Issue.record("an oversize resource block was planned instead of withheld")
+            return
+        }
+    }
+
     @Test func noPlaceNamesMeansNoPatches() throws {
         let iptc: [UInt8] = [0x1C, 2, 0, 0, 2, 0, 4] + Self.dataset(2, 5, "Object")
         let bytes = try Self.jpeg(resources: Self.resource(0x0404, iptc))
