@@ -40,10 +40,15 @@ struct CorpusViewRedactionTests {
         return suffix.count >= 4 && id.hasPrefix(suffix)
     }
 
-    /// Checks `served` against `original` and `plan`: same size, every byte outside the
-    /// patches unchanged, every byte inside them the patch's. Returns the failures.
-    static func compare(_ served: [UInt8], _ original: [UInt8], _ patches: [Patch]) -> [String] {
-        guard served.count == original.count else { return ["size \(served.count), original \(original.count)"] }
+    /// Checks the file a view serves at `path` against `original` and the plan's patches:
+    /// the same size (read and stat), every byte outside the patches unchanged, every byte
+    /// inside them the patch's. Returns the failures.
+    static func compare(_ path: String, _ original: [UInt8], _ patches: [Patch]) throws -> [String] {
+        let served = try ByteFiles.read(Array(path.utf8))
+        let listed = Int(try ByteFiles.stat(Array(path.utf8)).st_size)
+        guard served.count == original.count, listed == original.count else {
+            return ["size \(served.count) read, \(listed) by stat; original \(original.count)"]
+        }
         var expected = original
         PatchOverlay.apply(patches, to: &expected, at: 0)
         var outside = 0
@@ -198,7 +203,8 @@ struct CorpusViewRedactionTests {
             // keep: the original bytes.
             if let path = keepView[file] {
                 let served = try ByteFiles.read(Array(path.utf8))
-                let same = SHA256.hash(served) == SHA256.hash(original)
+                let listed = Int(try ByteFiles.stat(Array(path.utf8)).st_size)
+                let same = SHA256.hash(served) == SHA256.hash(original) && listed == original.count
                 #expect(same, "\(file): apps/keep is not byte-identical to the original")
                 row.keep = same ? "identical" : "DIFFERS"
                 counts.keep += 1
@@ -206,7 +212,7 @@ struct CorpusViewRedactionTests {
 
             // strip: no location left, no new complaint, only the plan's bytes changed, same pixels.
             if let path = stripView[file], case .patches(let patches) = asset.redaction.strip {
-                var failures = Self.compare(try ByteFiles.read(Array(path.utf8)), original, patches)
+                var failures = try Self.compare(path, original, patches)
                 if let after = readings[path] {
                     let left = LocationReader.locationKeys(after)
                     if !left.isEmpty { failures.append("location left: \(left.joined(separator: ", "))") }
@@ -240,7 +246,7 @@ struct CorpusViewRedactionTests {
 
             // coarse: coordinates on the 0.01° grid within 0.005° of the original, no altitude.
             if let path = coarseView[file], case .patches(let patches) = asset.redaction.coarse {
-                var failures = Self.compare(try ByteFiles.read(Array(path.utf8)), original, patches)
+                var failures = try Self.compare(path, original, patches)
                 var rounded = 0
                 if let after = readings[path] {
                     failures += LocationReader.newComplaints(before: before, after: after)
