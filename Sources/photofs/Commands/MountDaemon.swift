@@ -14,37 +14,59 @@ enum MountDaemon {
         let logger = Logger(
             level: arguments.value("log-level").flatMap { Logger.Level(name: $0) } ?? .info,
             sink: arguments.flag("detach") ? .syslog : .stderr)
+        var clock = PhaseClock()
         let context = try LibraryContext.open(library: library, arguments: arguments, environment: environment)
-        _ = try IndexCommand.run(context, quiet: arguments.flag("quiet"), environment: environment)
-        let state: LibraryState
+        let libraryPath = CatalogLocation.canonicalLibraryPath(library)
+        let indexer = Indexer(catalog: context.catalog, library: libraryPath, analyzer: FileAnalyzer())
+        let views = LateViews()
+        let watcher = makeWatcher(indexer: indexer, views: views, logger: logger)
+        defer { watcher?.stop() }
+        clock.lap("catalog open")
+        // The library is walked (and each folder watched before it is read) on another
+        // thread while this one loads the catalog and computes the views: on an unchanged
+        // library nothing more is needed; otherwise what is new is indexed first.
+        let scanning = StartupScan(indexer: indexer, watcher: watcher)
+        var state: LibraryState
         do throws(CatalogError) {
             state = try LibraryState(catalog: context.catalog)
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
+        clock.lap("snapshot")
         let configuration = FileSystemConfiguration(
-            libraryPath: CatalogLocation.canonicalLibraryPath(library), ownerUID: getuid(), ownerGID: getgid(),
-            log: { logger.warning($0) })
-        let fileSystem: PhotoFileSystem
+            libraryPath: libraryPath, ownerUID: getuid(), ownerGID: getgid(), log: { logger.warning($0) })
+        let control = PickerControl(state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
+        var fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
+        clock.lap("view tree")
+        let scan = try scanning.result(library: library)
+        clock.lap("scan wait")
+        if try needsIndexing(indexer, scan: scan, state: state, context: context) {
+            _ = try IndexCommand.run(context, indexer: indexer, scan: scan, quiet: arguments.flag("quiet"), environment: environment)
+            do throws(CatalogError) {
+                try state.reload()
+            } catch {
+                throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
+            }
+            fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
+            clock.lap("index")
+        }
+        views.set(state: state, fileSystem: fileSystem)
         let mount: FuseMount
         do throws(MountError) {
-            let control = PickerControl(
-                state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
-            fileSystem = try PhotoFileSystem(
-                configuration: configuration, snapshot: state.current.snapshot, filters: FilterLanguageResolver(), control: control,
-                latest: { state.current.snapshot })
             mount = try FuseMount(fileSystem: fileSystem, mountpoint: mountpoint, options: options, debug: arguments.flag("debug"))
         } catch {
             throw describe(error, library: library, mountpoint: mountpoint)
         }
-        let watcher = startWatcher(context: context, library: library, state: state, fileSystem: fileSystem, logger: logger)
-        defer { watcher?.stop() }
+        clock.lap("mount")
+        logger.debug("startup (\(scan.fileCount) files): " + clock.summary)
         output.error("mounted \(library) on \(mountpoint)")
         if let readyFD {
             let line = Array("ready\n".utf8)
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress!, $0.count) }
             close(readyFD)
         }
+        // Changes queued since each folder got its watch are handled from here on.
+        watcher?.run()
         if arguments.flag("detach") {
             let null = open("/dev/null", O_RDWR | O_CLOEXEC)
             if null >= 0 {
@@ -68,18 +90,15 @@ enum MountDaemon {
         return .success
     }
 
-    /// Watches the library (inotify): each re-index that changed the catalog reloads the
-    /// library state and shows it, invalidating what the kernel cached. Without a watcher
-    /// (inotify limits) the mount still works and says that changes show after a remount.
-    private static func startWatcher(
-        context: LibraryContext, library: String, state: LibraryState, fileSystem: PhotoFileSystem, logger: Logger
-    )
-        -> LibraryWatcher?
-    {
-        let indexer = Indexer(catalog: context.catalog, library: CatalogLocation.canonicalLibraryPath(library), analyzer: FileAnalyzer())
+    /// The library watcher (inotify), opened but not yet running: each re-index that
+    /// changed the catalog reloads the library state and shows it, invalidating what the
+    /// kernel cached. Without a watcher (inotify limits) the mount still works and says that
+    /// changes show after a remount.
+    private static func makeWatcher(indexer: Indexer, views: LateViews, logger: Logger) -> LibraryWatcher? {
         let watcher = LibraryWatcher(
             indexer: indexer,
             onChange: { _, _ in
+                guard let (state, fileSystem) = views.get() else { return }
                 do throws(CatalogError) {
                     try state.reload()
                     fileSystem.installLatest()
@@ -89,11 +108,33 @@ enum MountDaemon {
             },
             onError: { logger.error("re-indexing after a change failed (retried on the next change): \($0)") })
         do throws(WatchError) {
-            try watcher.start()
+            try watcher.open()
             return watcher
         } catch {
             logger.warning("not watching the library for changes (\(error)); changes show after a remount.")
             return nil
+        }
+    }
+
+    private static func makeFileSystem(
+        _ configuration: FileSystemConfiguration, state: LibraryState, control: PickerControl, library: String, mountpoint: String
+    ) throws(CLIError) -> PhotoFileSystem {
+        do throws(MountError) {
+            return try PhotoFileSystem(
+                configuration: configuration, snapshot: state.current.snapshot, filters: FilterLanguageResolver(), control: control,
+                latest: { state.current.snapshot })
+        } catch {
+            throw describe(error, library: library, mountpoint: mountpoint)
+        }
+    }
+
+    private static func needsIndexing(_ indexer: Indexer, scan: LibraryScan, state: LibraryState, context: LibraryContext) throws(CLIError)
+        -> Bool
+    {
+        do throws(IndexError) {
+            return try indexer.needsRun(scan, snapshot: state.current.snapshot)
+        } catch {
+            throw IndexCommand.describe(error, context: context)
         }
     }
 
