@@ -26,22 +26,27 @@ enum MountDaemon {
         // thread while this one loads the catalog and computes the views: on an unchanged
         // library nothing more is needed; otherwise what is new is indexed first.
         let scanning = StartupScan(indexer: indexer, watcher: watcher)
-        var state: LibraryState
+        let state: LibraryState
         do throws(CatalogError) {
             state = try LibraryState(catalog: context.catalog)
         } catch {
+            scanning.compare(with: LibrarySnapshot())
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
+        scanning.compare(with: state.current.snapshot)
         clock.lap("snapshot")
         let configuration = FileSystemConfiguration(
             libraryPath: libraryPath, ownerUID: getuid(), ownerGID: getgid(), log: { logger.warning($0) })
         let control = PickerControl(state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
         var fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
         clock.lap("view tree")
-        let scan = try scanning.result(library: library)
+        // The scan is dropped once used: a 100,000-file walk holds about 10 MB.
+        var (scan, needsIndexing) = try scanning.result(library: library) as (LibraryScan?, Bool)
+        let fileCount = scan?.fileCount ?? 0
         clock.lap("scan wait")
-        if try needsIndexing(indexer, scan: scan, state: state, context: context) {
-            _ = try IndexCommand.run(context, indexer: indexer, scan: scan, quiet: arguments.flag("quiet"), environment: environment)
+        if needsIndexing, let walked = scan {
+            scan = nil
+            _ = try IndexCommand.run(context, indexer: indexer, scan: walked, quiet: arguments.flag("quiet"), environment: environment)
             do throws(CatalogError) {
                 try state.reload()
             } catch {
@@ -50,6 +55,7 @@ enum MountDaemon {
             fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
             clock.lap("index")
         }
+        scan = nil
         views.set(state: state, fileSystem: fileSystem)
         let mount: FuseMount
         do throws(MountError) {
@@ -58,7 +64,7 @@ enum MountDaemon {
             throw describe(error, library: library, mountpoint: mountpoint)
         }
         clock.lap("mount")
-        logger.debug("startup (\(scan.fileCount) files): " + clock.summary)
+        logger.debug("startup (\(fileCount) files): " + clock.summary)
         output.error("mounted \(library) on \(mountpoint)")
         if let readyFD {
             let line = Array("ready\n".utf8)
@@ -125,16 +131,6 @@ enum MountDaemon {
                 latest: { state.current.snapshot })
         } catch {
             throw describe(error, library: library, mountpoint: mountpoint)
-        }
-    }
-
-    private static func needsIndexing(_ indexer: Indexer, scan: LibraryScan, state: LibraryState, context: LibraryContext) throws(CLIError)
-        -> Bool
-    {
-        do throws(IndexError) {
-            return try indexer.needsRun(scan, snapshot: state.current.snapshot)
-        } catch {
-            throw IndexCommand.describe(error, context: context)
         }
     }
 
