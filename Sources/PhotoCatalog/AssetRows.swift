@@ -14,15 +14,27 @@ enum AssetRows {
     /// The encoded identity plan, the commonest BLOB: decoded without work.
     private static let identityBlob = RedactionPlan.identity.encoded()
 
-    /// Every asset, in one query.
-    static func all(in db: Database) throws(CatalogError) -> [Asset] {
+    /// Every asset, in one query. An asset equal to one in `previous` is that value, sharing
+    /// its path, texts and plans: after a re-index only what changed is new in memory, so
+    /// the allocator is not left with the old snapshot's pages pinned by scattered survivors.
+    static func all(in db: Database, reusing previous: [Asset] = []) throws(CatalogError) -> [Asset] {
         let count = Int(try db.scalarInt("SELECT count(*) FROM assets") ?? 0)
         var assets: [Asset] = []
         assets.reserveCapacity(count)
+        var previousByID: [AssetID: Int32] = [:]
+        previousByID.reserveCapacity(previous.count)
+        for (position, asset) in previous.enumerated() { previousByID[asset.id] = Int32(truncatingIfNeeded: position) }
         let s = try db.statement("SELECT \(columns) FROM assets")
         defer { s.reset() }
         var interner = TextInterner()
-        while try s.step() { assets.append(try readAsset(s, interner: &interner)) }
+        while try s.step() {
+            let asset = try readAsset(s, interner: &interner)
+            if let position = previousByID[asset.id], previous[Int(position)] == asset {
+                assets.append(previous[Int(position)])
+            } else {
+                assets.append(asset)
+            }
+        }
         return assets
     }
 

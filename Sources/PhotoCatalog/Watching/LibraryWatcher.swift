@@ -37,12 +37,21 @@ extension WatchError: CustomStringConvertible {
 public final class LibraryWatcher: Sendable {
     /// Called on the watcher's queue after each index run that changed the catalog.
     public typealias ChangeHandler = @Sendable (LibrarySnapshot, IndexSummary) -> Void
+    /// Called on the watcher's queue after each index run that changed the catalog, for a
+    /// caller that reads the catalog itself (a second full snapshot per change costs a
+    /// 100,000-asset daemon time and memory); a thrown error retries like a failed read.
+    public typealias CatalogChangeHandler = @Sendable (IndexSummary) throws(CatalogError) -> Void
     /// Called on the watcher's queue when an index run failed (the next event retries).
     public typealias ErrorHandler = @Sendable (IndexError) -> Void
 
+    private enum Delivery: Sendable {
+        case snapshot(ChangeHandler)
+        case summary(CatalogChangeHandler)
+    }
+
     private let indexer: Indexer
     private let coalescing: Double
-    private let onChange: ChangeHandler
+    private let onChange: Delivery
     private let onError: ErrorHandler
     private let queue = DispatchQueue(label: "photofs.library-watcher")
     private let state = Mutex(State())
@@ -70,7 +79,19 @@ public final class LibraryWatcher: Sendable {
     public init(indexer: Indexer, coalescing: Double = 0.2, onChange: @escaping ChangeHandler, onError: @escaping ErrorHandler = { _ in }) {
         self.indexer = indexer
         self.coalescing = coalescing
-        self.onChange = onChange
+        self.onChange = .snapshot(onChange)
+        self.onError = onError
+    }
+
+    /// A watcher that hands only the summary to `onCatalogChange`, which reads what it
+    /// needs from the catalog.
+    public init(
+        indexer: Indexer, coalescing: Double = 0.2, onCatalogChange: @escaping CatalogChangeHandler,
+        onError: @escaping ErrorHandler = { _ in }
+    ) {
+        self.indexer = indexer
+        self.coalescing = coalescing
+        self.onChange = .summary(onCatalogChange)
         self.onError = onError
     }
 
@@ -296,7 +317,10 @@ public final class LibraryWatcher: Sendable {
         let combined = owed.map { $0.merged(with: summary) } ?? summary
         guard combined.changedCatalog else { return true }
         do {
-            onChange(try indexer.catalog.snapshot(), combined)
+            switch onChange {
+            case .snapshot(let handler): handler(try indexer.catalog.snapshot(), combined)
+            case .summary(let handler): try handler(combined)
+            }
         } catch {
             // The catalog holds the changes: retry until a snapshot reaches the views.
             state.withLock { $0.owedSummary = combined }

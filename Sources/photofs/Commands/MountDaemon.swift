@@ -103,14 +103,11 @@ enum MountDaemon {
     private static func makeWatcher(indexer: Indexer, views: LateViews, logger: Logger) -> LibraryWatcher? {
         let watcher = LibraryWatcher(
             indexer: indexer,
-            onChange: { _, _ in
+            onCatalogChange: { _ throws(CatalogError) in
                 guard let (state, fileSystem) = views.get() else { return }
-                do throws(CatalogError) {
-                    try state.reload()
-                    fileSystem.installLatest()
-                } catch {
-                    logger.error("cannot read the catalog after a change in the library: \(error)")
-                }
+                try state.reload()
+                fileSystem.installLatest()
+                releaseFreedMemory()
             },
             onError: { logger.error("re-indexing after a change failed (retried on the next change): \($0)") })
         do throws(WatchError) {
@@ -146,4 +143,12 @@ enum MountDaemon {
             .failure("cannot start the FUSE request loop.")
         }
     }
+}
+
+/// Hands memory freed by the previous snapshot and view tree back to the system: without
+/// it glibc keeps the pages for the next reload and the daemon stays at twice its size.
+private func releaseFreedMemory() {
+    typealias Trim = @convention(c) (Int) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+    _ = unsafeBitCast(symbol, to: Trim.self)(0)
 }
