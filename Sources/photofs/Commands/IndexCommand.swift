@@ -32,7 +32,8 @@ enum IndexCommand {
 
     /// Runs the indexer with a progress bar on stderr; shared with `mount` and `demo`.
     static func run(_ context: LibraryContext, quiet: Bool, environment: Environment) throws(CLIError) -> IndexSummary {
-        let indexer = Indexer(catalog: context.catalog, library: CatalogLocation.canonicalLibraryPath(context.library), analyzer: FileAnalyzer())
+        let indexer = Indexer(
+            catalog: context.catalog, library: CatalogLocation.canonicalLibraryPath(context.library), analyzer: FileAnalyzer())
         return try run(context, indexer: indexer, scan: nil, quiet: quiet, environment: environment)
     }
 
@@ -69,7 +70,8 @@ enum IndexCommand {
 
     /// One line: what the run found and how long it took.
     static func describe(_ s: IndexSummary) -> String {
-        var text = "\(s.new) new, \(s.changed) changed, \(s.moved) moved, \(s.removed) removed, \(s.failed) failed, \(s.unchanged + s.touched) unchanged"
+        var text =
+            "\(s.new) new, \(s.changed) changed, \(s.moved) moved, \(s.removed) removed, \(s.failed) failed, \(s.unchanged + s.touched) unchanged"
         text += " in " + String(format: "%.2f", s.seconds) + " s"
         if !s.unreadableFolders.isEmpty {
             text += "; unreadable folders left as they were: " + s.unreadableFolders.map(\.display).joined(separator: ", ")

@@ -20,7 +20,8 @@ struct LibraryWatcherStartupTests {
         let indexer = Indexer(catalog: catalog, library: dir.child("lib"), analyzer: FileAnalyzer())
         _ = try indexer.run()
         let summaries = Mutex<[IndexSummary]>([])
-        let watcher = LibraryWatcher(indexer: indexer, coalescing: 0.1, onCatalogChange: { summary in summaries.withLock { $0.append(summary) } })
+        let watcher = LibraryWatcher(
+            indexer: indexer, coalescing: 0.1, onCatalogChange: { summary in summaries.withLock { $0.append(summary) } })
         try watcher.open()
         defer { watcher.stop() }
         let scan = try indexer.scan(entering: { watcher.watch($0) })

@@ -9,7 +9,8 @@ struct ViewTreeTablesTests {
     @Test func everyNodeIsFoundByInodeAndByNameAfterTheTablesGrew() throws {
         let assets = (0..<40).map { n in
             ViewFixtures.asset(
-                String(n, radix: 16), "f\(n % 3)/IMG_\(n % 7).jpg", taken: ViewFixtures.date(2024, 1 + n % 12, 1 + n % 28), make: "Make\(n % 4)")
+                String(n, radix: 16), "f\(n % 3)/IMG_\(n % 7).jpg", taken: ViewFixtures.date(2024, 1 + n % 12, 1 + n % 28),
+                make: "Make\(n % 4)")
         }
         var apps: [String: App] = [:]
         var grants: [String: [Grant]] = [:]
