@@ -19,11 +19,22 @@ public final class FuseMount: @unchecked Sendable {
     private let arguments: [UnsafeMutablePointer<CChar>?]
     private let closed = Atomic(false)
 
+    /// `options` with `default_permissions` added whenever other users may enter the mount
+    /// (`allow_other`, `allow_root`): the mount has no OPEN round trip, so an open is
+    /// checked by the kernel alone, from the ownership and modes the daemon reports, and
+    /// a page another user cached must not be readable through a dentry the kernel kept.
+    static func withKernelPermissions(_ options: [String]) -> [String] {
+        let names = options.flatMap { $0.split(separator: ",").map { $0.split(separator: "=").first.map(String.init) ?? "" } }
+        guard names.contains("allow_other") || names.contains("allow_root"), !names.contains("default_permissions") else { return options }
+        return options + ["default_permissions"]
+    }
+
     /// Creates the session and mounts it. `options` are `-o` mount options
     /// (e.g. `allow_other`, `default_permissions`, `fsname=...`).
     public init(fileSystem: PhotoFileSystem, mountpoint: String, options: [String], debug: Bool = false) throws(MountError) {
         self.fileSystem = fileSystem
         var argv = ["photofs"]
+        let options = Self.withKernelPermissions(options)
         if !options.isEmpty { argv += ["-o", options.joined(separator: ",")] }
         if debug { argv.append("-d") }
         let arguments = argv.map { strdup($0) } + [nil]

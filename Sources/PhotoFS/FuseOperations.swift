@@ -86,19 +86,23 @@ enum FuseOperations {
     }
 
     /// Capabilities: readdirplus (a listing doubles as the lookups of `ls -l`/`find`),
-    /// atomic O_TRUNC (so `echo > .picker` is one open), asynchronous reads; no splice
-    /// (reads go through the per-thread buffer to be patched), no automatic data
-    /// invalidation on mtime change (changes are pushed explicitly).
+    /// asynchronous reads, no-open support (OPEN answers ENOSYS, see `Read.swift`), and
+    /// automatic data invalidation, which makes every read refresh expired attributes and
+    /// drop the pages when the mtime moved: only `.picker` has attributes that expire at
+    /// once, so only its reads pay for it (see `Control.swift`); every other change is
+    /// pushed explicitly. No atomic O_TRUNC: without OPEN, the kernel would truncate its
+    /// cached size of an asset by itself; a SETATTR instead lets the daemon refuse it. No
+    /// splice (reads go through the per-thread buffer to be patched).
     static func negotiate(_ connection: inout fuse_conn_info) {
         let capable = connection.capable
         var want = connection.want
-        for flag in [FUSE_CAP_READDIRPLUS, FUSE_CAP_ATOMIC_O_TRUNC, FUSE_CAP_ASYNC_READ, FUSE_CAP_PARALLEL_DIROPS] {
+        for flag in [FUSE_CAP_READDIRPLUS, FUSE_CAP_ASYNC_READ, FUSE_CAP_PARALLEL_DIROPS, FUSE_CAP_NO_OPEN_SUPPORT, FUSE_CAP_AUTO_INVAL_DATA] {
             if capable & UInt32(flag) != 0 { want |= UInt32(flag) }
         }
         // READDIRPLUS always, not "auto": a listing that `ls -f` cached would otherwise
         // leave `find`/`ls -l` to send one LOOKUP per name afterwards.
         for flag in [
-            FUSE_CAP_READDIRPLUS_AUTO, FUSE_CAP_SPLICE_READ, FUSE_CAP_SPLICE_WRITE, FUSE_CAP_SPLICE_MOVE, FUSE_CAP_AUTO_INVAL_DATA,
+            FUSE_CAP_READDIRPLUS_AUTO, FUSE_CAP_SPLICE_READ, FUSE_CAP_SPLICE_WRITE, FUSE_CAP_SPLICE_MOVE, FUSE_CAP_ATOMIC_O_TRUNC,
             FUSE_CAP_WRITEBACK_CACHE,
         ] {
             want &= ~UInt32(flag)

@@ -2,14 +2,12 @@ import Glibc
 import PhotoCore
 import Synchronization
 
-/// What a FUSE file handle (`fi->fh`) points at: a retained object made at open/opendir and
-/// released at release/releasedir. Per-open state lives here because the caller's pid is
-/// meaningless on release and nothing per inode may hold a descriptor.
+/// What a FUSE file handle (`fi->fh`) points at: a retained object made at opendir and
+/// released at releasedir. Regular files have no handles (the mount answers OPEN with
+/// ENOSYS, see `Read.swift`).
 final class Handle: Sendable {
     enum Kind: Sendable {
-        case file(OpenFile)
         case directory(OpenDirectory)
-        case control(OpenControl)
     }
 
     let kind: Kind
@@ -31,38 +29,6 @@ final class Handle: Sendable {
     static func release(_ number: UInt64) {
         guard let pointer = UnsafeRawPointer(bitPattern: UInt(number)) else { return }
         Unmanaged<Handle>.fromOpaque(pointer).release()
-    }
-}
-
-/// One open regular file: its own descriptor on the source, and what it was opened as, so
-/// every read can check that the asset is still in that view (revocation).
-final class OpenFile: Sendable {
-    let fd: Int32
-    let inode: UInt64
-    let asset: AssetID
-    /// Patches to overlay on every read; nil serves the original bytes.
-    let patches: [Patch]?
-    /// In an app view a revoked asset answers EACCES; in a library view ESTALE.
-    let inAppView: Bool
-    /// The source's size and mtime at open, to notice a file changed in place under a
-    /// redacting descriptor (patch offsets would no longer fit).
-    let size: Int64
-    let mtimeSeconds: Int
-    let mtimeNanoseconds: Int
-
-    init(fd: Int32, inode: UInt64, asset: AssetID, patches: [Patch]?, inAppView: Bool, status: stat) {
-        self.fd = fd
-        self.inode = inode
-        self.asset = asset
-        self.patches = patches
-        self.inAppView = inAppView
-        self.size = Int64(status.st_size)
-        self.mtimeSeconds = status.st_mtim.tv_sec
-        self.mtimeNanoseconds = status.st_mtim.tv_nsec
-    }
-
-    deinit {
-        close(fd)
     }
 }
 
@@ -93,17 +59,4 @@ final class OpenDirectory: Sendable {
             return tree
         }
     }
-}
-
-/// One open of `.picker`: the text its reads return. A failed write replaces it with the
-/// reason line; a fresh open (or a successful write) reads the rendered state.
-final class OpenControl: Sendable {
-    struct State {
-        var text: [UInt8]?
-    }
-
-    let caller: UInt32
-    let state = Mutex(State())
-
-    init(caller: UInt32) { self.caller = caller }
 }

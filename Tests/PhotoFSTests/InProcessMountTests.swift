@@ -34,7 +34,13 @@ struct InProcessMountTests {
         let mount = try InProcessMount(library: library, snapshot: library.snapshot())
         defer { mount.finish() }
         let file = mount.path("library/all/a.jpg")
-        #expect(file.cPath { open($0, O_WRONLY) } == -1 && errno == EROFS)
+        // No OPEN round trip: a write-open of an asset may succeed, but its writes do not,
+        // and a truncating open is refused (O_TRUNC arrives as a SETATTR).
+        let writer = file.cPath { open($0, O_WRONLY) }
+        #expect(writer >= 0 ? (Glibc.write(writer, "x", 1) == -1 && errno == EROFS) : errno == EROFS)
+        if writer >= 0 { close(writer) }
+        #expect(file.cPath { open($0, O_WRONLY | O_TRUNC) } == -1 && errno == EROFS)
+        #expect(try ByteFiles.read(file) == [1, 2, 3])
         #expect(mount.path("library/all/new.jpg").cPath { open($0, O_WRONLY | O_CREAT, 0o644) } == -1 && errno == EROFS)
         #expect(ByteFiles.errnoOf { mount.path("library/all/d").cPath { mkdir($0, 0o755) } } == EROFS)
         #expect(ByteFiles.errnoOf { file.cPath { unlink($0) } } == EROFS)
@@ -112,14 +118,25 @@ struct InProcessMountTests {
 
     @Test func changedSourceIsNeverServedStale() throws {
         let library = TestLibrary()
-        let asset = try library.add(Array("a.jpg".utf8), testBytes(5000, seed: 6))
+        let original = testBytes(5000, seed: 6)
+        let asset = try library.add(Array("a.jpg".utf8), original)
+        try library.add(Array("b.jpg".utf8), testBytes(3000, seed: 8))
         let mount = try InProcessMount(library: library, snapshot: library.snapshot())
         defer { mount.finish() }
         #expect(try ByteFiles.read(mount.path("library/all/a.jpg")).count == 5000)
         let replacement = testBytes(7000, seed: 7)
         try ByteFiles.write(library.root + "/a.jpg", replacement)
-        // Before the catalog notices, an open refuses rather than serve a size it did not list.
-        #expect(throws: ByteFiles.Failure(errno: ESTALE)) { try ByteFiles.read(mount.path("library/all/a.jpg")) }
+        try ByteFiles.write(library.root + "/b.jpg", testBytes(4000, seed: 9))
+        // Before the catalog notices, a read is answered from the pages the kernel kept
+        // (the bytes that were listed) or refused; never new bytes under the old size.
+        do {
+            #expect(try ByteFiles.read(mount.path("library/all/a.jpg")) == original)
+        } catch let failure as ByteFiles.Failure {
+            #expect(failure.errno == ESTALE)
+        }
+        // A file whose pages were never read is refused: the daemon checks the source
+        // against the catalog on every READ.
+        #expect(throws: ByteFiles.Failure(errno: ESTALE)) { try ByteFiles.read(mount.path("library/all/b.jpg")) }
         // New content, new id (the catalog's fingerprint rule).
         library.remove(asset.id)
         library.replace(try library.record(Array("a.jpg".utf8), id: AssetID("00000000beef")!))

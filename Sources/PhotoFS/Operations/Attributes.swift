@@ -9,19 +9,16 @@ import PhotoCore
 /// even from a cached dentry: `library/` 0500 and `.picker` 0600 belong to the owner, an
 /// app's directory 0500 to its bound uid (or the owner), everything else is 0555/0444.
 extension PhotoFileSystem {
-    /// With a file handle (`fstat`, and the attribute refresh the kernel makes before a
-    /// read once a revocation invalidated them), a descriptor whose asset was revoked from
-    /// its app view answers EACCES like its reads, rather than ENOENT.
+    /// With a file (`fstat`, and the attribute refresh the kernel makes before a read once a
+    /// revocation invalidated them), an inode that left the tree answers EACCES like its
+    /// reads, rather than ENOENT. `.picker` reports the size of what this caller's next
+    /// read returns and a new mtime every time (see `Control.swift`).
     func getattr(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>? = nil) {
         respond(request, "getattr") { () throws(FileSystemError) -> Reply in
             let tree = self.tree
-            if let number = info?.pointee.fh, let handle = Handle.borrow(number), case .file(let file) = handle.kind, file.inAppView,
-                tree.node(inode: file.inode).flatMap({ tree.asset(of: $0)?.id }) != file.asset
-            {
-                throw .accessDenied
-            }
+            if info != nil, tree.node(inode: inode) == nil { throw .accessDenied }
             let node = try visibleNode(inode, in: tree, to: try caller(of: request, in: tree))
-            return .attributes(attributes(of: node, in: tree), timeout: attributeTimeout(of: node))
+            return .attributes(attributes(of: node, in: tree, for: request), timeout: attributeTimeout(of: node))
         }
     }
 
@@ -52,12 +49,13 @@ extension PhotoFileSystem {
                 fields & FUSE_SET_ATTR_SIZE == 0 || wanted?.pointee.st_size == 0
             else { throw .readOnly }
             guard caller == .owner else { throw .accessDenied }
-            return .attributes(attributes(of: node, in: tree), timeout: 0)
+            return .attributes(attributes(of: node, in: tree, for: request), timeout: 0)
         }
     }
 
-    /// The `stat` of a node: exact size and mtime of the source for files.
-    func attributes(of node: ViewNode, in tree: ViewTree) -> stat {
+    /// The `stat` of a node: exact size and mtime of the source for files; for `.picker`,
+    /// when the request is known, the size and a fresh mtime for that caller.
+    func attributes(of node: ViewNode, in tree: ViewTree, for request: fuse_req_t? = nil) -> stat {
         var status = stat()
         status.st_ino = __ino_t(node.inode)
         status.st_uid = tree.boundUID(of: node) ?? configuration.ownerUID
@@ -73,6 +71,11 @@ extension PhotoFileSystem {
         case .picker:
             status.st_mode = S_IFREG | 0o600
             status.st_nlink = 1
+            if let request {
+                status.st_size = controlSize(for: request)
+                status.st_mtim = nextControlTime()
+                status.st_ctim = status.st_mtim
+            }
         case .file:
             let asset = tree.asset(of: node)
             let size = max(0, asset?.size ?? 0)
@@ -103,11 +106,11 @@ extension PhotoFileSystem {
     }
 
     /// A LOOKUP/READDIRPLUS entry for a node.
-    func entry(for node: ViewNode, in tree: ViewTree) -> fuse_entry_param {
+    func entry(for node: ViewNode, in tree: ViewTree, for request: fuse_req_t? = nil) -> fuse_entry_param {
         var entry = fuse_entry_param()
         entry.ino = node.inode
         entry.generation = 0
-        entry.attr = attributes(of: node, in: tree)
+        entry.attr = attributes(of: node, in: tree, for: request)
         entry.attr_timeout = attributeTimeout(of: node)
         entry.entry_timeout = configuration.cacheTimeout
         return entry

@@ -16,7 +16,7 @@ extension PhotoFileSystem {
             guard let child = tree.lookup(parent: parent, name: Array(bytes)), tree.isVisible(child, to: caller) else {
                 throw .notFound
             }
-            return .entry(entry(for: child, in: tree))
+            return .entry(entry(for: child, in: tree, for: request))
         }
     }
 }

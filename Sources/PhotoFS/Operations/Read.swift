@@ -2,86 +2,56 @@ import CFuse
 import Glibc
 import PhotoCore
 
-/// OPEN, READ, RELEASE and FLUSH of asset files.
+/// OPEN, READ, RELEASE and FLUSH of asset files (and READ of `.picker`, see `Control.swift`).
 ///
-/// Open opens the source (`O_RDONLY|O_CLOEXEC|O_NOFOLLOW`) and keeps the descriptor in
-/// the file handle, closed at release: nothing holds a descriptor per inode, so 100,000
-/// files never exhaust the open-files limit. Pages are kept in the kernel's cache
-/// (`keep_cache`): an inode's bytes only change through a snapshot swap, which
-/// invalidates them. Each view has its own inodes, so redacted and original bytes never
-/// share pages.
+/// OPEN answers ENOSYS: the kernel then opens every regular file of the mount by itself,
+/// with the page cache kept, and never sends OPEN or RELEASE again (an open+read+close of
+/// a cached file costs no round trip at all). There is no per-descriptor state, so every
+/// READ that reaches the daemon checks, from the current tree, that the caller may still
+/// see the inode and serves the view's bytes: a revoked asset answers EACCES to a
+/// descriptor opened before the revocation (the revocation drops its pages and
+/// attributes, so the kernel asks again). Each READ opens the source, checks it is still
+/// the file the catalog describes, reads and closes it: nothing holds a descriptor per
+/// inode, and a source changed before the watcher caught up is refused (ESTALE) rather
+/// than served under the old size. Each view has its own inodes, so redacted and original
+/// bytes never share pages.
+///
+/// With no OPEN, a write-open of an asset succeeds and its writes fail with EROFS; O_TRUNC
+/// arrives as a SETATTR (atomic O_TRUNC is not negotiated) and is refused there.
 extension PhotoFileSystem {
     func open(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>?) {
-        if inode == ViewInode.picker {
-            openControl(request, info)
-            return
-        }
-        respond(request, "open", info: info) { () throws(FileSystemError) -> Reply in
-            guard let info else { throw .unexpected("open without file info") }
-            let tree = self.tree
-            let node = try visibleNode(inode, in: tree, to: try caller(of: request, in: tree))
-            guard case .file(_, let policy) = node.kind, let asset = tree.asset(of: node) else { throw .isDirectory }
-            guard info.pointee.flags & O_ACCMODE == O_RDONLY, info.pointee.flags & O_TRUNC == 0 else { throw .readOnly }
-            var patches: [Patch]?
-            if policy != .keep {
-                // A withheld plan never reaches a view; refuse rather than serve the original.
-                guard let planned = asset.redaction.plan(for: policy).patchesToServe else { throw .accessDenied }
-                patches = planned.isEmpty ? nil : planned
-            }
-            let fd = openSource(asset.path)
-            guard fd >= 0 else {
-                let code = errno
-                throw code == ENOENT ? .stale : .system(errno: code, call: "open")
-            }
-            var status = stat()
-            guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-                close(fd)
-                throw .stale
-            }
-            // The catalog's size and mtime must describe these bytes: otherwise the
-            // listed size is wrong and patch offsets may not fit. The watcher will catch up.
-            guard Int64(status.st_size) == asset.size, Self.sameTime(status.st_mtim, asset.mtimeNanoseconds) else {
-                close(fd)
-                throw .stale
-            }
-            let open = OpenFile(fd: fd, inode: inode, asset: asset.id, patches: patches, inAppView: policyView(node), status: status)
-            return .open(Handle(.file(open)), keepCache: true, directIO: false, cacheReaddir: false)
-        }
+        respond(request, "open") { () throws(FileSystemError) -> Reply in throw .notImplemented }
     }
 
     func read(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?) {
-        guard let number = info?.pointee.fh, let handle = Handle.borrow(number) else {
-            respond(request, "read") { () throws(FileSystemError) -> Reply in throw .unexpected("read without an open file") }
+        if inode == ViewInode.picker {
+            readControl(request, size, offset, flags: info?.pointee.flags ?? O_RDONLY)
             return
         }
-        switch handle.kind {
-        case .control(let control):
-            readControl(request, control, size, offset)
-        case .file(let file):
-            respond(request, "read") { () throws(FileSystemError) -> Reply in try readFile(file, size, offset) }
-        case .directory:
-            respond(request, "read") { () throws(FileSystemError) -> Reply in throw .isDirectory }
-        }
+        respond(request, "read") { () throws(FileSystemError) -> Reply in try readFile(request, inode, size, offset) }
     }
 
-    private func readFile(_ file: OpenFile, _ size: Int, _ offset: Int) throws(FileSystemError) -> Reply {
-        // Revocation: the asset must still be in the view this descriptor was opened in.
+    private func readFile(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int) throws(FileSystemError) -> Reply {
         let tree = self.tree
-        guard let node = tree.node(inode: file.inode), tree.asset(of: node)?.id == file.asset else {
-            throw file.inAppView ? .accessDenied : .stale
+        // A read names an inode the kernel had: one that left the tree was revoked or removed.
+        guard let node = tree.node(inode: inode), tree.isVisible(node, to: try caller(of: request, in: tree)) else {
+            throw .accessDenied
         }
+        guard case .file(_, let policy) = node.kind, let asset = tree.asset(of: node) else { throw .isDirectory }
         guard offset >= 0, size >= 0 else { throw .invalidArgument }
-        if file.patches != nil {
-            var status = stat()
-            guard fstat(file.fd, &status) == 0, Int64(status.st_size) == file.size, status.st_mtim.tv_sec == file.mtimeSeconds,
-                status.st_mtim.tv_nsec == file.mtimeNanoseconds
-            else { throw .stale }
+        var patches: [Patch]?
+        if policy != .keep {
+            // A withheld plan never reaches a view; refuse rather than serve the original.
+            guard let planned = asset.redaction.plan(for: policy).patchesToServe else { throw .accessDenied }
+            patches = planned.isEmpty ? nil : planned
         }
+        let fd = try openSource(asset)
+        defer { close(fd) }
         let buffer = buffers.buffer(atLeast: size)
         let wanted = min(size, buffer.count)
         var total = 0
         while total < wanted {
-            let count = pread(file.fd, buffer.baseAddress! + total, wanted - total, off_t(offset + total))
+            let count = pread(fd, buffer.baseAddress! + total, wanted - total, off_t(offset + total))
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .system(errno: errno, call: "pread")
@@ -90,10 +60,29 @@ extension PhotoFileSystem {
             total += count
         }
         let filled = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<total])
-        if let patches = file.patches { PatchOverlay.apply(patches, to: filled, at: Int64(offset)) }
+        if let patches { PatchOverlay.apply(patches, to: filled, at: Int64(offset)) }
         return .bytes(UnsafeRawBufferPointer(filled))
     }
 
+    /// Opens an asset's source and checks it is the file the catalog describes: otherwise
+    /// the listed size is wrong and patch offsets may not fit (the watcher will catch up).
+    private func openSource(_ asset: Asset) throws(FileSystemError) -> Int32 {
+        let fd = openSource(asset.path)
+        guard fd >= 0 else {
+            let code = errno
+            throw code == ENOENT ? .stale : .system(errno: code, call: "open")
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) == asset.size,
+            Self.sameTime(status.st_mtim, asset.mtimeNanoseconds)
+        else {
+            close(fd)
+            throw .stale
+        }
+        return fd
+    }
+
+    /// RELEASE of a file; only sent for handles made at open, which the mount no longer makes.
     func release(_ request: fuse_req_t, _ info: UnsafeMutablePointer<fuse_file_info>?) {
         respond(request, "release") { () throws(FileSystemError) -> Reply in
             if let number = info?.pointee.fh { Handle.release(number) }
@@ -113,11 +102,6 @@ extension PhotoFileSystem {
             return -1
         }
         return path.bytes.withCString { openat(libraryFD, $0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY) }
-    }
-
-    private func policyView(_ node: ViewNode) -> Bool {
-        if case .app = node.scope { return true }
-        return false
     }
 
     /// Whether a file time equals the catalog's nanoseconds (a catalog that kept only

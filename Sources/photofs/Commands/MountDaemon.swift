@@ -66,6 +66,7 @@ enum MountDaemon {
         clock.lap("mount")
         logger.debug("startup (\(fileCount) files): " + clock.summary)
         output.error("mounted \(library) on \(mountpoint)")
+        logger.info("mount ready on \(mountpoint) (\(state.current.snapshot.assets.count) assets)")
         if let readyFD {
             let line = Array("ready\n".utf8)
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress!, $0.count) }
@@ -93,6 +94,7 @@ enum MountDaemon {
             throw .failure("the FUSE loop for \(mountpoint) ended with an error: \(String(cString: strerror(-result))).")
         }
         output.error("unmounted \(mountpoint)")
+        logger.info("unmounted \(mountpoint)")
         return .success
     }
 
@@ -103,7 +105,9 @@ enum MountDaemon {
     private static func makeWatcher(indexer: Indexer, views: LateViews, logger: Logger) -> LibraryWatcher? {
         let watcher = LibraryWatcher(
             indexer: indexer,
-            onCatalogChange: { _ throws(CatalogError) in
+            onCatalogChange: { summary throws(CatalogError) in
+                logger.debug(
+                    "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed")
                 guard let (state, fileSystem) = views.get() else { return }
                 try state.reload()
                 fileSystem.installLatest()

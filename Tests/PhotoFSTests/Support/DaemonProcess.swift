@@ -1,9 +1,11 @@
 import Foundation
 import Glibc
+import Testing
 
 /// The built `photofs` binary started in the foreground (`mount -f --ready-fd 3`), as a user
 /// would run it: waits for the readiness line (never a sleep), fails fast with the daemon's
-/// stderr when it dies first, and always unmounts.
+/// stderr when it dies first, and always unmounts. The daemon logs at debug level, and once
+/// it has exited its log is checked (`LogScan`): no coordinate, no GPS value, no file bytes.
 final class DaemonProcess {
     /// `.build/debug/photofs`, found from this file's path (`swift test` builds it first).
     static let binary: String = {
@@ -22,6 +24,10 @@ final class DaemonProcess {
     let mountpoint: String
     let logPath: String
     private var exitStatus: Int32?
+    /// Latitudes and longitudes of the library's photos, which no log line may contain.
+    var forbiddenCoordinates: [Double] = []
+    /// Whether the log was checked already (once, after the daemon exited).
+    private var logChecked = false
 
     struct StartFailure: Error, CustomStringConvertible {
         let description: String
@@ -41,7 +47,7 @@ final class DaemonProcess {
         posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
         posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        let argv = [Self.binary, "mount", "-f", "--ready-fd", "3", "--quiet", "--catalog", catalog] + extra + ["--", library, mountpoint]
+        let argv = [Self.binary, "mount", "-f", "--ready-fd", "3", "--quiet", "--log-level", "debug", "--catalog", catalog] + extra + ["--", library, mountpoint]
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         // Test threads block signals; the daemon must start as a shell would start it.
@@ -87,9 +93,19 @@ final class DaemonProcess {
     /// What the daemon wrote to stderr.
     var log: String { Self.read(logPath) }
 
+    /// Records an issue for every log line that breaks the logging rules (issue 6); runs
+    /// once, after the daemon exited.
+    private func checkLog() {
+        guard !logChecked else { return }
+        logChecked = true
+        let problems = LogScan.problems(in: log, coordinates: forbiddenCoordinates)
+        for problem in problems.prefix(5) { Issue.record("daemon log \(logPath): \(problem)") }
+    }
+
     /// Unmounts with fusermount3 and returns the daemon's exit status.
     @discardableResult
     func unmount() -> Int32 {
+        defer { if exitStatus != nil { checkLog() } }
         if let exitStatus { return exitStatus }
         _ = run(["/usr/bin/env", "fusermount3", "-u", mountpoint])
         var status: Int32 = 0
@@ -112,6 +128,7 @@ final class DaemonProcess {
     func crash() {
         kill(pid, SIGKILL)
         exitStatus = Self.reap(pid)
+        checkLog()
     }
 
     /// Sends a signal and waits for the exit status.
@@ -122,6 +139,7 @@ final class DaemonProcess {
             if waitpid(pid, &status, WNOHANG) == pid {
                 let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
                 exitStatus = code
+                checkLog()
                 return code
             }
             usleep(20_000)
@@ -142,8 +160,9 @@ final class DaemonProcess {
         return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
+    /// The file as text; bytes that are not UTF-8 become U+FFFD (which `LogScan` reports).
     private static func read(_ path: String) -> String {
-        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     }
 }
 

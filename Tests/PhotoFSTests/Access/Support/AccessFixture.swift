@@ -15,6 +15,8 @@ final class AccessFixture {
         let make: String
         /// Whether exiftool finds a GPS latitude.
         let hasLocation: Bool
+        /// exiftool's latitude and longitude (decimal degrees), when it finds them.
+        var coordinates: [Double] = []
 
         var fileName: String { String(path.split(separator: "/").last ?? "") }
     }
@@ -44,6 +46,7 @@ final class AccessFixture {
         mkdir(mountpoint, 0o755)
         daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: catalog, extra: extra)
         assets = try Self.catalogued(catalog: catalog, library: library)
+        daemon.forbiddenCoordinates = assets.flatMap(\.coordinates)
         settleBaseline()
     }
 
@@ -51,6 +54,7 @@ final class AccessFixture {
     func remount() throws {
         daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: catalog, extra: extra)
         assets = try Self.catalogued(catalog: catalog, library: library)
+        daemon.forbiddenCoordinates = assets.flatMap(\.coordinates)
         settleBaseline()
     }
 
@@ -96,7 +100,9 @@ final class AccessFixture {
         return rows.compactMap { row in
             guard let id = row["id"] as? String, let path = row["path"] as? String, let size = row["size"] as? Int else { return nil }
             let fact = facts[path]
-            return Asset(id: id, path: path, size: size, make: fact?.make ?? "", hasLocation: fact?.hasLocation ?? false)
+            return Asset(
+                id: id, path: path, size: size, make: fact?.make ?? "", hasLocation: fact?.hasLocation ?? false,
+                coordinates: fact?.coordinates ?? [])
         }
     }
 }
@@ -106,11 +112,12 @@ enum ExifFacts {
     struct Fact {
         let make: String
         let hasLocation: Bool
+        let coordinates: [Double]
     }
 
     /// Facts by library-relative path.
     static func read(library: String) -> [String: Fact] {
-        let result = run(["/usr/bin/env", "exiftool", "-j", "-n", "-r", "-q", "-Make", "-GPSLatitude", library])
+        let result = run(["/usr/bin/env", "exiftool", "-j", "-n", "-r", "-q", "-Make", "-GPSLatitude", "-GPSLongitude", library])
         guard let data = result.output.data(using: .utf8),
             let rows = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
         else { return [:] }
@@ -118,7 +125,8 @@ enum ExifFacts {
         for row in rows {
             guard let source = row["SourceFile"] as? String, source.hasPrefix(library + "/") else { continue }
             let relative = String(source.dropFirst(library.count + 1))
-            facts[relative] = Fact(make: (row["Make"] as? String) ?? "", hasLocation: row["GPSLatitude"] != nil)
+            let coordinates = [row["GPSLatitude"], row["GPSLongitude"]].compactMap { ($0 as? NSNumber)?.doubleValue }
+            facts[relative] = Fact(make: (row["Make"] as? String) ?? "", hasLocation: row["GPSLatitude"] != nil, coordinates: coordinates)
         }
         return facts
     }
