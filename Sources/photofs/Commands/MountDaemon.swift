@@ -109,9 +109,14 @@ enum MountDaemon {
                 logger.debug(
                     "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed")
                 guard let (state, fileSystem) = views.get() else { return }
+                var clock = PhaseClock()
                 try state.reload()
+                clock.lap("catalog")
                 fileSystem.installLatest()
+                clock.lap("views")
                 releaseFreedMemory()
+                clock.lap("trim")
+                logger.debug("reload: " + clock.summary)
             },
             onError: { logger.error("re-indexing after a change failed (retried on the next change): \($0)") })
         do throws(WatchError) {
