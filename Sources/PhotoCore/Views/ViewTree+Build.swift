@@ -256,7 +256,9 @@ struct ViewTreeBuilder {
             let inode = ViewInode.file(in: prefix, asset: id)
             inodes.append(inode)
             var previousName: [UInt8]?
-            if let previous, let old = previous.node(inode: inode), old.parent == directoryInode, previous.asset(of: old)?.id == id {
+            if let previous, let old = previous.node(inode: inode), old.parent == directoryInode,
+                let position = previous.assetPosition(of: old), previous.snapshot.assets[position].id == id
+            {
                 previousName = old.name
             }
             return ViewNaming.Candidate(base: baseNames[Int(index)], id: id, previous: previousName)

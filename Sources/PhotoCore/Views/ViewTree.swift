@@ -79,6 +79,12 @@ public final class ViewTree: Sendable {
         return snapshot.assets[Int(asset)]
     }
 
+    /// The position in the snapshot's assets of the asset a file node serves (no copy of the asset).
+    func assetPosition(of node: ViewNode) -> Int? {
+        guard case .file(let asset, _) = node.kind, asset >= 0, Int(asset) < snapshot.assets.count else { return nil }
+        return Int(asset)
+    }
+
     /// The node's path from the mount root, components joined by `/` (for messages and tests).
     public func path(of inode: UInt64) -> [UInt8] {
         var components: [[UInt8]] = []
