@@ -14,14 +14,27 @@ enum AssetRows {
     /// The encoded identity plan, the commonest BLOB: decoded without work.
     private static let identityBlob = RedactionPlan.identity.encoded()
 
-    /// Every asset, in one query.
-    static func all(in db: Database) throws(CatalogError) -> [Asset] {
+    /// Every asset, in one query. An asset equal to one in `previous` is that value, sharing
+    /// its path, texts and plans: after a re-index only what changed is new in memory, so
+    /// the allocator is not left with the old snapshot's pages pinned by scattered survivors.
+    static func all(in db: Database, reusing previous: [Asset] = []) throws(CatalogError) -> [Asset] {
         let count = Int(try db.scalarInt("SELECT count(*) FROM assets") ?? 0)
         var assets: [Asset] = []
         assets.reserveCapacity(count)
+        var previousByID: [AssetID: Int32] = [:]
+        previousByID.reserveCapacity(previous.count)
+        for (position, asset) in previous.enumerated() { previousByID[asset.id] = Int32(truncatingIfNeeded: position) }
         let s = try db.statement("SELECT \(columns) FROM assets")
         defer { s.reset() }
-        while try s.step() { assets.append(try readAsset(s)) }
+        var interner = TextInterner()
+        while try s.step() {
+            let asset = try readAsset(s, interner: &interner)
+            if let position = previousByID[asset.id], previous[Int(position)] == asset {
+                assets.append(previous[Int(position)])
+            } else {
+                assets.append(asset)
+            }
+        }
         return assets
     }
 
@@ -33,7 +46,8 @@ enum AssetRows {
         defer { s.reset() }
         try bind(s)
         var records: [AssetRecord] = []
-        while try s.step() { records.append(try read(s)) }
+        var interner = TextInterner()
+        while try s.step() { records.append(try read(s, interner: &interner)) }
         return records
     }
 
@@ -81,12 +95,12 @@ enum AssetRows {
     }
 
     /// Decodes the current row of a statement that selected `columns`.
-    static func read(_ s: Statement) throws(CatalogError) -> AssetRecord {
-        AssetRecord(asset: try readAsset(s), fingerprint: s.text(1), indexedAtNanoseconds: s.int64(25))
+    static func read(_ s: Statement, interner: inout TextInterner) throws(CatalogError) -> AssetRecord {
+        AssetRecord(asset: try readAsset(s, interner: &interner), fingerprint: s.text(1), indexedAtNanoseconds: s.int64(25))
     }
 
     /// Decodes the asset of the current row (not the catalog-only columns).
-    static func readAsset(_ s: Statement) throws(CatalogError) -> Asset {
+    static func readAsset(_ s: Statement, interner: inout TextInterner) throws(CatalogError) -> Asset {
         guard let id = s.withTextBytes(0, { AssetID(utf8: $0) }) else {
             throw .badStoredValue(column: "assets.id", detail: "not an asset id: \(s.text(0))")
         }
@@ -107,14 +121,19 @@ enum AssetRows {
         }
         let metadata = MediaMetadata(
             format: format, captureDate: captureDate, dateSource: dateSource,
-            make: s.optionalText(10), model: s.optionalText(11), lens: s.optionalText(12),
+            make: shared(s, 10, &interner), model: shared(s, 11, &interner), lens: shared(s, 12, &interner),
             orientation: s.optionalInt(13), width: s.optionalInt(14), height: s.optionalInt(15),
-            location: location, hasExif: s.int64(19) != 0, software: s.optionalText(20),
+            location: location, hasExif: s.int64(19) != 0, software: shared(s, 20, &interner),
             saysScreenshot: s.int64(21) != 0, problems: problems)
         let redaction = RedactionPlans(strip: try plan(s, 23, idText), coarse: try plan(s, 24, idText))
         return Asset(
             id: id, path: LibraryPath(bytes: s.blob(2)), size: s.int64(3), mtimeNanoseconds: s.int64(4),
             inode: UInt64(bitPattern: s.int64(5)), metadata: metadata, redaction: redaction)
+    }
+
+    /// A text column that repeats across rows (camera, lens, software), or nil for NULL.
+    private static func shared(_ s: Statement, _ column: Int32, _ interner: inout TextInterner) -> String? {
+        s.isNull(column) ? nil : s.withTextBytes(column) { interner.text($0) }
     }
 
     private static func plan(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> RedactionPlan {

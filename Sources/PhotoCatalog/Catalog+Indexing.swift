@@ -40,6 +40,20 @@ extension Catalog {
         }
     }
 
+    /// The stored state of every failure, by path.
+    func failureStates() throws(CatalogError) -> [LibraryPath: FileStat] {
+        try connection.withLock { (c: inout Connection) throws(CatalogError) -> [LibraryPath: FileStat] in
+            let f = try c.db.statement("SELECT path, size, mtime_ns, inode FROM failures")
+            defer { f.reset() }
+            var failures: [LibraryPath: FileStat] = [:]
+            while try f.step() {
+                failures[LibraryPath(bytes: f.blob(0))] = FileStat(
+                    size: f.int64(1), mtimeNanoseconds: f.int64(2), inode: UInt64(bitPattern: f.int64(3)))
+            }
+            return failures
+        }
+    }
+
     /// Byte ranges of `path` that cover the scope (a superset; callers filter exactly).
     /// BLOBs compare like memcmp, and `0` follows `/`, so `F/` ≤ path < `F0` is the subtree.
     /// An upper bound of nil means none.

@@ -79,12 +79,13 @@ public final class Catalog: Sendable {
     }
 
     /// Everything the views need, read in one read transaction so that assets and grants
-    /// agree with each other.
-    public func snapshot() throws(CatalogError) -> LibrarySnapshot {
+    /// agree with each other. Assets that are unchanged since `previous` (a snapshot of this
+    /// catalog) are shared with it rather than read into new memory.
+    public func snapshot(reusing previous: LibrarySnapshot? = nil) throws(CatalogError) -> LibrarySnapshot {
         try connection.withLock { (c: inout Connection) throws(CatalogError) -> LibrarySnapshot in
             try c.db.execute("BEGIN")
             defer { try? c.db.execute("COMMIT") }
-            let assets = try AssetRows.all(in: c.db)
+            let assets = try AssetRows.all(in: c.db, reusing: previous?.assets ?? [])
             try c.access.refreshIfChanged(from: c.db)
             return LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists())
         }

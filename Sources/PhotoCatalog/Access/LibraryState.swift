@@ -40,7 +40,7 @@ public final class LibraryState: Sendable {
     @discardableResult
     public func reload() throws(CatalogError) -> Current {
         try state.withLock { (current: inout Current) throws(CatalogError) -> Current in
-            let snapshot = try catalog.snapshot()
+            let snapshot = try catalog.snapshot(reusing: current.snapshot)
             current = Current(snapshot: snapshot, assets: AssetIndex(snapshot.assets))
             return current
         }

@@ -42,7 +42,6 @@ public struct Indexer: Sendable {
         -> IndexSummary
     {
         let started = Self.monotonicSeconds()
-        var summary = IndexSummary()
         let walk: WalkResult
         do {
             walk = try LibraryWalker.walk(root: library, scope: scope) { found in
@@ -51,6 +50,21 @@ public struct Indexer: Sendable {
         } catch {
             throw .library(error)
         }
+        return try run(walk: walk, scope: scope, started: started, progress: progress)
+    }
+
+    /// Indexes the whole library from a scan made earlier (see `scan`): what changed after
+    /// the scan is not seen by this run.
+    public func run(scan: LibraryScan, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws(IndexError)
+        -> IndexSummary
+    {
+        try run(walk: scan.walk, scope: .everything, started: Self.monotonicSeconds(), progress: progress)
+    }
+
+    private func run(walk: WalkResult, scope: IndexScope, started: Double, progress: @escaping @Sendable (IndexProgress) -> Void)
+        throws(IndexError) -> IndexSummary
+    {
+        var summary = IndexSummary()
         summary.unreadableFolders = walk.unreadableFolders.map(\.0)
         do {
             var run = try IndexRun(indexer: self, walk: walk, scope: scope)

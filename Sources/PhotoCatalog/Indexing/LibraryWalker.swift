@@ -49,12 +49,16 @@ extension LibraryWalkError: CustomStringConvertible {
 
 enum LibraryWalker {
     /// Walks `root` (an absolute path; the root itself may be a symlink) within `scope`.
-    /// `found` is called every so often with the number of files found so far.
-    static func walk(root: [UInt8], scope: IndexScope, found: @escaping (Int) -> Void = { _ in }) throws(LibraryWalkError) -> WalkResult {
+    /// `found` is called every so often with the number of files found so far; `entering`
+    /// with each folder just before its entries are read (so a watch added there misses
+    /// nothing that the walk does not see).
+    static func walk(
+        root: [UInt8], scope: IndexScope, found: @escaping (Int) -> Void = { _ in }, entering: ((LibraryPath) -> Void)? = nil
+    ) throws(LibraryWalkError) -> WalkResult {
         let rootFD = open(cString: root, at: AT_FDCWD, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard rootFD >= 0 else { throw .cannotOpenLibrary(path: LibraryPath(bytes: root).display, errno: errno) }
         defer { close(rootFD) }
-        var walk = Walk(found: found)
+        var walk = Walk(found: found, entering: entering)
         switch scope {
         case .everything:
             walk.directory(fd: dup(rootFD), path: LibraryPath(bytes: []), recursive: true)
@@ -108,13 +112,17 @@ private struct Walk {
     var result = WalkResult()
     var visited = Set<DirectoryIdentity>()
     let found: (Int) -> Void
+    let entering: ((LibraryPath) -> Void)?
 
     struct DirectoryIdentity: Hashable {
         var device: UInt64
         var inode: UInt64
     }
 
-    init(found: @escaping (Int) -> Void) { self.found = found }
+    init(found: @escaping (Int) -> Void, entering: ((LibraryPath) -> Void)?) {
+        self.found = found
+        self.entering = entering
+    }
 
     /// Reads one open directory (takes ownership of `fd`) and, when `recursive`, its
     /// sub-folders.
@@ -137,6 +145,7 @@ private struct Walk {
         }
         defer { closedir(dir) }
         result.folders.append(path)
+        entering?(path)
         var subfolders: [[UInt8]] = []
         while true {
             errno = 0
@@ -159,8 +168,9 @@ private struct Walk {
             }
             if type != UInt8(DT_REG) && type != UInt8(DT_UNKNOWN) { continue }
             var st = stat()
-            let rc = (name + [0]).withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { fstatat(dirfd(dir), $0.baseAddress!, &st, AT_SYMLINK_NOFOLLOW) }
+            // d_name is NUL-terminated in place: no copy per file.
+            let rc = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                fstatat(dirfd(dir), raw.baseAddress!.assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW)
             }
             guard rc == 0 else { continue }  // vanished between readdir and stat
             let kind = st.st_mode & S_IFMT

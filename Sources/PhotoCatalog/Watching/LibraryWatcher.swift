@@ -37,12 +37,21 @@ extension WatchError: CustomStringConvertible {
 public final class LibraryWatcher: Sendable {
     /// Called on the watcher's queue after each index run that changed the catalog.
     public typealias ChangeHandler = @Sendable (LibrarySnapshot, IndexSummary) -> Void
+    /// Called on the watcher's queue after each index run that changed the catalog, for a
+    /// caller that reads the catalog itself (a second full snapshot per change costs a
+    /// 100,000-asset daemon time and memory); a thrown error retries like a failed read.
+    public typealias CatalogChangeHandler = @Sendable (IndexSummary) throws(CatalogError) -> Void
     /// Called on the watcher's queue when an index run failed (the next event retries).
     public typealias ErrorHandler = @Sendable (IndexError) -> Void
 
+    private enum Delivery: Sendable {
+        case snapshot(ChangeHandler)
+        case summary(CatalogChangeHandler)
+    }
+
     private let indexer: Indexer
     private let coalescing: Double
-    private let onChange: ChangeHandler
+    private let onChange: Delivery
     private let onError: ErrorHandler
     private let queue = DispatchQueue(label: "photofs.library-watcher")
     private let state = Mutex(State())
@@ -70,7 +79,19 @@ public final class LibraryWatcher: Sendable {
     public init(indexer: Indexer, coalescing: Double = 0.2, onChange: @escaping ChangeHandler, onError: @escaping ErrorHandler = { _ in }) {
         self.indexer = indexer
         self.coalescing = coalescing
-        self.onChange = onChange
+        self.onChange = .snapshot(onChange)
+        self.onError = onError
+    }
+
+    /// A watcher that hands only the summary to `onCatalogChange`, which reads what it
+    /// needs from the catalog.
+    public init(
+        indexer: Indexer, coalescing: Double = 0.2, onCatalogChange: @escaping CatalogChangeHandler,
+        onError: @escaping ErrorHandler = { _ in }
+    ) {
+        self.indexer = indexer
+        self.coalescing = coalescing
+        self.onChange = .summary(onCatalogChange)
         self.onError = onError
     }
 
@@ -78,8 +99,24 @@ public final class LibraryWatcher: Sendable {
 
     /// Watches every folder of the library and starts reacting to changes on a thread of
     /// its own. Changes made before `start` returns are seen by the next index run only if
-    /// they happen again; index first, then start.
+    /// they happen again; index first, then start. (A mount uses `open`, `watch` during its
+    /// scan and `run` instead, which leaves no such gap.)
     public func start() throws(WatchError) {
+        try open()
+        let folders: [LibraryPath]
+        do {
+            folders = try LibraryWalker.walk(root: indexer.library, scope: .everything).folders
+        } catch {
+            stop()
+            throw .library(error)
+        }
+        for folder in folders { watch(folder) }
+        run()
+    }
+
+    /// Creates the inotify instance. From now on, changes in a folder are queued by the
+    /// kernel as soon as that folder has a watch (`watch`), and handled once `run` is called.
+    public func open() throws(WatchError) {
         let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
         guard fd >= 0 else { throw .cannotWatch(errno: errno) }
         var pipeFDs: [Int32] = [-1, -1]
@@ -91,22 +128,27 @@ public final class LibraryWatcher: Sendable {
         let stopPipe = (read: pipeFDs[0], write: pipeFDs[1])
         _ = fcntl(stopPipe.read, F_SETFD, FD_CLOEXEC)
         _ = fcntl(stopPipe.write, F_SETFD, FD_CLOEXEC)
-        let folders: [LibraryPath]
-        do {
-            folders = try LibraryWalker.walk(root: indexer.library, scope: .everything).folders
-        } catch {
-            close(fd)
-            close(stopPipe.read)
-            close(stopPipe.write)
-            throw .library(error)
-        }
         state.withLock { s in
             s.fd = fd
             s.stopPipe = stopPipe
             s.running = true
-            for folder in folders { Self.addWatch(folder, library: indexer.library, state: &s) }
         }
-        queue.async { [self] in loop(fd: fd, stopFD: stopPipe.read) }
+    }
+
+    /// Adds the watch of one folder (relative to the library root) after `open`; a folder
+    /// that cannot be watched is listed in `unwatchedFolders`.
+    public func watch(_ folder: LibraryPath) {
+        state.withLock { s in
+            guard s.running else { return }
+            Self.addWatch(folder, library: indexer.library, state: &s)
+        }
+    }
+
+    /// Starts handling the queued and future events on the watcher's own thread.
+    public func run() {
+        let (running, fd, stopFD) = state.withLock { s in (s.running, s.fd, s.stopPipe.read) }
+        guard running else { return }
+        queue.async { [self] in loop(fd: fd, stopFD: stopFD) }
     }
 
     /// Stops watching and waits for an index run in progress to finish. Safe to call twice.
@@ -115,7 +157,7 @@ public final class LibraryWatcher: Sendable {
         guard running else { return }
         var byte: UInt8 = 1
         _ = write(stopPipe.write, &byte, 1)
-        queue.sync {}  // the loop has returned
+        queue.sync {}  // the loop has returned (or never ran)
         state.withLock { s in
             s.running = false
             s.fd = -1
@@ -275,7 +317,10 @@ public final class LibraryWatcher: Sendable {
         let combined = owed.map { $0.merged(with: summary) } ?? summary
         guard combined.changedCatalog else { return true }
         do {
-            onChange(try indexer.catalog.snapshot(), combined)
+            switch onChange {
+            case .snapshot(let handler): handler(try indexer.catalog.snapshot(), combined)
+            case .summary(let handler): try handler(combined)
+            }
         } catch {
             // The catalog holds the changes: retry until a snapshot reaches the views.
             state.withLock { $0.owedSummary = combined }

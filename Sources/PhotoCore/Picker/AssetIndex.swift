@@ -1,41 +1,73 @@
+import Synchronization
+
 /// The catalogued assets, findable by id and by library path, for resolving picker targets.
 ///
-/// Build it once per snapshot; lookups are dictionary reads.
+/// Build it once per snapshot; lookups are dictionary reads. It holds positions into the
+/// snapshot's own asset array, not copies of the assets: a library of 100,000 assets would
+/// otherwise keep each one three more times (a table of whole assets alone is ~90 MB). The
+/// capture-date order is sorted on first use (`select --where`), not when a mount starts.
 public struct AssetIndex: Sendable {
-    private let byID: [AssetID: Asset]
-    private let byPath: [LibraryPath: AssetID]
-    /// Every asset in capture-date order (then path, then id): the order `select --where` uses.
-    public let inDateOrder: [Asset]
+    private let assets: [Asset]
+    /// Per id, the position of the last asset with that id (ids are unique in a catalog).
+    private let byID: [AssetID: Int32]
+    private let byPath: [LibraryPath: Int32]
+    private let dateOrder: DateOrder
 
     public init(_ assets: [Asset]) {
-        var byID: [AssetID: Asset] = [:]
-        var byPath: [LibraryPath: AssetID] = [:]
-        for asset in assets {
-            byID[asset.id] = asset
-            byPath[asset.path] = asset.id
+        var byID: [AssetID: Int32] = [:]
+        var byPath: [LibraryPath: Int32] = [:]
+        byID.reserveCapacity(assets.count)
+        byPath.reserveCapacity(assets.count)
+        for (position, asset) in assets.enumerated() {
+            byID[asset.id] = Int32(truncatingIfNeeded: position)
+            byPath[asset.path] = Int32(truncatingIfNeeded: position)
         }
+        self.assets = assets
         self.byID = byID
         self.byPath = byPath
-        // Sort small keys, not assets: effectiveDate may convert an mtime (too costly per
-        // comparison) and moving whole assets around is slow.
-        let all = Array(byID.values)
-        let keys = all.map(\.effectiveDate.sortKey)
-        let paths = all.map(\.path)
-        let order = all.indices.sorted { a, b in
-            if keys[a] != keys[b] { return keys[a] < keys[b] }
-            if paths[a] != paths[b] { return paths[a] < paths[b] }
-            return all[a].id < all[b].id
-        }
-        inDateOrder = order.map { all[$0] }
+        self.dateOrder = DateOrder()
+    }
+
+    /// Every asset in capture-date order (then path, then id): the order `select --where` uses.
+    public var inDateOrder: LazyMapCollection<[Int32], Asset> {
+        let assets = self.assets
+        return dateOrder.positions(of: assets, unique: byID).lazy.map { assets[Int($0)] }
     }
 
     /// The asset with this id, if catalogued.
-    public subscript(id: AssetID) -> Asset? { byID[id] }
+    public subscript(id: AssetID) -> Asset? { byID[id].map { assets[Int($0)] } }
 
     /// The asset at this library-relative path, if catalogued.
-    public func asset(at path: LibraryPath) -> Asset? { byPath[path].flatMap { byID[$0] } }
+    public func asset(at path: LibraryPath) -> Asset? {
+        guard let position = byPath[path] else { return nil }
+        return self[assets[Int(position)].id]
+    }
 
     public var count: Int { byID.count }
+}
+
+/// The capture-date order of an index, computed once when first asked for.
+private final class DateOrder: Sendable {
+    private let sorted = Mutex<[Int32]?>(nil)
+
+    func positions(of assets: [Asset], unique byID: [AssetID: Int32]) -> [Int32] {
+        sorted.withLock { cached in
+            if let cached { return cached }
+            // Sort small keys, not assets: effectiveDate may convert an mtime (too costly per
+            // comparison) and moving whole assets around is slow.
+            let positions = Array(byID.values)
+            let keys = positions.map { assets[Int($0)].effectiveDate.sortKey }
+            let order = positions.indices.sorted { a, b in
+                if keys[a] != keys[b] { return keys[a] < keys[b] }
+                let (x, y) = (assets[Int(positions[a])], assets[Int(positions[b])])
+                if x.path != y.path { return x.path < y.path }
+                return x.id < y.id
+            }
+            let result = order.map { positions[$0] }
+            cached = result
+            return result
+        }
+    }
 }
 
 /// Resolves a target written as a path inside the mount (`library/folders/Trips/a.jpg`,

@@ -22,40 +22,40 @@ enum ViewNaming {
     }
 
     /// The names for `candidates` (same order), none equal to each other or to `reserved`.
-    static func assign(_ candidates: [Candidate], reserved: Set<[UInt8]>) -> [[UInt8]] {
+    static func assign(_ candidates: [Candidate], reserved: Set<NameKey>) -> [[UInt8]] {
         var taken = reserved
+        taken.reserveCapacity(reserved.count + candidates.count)
         var names = [[UInt8]?](repeating: nil, count: candidates.count)
         for (index, candidate) in candidates.enumerated() {
-            guard let previous = candidate.previous, !taken.contains(previous),
+            guard let previous = candidate.previous, !taken.contains(NameKey(previous)),
                 isDerived(previous, from: candidate.base, id: candidate.id)
             else { continue }
             names[index] = previous
-            taken.insert(previous)
+            taken.insert(NameKey(previous))
         }
-        for (index, candidate) in candidates.enumerated() where names[index] == nil && !taken.contains(candidate.base) {
+        for (index, candidate) in candidates.enumerated() where names[index] == nil && taken.insert(NameKey(candidate.base)).inserted {
             names[index] = candidate.base
-            taken.insert(candidate.base)
         }
         for (index, candidate) in candidates.enumerated() where names[index] == nil {
             let name = suffixedName(candidate.base, id: candidate.id, avoiding: taken)
             names[index] = name
-            taken.insert(name)
+            taken.insert(NameKey(name))
         }
         return names.map { $0 ?? [] }
     }
 
     /// The first free suffixed form of `base`: 4, 5, ... 12 digits of the id, then the
     /// whole id with a counter (only reachable when real files mimic our suffixes).
-    static func suffixedName(_ base: [UInt8], id: AssetID, avoiding taken: Set<[UInt8]>) -> [UInt8] {
+    static func suffixedName(_ base: [UInt8], id: AssetID, avoiding taken: Set<NameKey>) -> [UInt8] {
         let digits = Array(id.rawValue.utf8)
         for length in 4...digits.count {
             let name = inserting(suffix: Array(digits.prefix(length)), into: base)
-            if !taken.contains(name) { return name }
+            if !taken.contains(NameKey(name)) { return name }
         }
         var counter = 2
         while true {
             let name = inserting(suffix: digits + Array("-\(counter)".utf8), into: base)
-            if !taken.contains(name) { return name }
+            if !taken.contains(NameKey(name)) { return name }
             counter += 1
         }
     }

@@ -14,7 +14,7 @@ extension ViewTree {
         var builder = ViewTreeBuilder(snapshot: snapshot, previous: previous)
         builder.buildAll(filters: filters)
         return ViewTree(
-            snapshot: snapshot, nodes: builder.nodes, inodeIndex: builder.inodeIndex, entryIndex: builder.entryIndex,
+            snapshot: snapshot, nodes: builder.nodes, inodeTable: builder.inodeTable, entryTable: builder.entryTable,
             appsByUID: builder.appsByUID)
     }
 
@@ -50,8 +50,8 @@ struct ViewTreeBuilder {
     let snapshot: LibrarySnapshot
     let previous: ViewTree?
     var nodes: [ViewNode] = []
-    var inodeIndex: [UInt64: Int32] = [:]
-    var entryIndex: [EntryKey: Int32] = [:]
+    var inodeTable = NodeTable(capacity: 0)
+    var entryTable = NodeTable(capacity: 0)
     var appsByUID: [UInt32: Set<String>] = [:]
     /// The view path of every directory node, by node index, to derive children's inodes.
     private var directoryPaths: [Int32: [UInt8]] = [:]
@@ -91,8 +91,8 @@ struct ViewTreeBuilder {
         // Four library views per asset plus directories: size the tables once.
         let expected = assets.count * 4 + assets.count / 8 + 64
         nodes.reserveCapacity(expected)
-        inodeIndex.reserveCapacity(expected)
-        entryIndex.reserveCapacity(expected)
+        inodeTable = NodeTable(capacity: expected)
+        entryTable = NodeTable(capacity: expected)
         let root = add(inode: ViewInode.root, parent: nil, name: [], kind: .directory, scope: .shared, path: [])
         _ = add(inode: ViewInode.picker, parent: root, name: Array(".picker".utf8), kind: .picker, scope: .owner, path: nil)
         let library = add(
@@ -145,14 +145,23 @@ struct ViewTreeBuilder {
     }
 
     private mutating func buildByCamera(_ ordered: [Int32], under cameras: Int32) {
-        var groups: [[UInt8]: [Int32]] = [:]
+        var groups: [NameKey: [Int32]] = [:]
+        // A library has a handful of cameras: name each (make, model) pair once.
+        var names: [CameraKey: NameKey] = [:]
         for index in ordered {
             let metadata = snapshot.assets[Int(index)].metadata
-            let name = ViewNaming.sanitized(Array(ViewTree.cameraName(make: metadata.make, model: metadata.model).utf8))
+            let key = CameraKey(make: metadata.make, model: metadata.model)
+            let name: NameKey
+            if let known = names[key] {
+                name = known
+            } else {
+                name = NameKey(ViewNaming.sanitized(Array(ViewTree.cameraName(make: metadata.make, model: metadata.model).utf8)))
+                names[key] = name
+            }
             groups[name, default: []].append(index)
         }
-        for name in groups.keys.sorted(by: ViewNaming.precedes) {
-            let directory = directory(named: name, in: cameras, scope: .owner)
+        for name in groups.keys.sorted(by: { ViewNaming.precedes($0.bytes, $1.bytes) }) {
+            let directory = directory(named: name.bytes, in: cameras, scope: .owner)
             addFiles(groups[name] ?? [], to: directory, policy: .keep, scope: .owner)
         }
     }
@@ -160,20 +169,38 @@ struct ViewTreeBuilder {
     /// `members` must be in path order, so a parent folder is always made before its children.
     private mutating func buildFolders(_ members: [Int32], under folders: Int32) {
         let assets = snapshot.assets
-        var directories: [[UInt8]: Int32] = [[]: folders]
+        // By sanitized folder path (what decides the directory), and by the raw folder
+        // bytes of the path (so most files need one table read, no splitting).
+        var directories: [NameKey: Int32] = [NameKey([]): folders]
+        var byRawFolder: [NameKey: Int32] = [:]
         var files: [Int32: [Int32]] = [:]
         for index in members {
+            let bytes = assets[Int(index)].path.bytes
+            let folderEnd = bytes.lastIndex(of: UInt8(ascii: "/")) ?? bytes.startIndex
+            let rawFolder = NameKey(Array(bytes[..<folderEnd]))
+            if let directory = byRawFolder[rawFolder] {
+                files[directory, default: []].append(index)
+                continue
+            }
             let components = assets[Int(index)].path.components.map(ViewNaming.sanitized)
             var folderPath: [UInt8] = []
             var directory = folders
             for component in components.dropLast() {
                 folderPath += folderPath.isEmpty ? component : [UInt8(ascii: "/")] + component
-                if let existing = directories[folderPath] {
+                if let existing = directories[NameKey(folderPath)] {
                     directory = existing
                 } else {
                     directory = self.directory(named: component, in: directory, scope: .owner)
-                    directories[folderPath] = directory
+                    directories[NameKey(folderPath)] = directory
                 }
+            }
+            // A path with empty components ("a//b") is split differently from its bytes:
+            // only a plain path may take the shortcut next time.
+            if !bytes.isEmpty, bytes.first != UInt8(ascii: "/"), !bytes.contains(where: { $0 == 0 }),
+                !bytes.indices.dropFirst().contains(where: { bytes[$0] == UInt8(ascii: "/") && bytes[$0 - 1] == UInt8(ascii: "/") }),
+                bytes.last != UInt8(ascii: "/")
+            {
+                byRawFolder[rawFolder] = directory
             }
             files[directory, default: []].append(index)
         }
@@ -220,7 +247,7 @@ struct ViewTreeBuilder {
         guard !members.isEmpty else { return }
         let directoryPath = directoryPaths[directory] ?? []
         let directoryInode = nodes[Int(directory)].inode
-        let reserved = Set(nodes[Int(directory)].children.map { nodes[Int($0)].name })
+        let reserved = Set(nodes[Int(directory)].children.map { NameKey(nodes[Int($0)].name) })
         var inodes: [UInt64] = []
         inodes.reserveCapacity(members.count)
         let prefix = ViewInode.filePrefix(directoryPath: directoryPath)
@@ -229,7 +256,9 @@ struct ViewTreeBuilder {
             let inode = ViewInode.file(in: prefix, asset: id)
             inodes.append(inode)
             var previousName: [UInt8]?
-            if let previous, let old = previous.node(inode: inode), old.parent == directoryInode, previous.asset(of: old)?.id == id {
+            if let previous, let old = previous.node(inode: inode), old.parent == directoryInode,
+                let position = previous.assetPosition(of: old), previous.snapshot.assets[position].id == id
+            {
                 previousName = old.name
             }
             return ViewNaming.Candidate(base: baseNames[Int(index)], id: id, previous: previousName)
@@ -247,24 +276,40 @@ struct ViewTreeBuilder {
         -> Int32
     {
         var inode = wanted
-        while inodeIndex[inode] != nil {
+        var hash = NodeTable.hash(inode: inode)
+        while inodeTable.find(hash: hash, { nodes[Int($0)].inode == inode }) != nil {
             inode = inode &+ 1
             if inode < ViewInode.firstDerived { inode = ViewInode.firstDerived }
+            hash = NodeTable.hash(inode: inode)
         }
         let index = Int32(nodes.count)
         let parentInode = parent.map { nodes[Int($0)].inode } ?? inode
         nodes.append(ViewNode(inode: inode, parent: parentInode, name: name, kind: kind, scope: scope))
-        inodeIndex[inode] = index
+        if inodeTable.isFull || entryTable.isFull { growTables() }
+        inodeTable.insert(index, hash: hash)
         if let parent {
             nodes[Int(parent)].children.append(index)
-            entryIndex[EntryKey(parent: parentInode, name: name)] = index
+            entryTable.insert(index, hash: NodeTable.hash(parent: parentInode, name: name))
         }
         if let path { directoryPaths[index] = path }
         return index
+    }
+
+    /// Doubles both tables (only when the node count outgrows the estimate made up front).
+    private mutating func growTables() {
+        let nodes = self.nodes
+        inodeTable.grow { NodeTable.hash(inode: nodes[Int($0)].inode) }
+        entryTable.grow { NodeTable.hash(parent: nodes[Int($0)].parent, name: nodes[Int($0)].name) }
     }
 
     private static func digits(_ value: Int64, _ width: Int) -> [UInt8] {
         let text = String(value)
         return Array((String(repeating: "0", count: max(0, width - text.count)) + text).utf8)
     }
+}
+
+/// The camera fields that decide a `by-camera` directory name.
+struct CameraKey: Hashable {
+    var make: String?
+    var model: String?
 }

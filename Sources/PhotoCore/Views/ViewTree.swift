@@ -8,20 +8,24 @@ public final class ViewTree: Sendable {
     /// The snapshot the tree was computed from; file nodes index into its `assets`.
     public let snapshot: LibrarySnapshot
     let nodes: [ViewNode]
-    let inodeIndex: [UInt64: Int32]
-    let entryIndex: [EntryKey: Int32]
+    /// Node positions by inode.
+    let inodeTable: NodeTable
+    /// Node positions by (parent inode, name).
+    let entryTable: NodeTable
     /// The apps each bound uid may see.
     let appsByUID: [UInt32: Set<String>]
 
-    init(
-        snapshot: LibrarySnapshot, nodes: [ViewNode], inodeIndex: [UInt64: Int32], entryIndex: [EntryKey: Int32],
-        appsByUID: [UInt32: Set<String>]
-    ) {
+    init(snapshot: LibrarySnapshot, nodes: [ViewNode], inodeTable: NodeTable, entryTable: NodeTable, appsByUID: [UInt32: Set<String>]) {
         self.snapshot = snapshot
         self.nodes = nodes
-        self.inodeIndex = inodeIndex
-        self.entryIndex = entryIndex
+        self.inodeTable = inodeTable
+        self.entryTable = entryTable
         self.appsByUID = appsByUID
+    }
+
+    /// The position of the node with this inode number.
+    func nodePosition(of inode: UInt64) -> Int32? {
+        inodeTable.find(hash: NodeTable.hash(inode: inode)) { nodes[Int($0)].inode == inode }
     }
 
     /// The number of nodes, the root included.
@@ -29,7 +33,7 @@ public final class ViewTree: Sendable {
 
     /// The node with this inode number, or nil when the snapshot has no such node.
     public func node(inode: UInt64) -> ViewNode? {
-        guard let index = inodeIndex[inode] else { return nil }
+        guard let index = nodePosition(of: inode) else { return nil }
         return nodes[Int(index)]
     }
 
@@ -41,19 +45,23 @@ public final class ViewTree: Sendable {
             guard let directory = node(inode: parent) else { return nil }
             return node(inode: directory.parent)
         }
-        guard let index = entryIndex[EntryKey(parent: parent, name: name)] else { return nil }
+        let found = entryTable.find(hash: NodeTable.hash(parent: parent, name: name)) { position in
+            let node = nodes[Int(position)]
+            return node.parent == parent && node.name == name
+        }
+        guard let index = found else { return nil }
         return nodes[Int(index)]
     }
 
     /// The number of children of a directory (0 for files and unknown inodes).
     public func childCount(of inode: UInt64) -> Int {
-        guard let index = inodeIndex[inode] else { return 0 }
+        guard let index = nodePosition(of: inode) else { return 0 }
         return nodes[Int(index)].children.count
     }
 
     /// The child at `position` in the directory's listing order, or nil past the end.
     public func child(of inode: UInt64, at position: Int) -> ViewNode? {
-        guard let index = inodeIndex[inode] else { return nil }
+        guard let index = nodePosition(of: inode) else { return nil }
         let children = nodes[Int(index)].children
         guard position >= 0, position < children.count else { return nil }
         return nodes[Int(children[position])]
@@ -61,7 +69,7 @@ public final class ViewTree: Sendable {
 
     /// The children of a directory in listing order (tests and diffs; readdir pages with `child(of:at:)`).
     public func children(of inode: UInt64) -> [ViewNode] {
-        guard let index = inodeIndex[inode] else { return [] }
+        guard let index = nodePosition(of: inode) else { return [] }
         return nodes[Int(index)].children.map { nodes[Int($0)] }
     }
 
@@ -69,6 +77,12 @@ public final class ViewTree: Sendable {
     public func asset(of node: ViewNode) -> Asset? {
         guard case .file(let asset, _) = node.kind, asset >= 0, Int(asset) < snapshot.assets.count else { return nil }
         return snapshot.assets[Int(asset)]
+    }
+
+    /// The position in the snapshot's assets of the asset a file node serves (no copy of the asset).
+    func assetPosition(of node: ViewNode) -> Int? {
+        guard case .file(let asset, _) = node.kind, asset >= 0, Int(asset) < snapshot.assets.count else { return nil }
+        return Int(asset)
     }
 
     /// The node's path from the mount root, components joined by `/` (for messages and tests).
@@ -93,10 +107,4 @@ public final class ViewTree: Sendable {
         }
         return current
     }
-}
-
-/// The key of the (parent, name) table.
-struct EntryKey: Hashable, Sendable {
-    let parent: UInt64
-    let name: [UInt8]
 }

@@ -32,26 +32,46 @@ enum IndexCommand {
 
     /// Runs the indexer with a progress bar on stderr; shared with `mount` and `demo`.
     static func run(_ context: LibraryContext, quiet: Bool, environment: Environment) throws(CLIError) -> IndexSummary {
+        let indexer = Indexer(
+            catalog: context.catalog, library: CatalogLocation.canonicalLibraryPath(context.library), analyzer: FileAnalyzer())
+        return try run(context, indexer: indexer, scan: nil, quiet: quiet, environment: environment)
+    }
+
+    /// Runs `indexer` with a progress bar, over `scan` when the library was walked already.
+    static func run(_ context: LibraryContext, indexer: Indexer, scan: LibraryScan?, quiet: Bool, environment: Environment) throws(CLIError)
+        -> IndexSummary
+    {
         let bar = quiet ? nil : ProgressBar(label: "indexing", isTerminal: environment.stderrIsTerminal, output: environment.output)
-        let indexer = Indexer(catalog: context.catalog, library: CatalogLocation.canonicalLibraryPath(context.library), analyzer: FileAnalyzer())
+        let progress: @Sendable (IndexProgress) -> Void = { progress in
+            if progress.phase == .analyzing, progress.filesTotal > 0 { bar?.update(done: progress.filesDone, total: progress.filesTotal) }
+        }
         do throws(IndexError) {
-            let summary = try indexer.run { progress in
-                if progress.phase == .analyzing, progress.filesTotal > 0 { bar?.update(done: progress.filesDone, total: progress.filesTotal) }
+            let summary: IndexSummary
+            if let scan {
+                summary = try indexer.run(scan: scan, progress: progress)
+            } else {
+                summary = try indexer.run(progress: progress)
             }
             bar?.finish()
             return summary
         } catch {
             bar?.finish()
-            switch error {
-            case .library(let reason): throw .notFound("cannot read the library \(context.library): \(reason).")
-            case .catalog(let reason): throw .failure("the catalog \(context.catalogPath) failed: \(reason).")
-            }
+            throw describe(error, context: context)
+        }
+    }
+
+    /// The CLI error for a failed index run.
+    static func describe(_ error: IndexError, context: LibraryContext) -> CLIError {
+        switch error {
+        case .library(let reason): .notFound("cannot read the library \(context.library): \(reason).")
+        case .catalog(let reason): .failure("the catalog \(context.catalogPath) failed: \(reason).")
         }
     }
 
     /// One line: what the run found and how long it took.
     static func describe(_ s: IndexSummary) -> String {
-        var text = "\(s.new) new, \(s.changed) changed, \(s.moved) moved, \(s.removed) removed, \(s.failed) failed, \(s.unchanged + s.touched) unchanged"
+        var text =
+            "\(s.new) new, \(s.changed) changed, \(s.moved) moved, \(s.removed) removed, \(s.failed) failed, \(s.unchanged + s.touched) unchanged"
         text += " in " + String(format: "%.2f", s.seconds) + " s"
         if !s.unreadableFolders.isEmpty {
             text += "; unreadable folders left as they were: " + s.unreadableFolders.map(\.display).joined(separator: ", ")

@@ -14,31 +14,57 @@ enum MountDaemon {
         let logger = Logger(
             level: arguments.value("log-level").flatMap { Logger.Level(name: $0) } ?? .info,
             sink: arguments.flag("detach") ? .syslog : .stderr)
+        var clock = PhaseClock()
         let context = try LibraryContext.open(library: library, arguments: arguments, environment: environment)
-        _ = try IndexCommand.run(context, quiet: arguments.flag("quiet"), environment: environment)
+        let libraryPath = CatalogLocation.canonicalLibraryPath(library)
+        let indexer = Indexer(catalog: context.catalog, library: libraryPath, analyzer: FileAnalyzer())
+        let views = LateViews()
+        let watcher = makeWatcher(indexer: indexer, views: views, logger: logger)
+        defer { watcher?.stop() }
+        clock.lap("catalog open")
+        // The library is walked (and each folder watched before it is read) on another
+        // thread while this one loads the catalog and computes the views: on an unchanged
+        // library nothing more is needed; otherwise what is new is indexed first.
+        let scanning = StartupScan(indexer: indexer, watcher: watcher)
         let state: LibraryState
         do throws(CatalogError) {
             state = try LibraryState(catalog: context.catalog)
         } catch {
+            scanning.compare(with: LibrarySnapshot())
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
+        scanning.compare(with: state.current.snapshot)
+        clock.lap("snapshot")
         let configuration = FileSystemConfiguration(
-            libraryPath: CatalogLocation.canonicalLibraryPath(library), ownerUID: getuid(), ownerGID: getgid(),
-            log: { logger.warning($0) })
-        let fileSystem: PhotoFileSystem
+            libraryPath: libraryPath, ownerUID: getuid(), ownerGID: getgid(), log: { logger.warning($0) })
+        let control = PickerControl(state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
+        var fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
+        clock.lap("view tree")
+        // The scan is dropped once used: a 100,000-file walk holds about 10 MB.
+        var (scan, needsIndexing) = try scanning.result(library: library) as (LibraryScan?, Bool)
+        let fileCount = scan?.fileCount ?? 0
+        clock.lap("scan wait")
+        if needsIndexing, let walked = scan {
+            scan = nil
+            _ = try IndexCommand.run(context, indexer: indexer, scan: walked, quiet: arguments.flag("quiet"), environment: environment)
+            do throws(CatalogError) {
+                try state.reload()
+            } catch {
+                throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
+            }
+            fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
+            clock.lap("index")
+        }
+        scan = nil
+        views.set(state: state, fileSystem: fileSystem)
         let mount: FuseMount
         do throws(MountError) {
-            let control = PickerControl(
-                state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
-            fileSystem = try PhotoFileSystem(
-                configuration: configuration, snapshot: state.current.snapshot, filters: FilterLanguageResolver(), control: control,
-                latest: { state.current.snapshot })
             mount = try FuseMount(fileSystem: fileSystem, mountpoint: mountpoint, options: options, debug: arguments.flag("debug"))
         } catch {
             throw describe(error, library: library, mountpoint: mountpoint)
         }
-        let watcher = startWatcher(context: context, library: library, state: state, fileSystem: fileSystem, logger: logger)
-        defer { watcher?.stop() }
+        clock.lap("mount")
+        logger.debug("startup (\(fileCount) files): " + clock.summary)
         output.error("mounted \(library) on \(mountpoint)")
         logger.info("mount ready on \(mountpoint) (\(state.current.snapshot.assets.count) assets)")
         if let readyFD {
@@ -46,6 +72,8 @@ enum MountDaemon {
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress!, $0.count) }
             close(readyFD)
         }
+        // Changes queued since each folder got its watch are handled from here on.
+        watcher?.run()
         if arguments.flag("detach") {
             let null = open("/dev/null", O_RDWR | O_CLOEXEC)
             if null >= 0 {
@@ -70,34 +98,45 @@ enum MountDaemon {
         return .success
     }
 
-    /// Watches the library (inotify): each re-index that changed the catalog reloads the
-    /// library state and shows it, invalidating what the kernel cached. Without a watcher
-    /// (inotify limits) the mount still works and says that changes show after a remount.
-    private static func startWatcher(
-        context: LibraryContext, library: String, state: LibraryState, fileSystem: PhotoFileSystem, logger: Logger
-    )
-        -> LibraryWatcher?
-    {
-        let indexer = Indexer(catalog: context.catalog, library: CatalogLocation.canonicalLibraryPath(library), analyzer: FileAnalyzer())
+    /// The library watcher (inotify), opened but not yet running: each re-index that
+    /// changed the catalog reloads the library state and shows it, invalidating what the
+    /// kernel cached. Without a watcher (inotify limits) the mount still works and says that
+    /// changes show after a remount.
+    private static func makeWatcher(indexer: Indexer, views: LateViews, logger: Logger) -> LibraryWatcher? {
         let watcher = LibraryWatcher(
             indexer: indexer,
-            onChange: { _, summary in
+            onCatalogChange: { summary throws(CatalogError) in
                 logger.debug(
                     "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed")
-                do throws(CatalogError) {
-                    try state.reload()
-                    fileSystem.installLatest()
-                } catch {
-                    logger.error("cannot read the catalog after a change in the library: \(error)")
-                }
+                guard let (state, fileSystem) = views.get() else { return }
+                var clock = PhaseClock()
+                try state.reload()
+                clock.lap("catalog")
+                fileSystem.installLatest()
+                clock.lap("views")
+                releaseFreedMemory()
+                clock.lap("trim")
+                logger.debug("reload: " + clock.summary)
             },
             onError: { logger.error("re-indexing after a change failed (retried on the next change): \($0)") })
         do throws(WatchError) {
-            try watcher.start()
+            try watcher.open()
             return watcher
         } catch {
             logger.warning("not watching the library for changes (\(error)); changes show after a remount.")
             return nil
+        }
+    }
+
+    private static func makeFileSystem(
+        _ configuration: FileSystemConfiguration, state: LibraryState, control: PickerControl, library: String, mountpoint: String
+    ) throws(CLIError) -> PhotoFileSystem {
+        do throws(MountError) {
+            return try PhotoFileSystem(
+                configuration: configuration, snapshot: state.current.snapshot, filters: FilterLanguageResolver(), control: control,
+                latest: { state.current.snapshot })
+        } catch {
+            throw describe(error, library: library, mountpoint: mountpoint)
         }
     }
 
@@ -113,4 +152,12 @@ enum MountDaemon {
             .failure("cannot start the FUSE request loop.")
         }
     }
+}
+
+/// Hands memory freed by the previous snapshot and view tree back to the system: without
+/// it glibc keeps the pages for the next reload and the daemon stays at twice its size.
+private func releaseFreedMemory() {
+    typealias Trim = @convention(c) (Int) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+    _ = unsafeBitCast(symbol, to: Trim.self)(0)
 }

@@ -1,0 +1,40 @@
+import Glibc
+
+/// Times the daemon's startup phases on the monotonic clock, with the resident memory
+/// after each, for the debug log: where the seconds between `photofs mount` and a ready
+/// mount go, and what stays in memory.
+struct PhaseClock {
+    private var last: Double = PhaseClock.now()
+    private var laps: [(name: String, seconds: Double, residentKB: Int)] = []
+
+    /// Ends the phase that started at the previous lap (or at creation).
+    mutating func lap(_ name: String) {
+        let now = Self.now()
+        laps.append((name, now - last, Self.residentKB()))
+        last = now
+    }
+
+    /// `name 123 ms (RSS 45 MB), ...` for every lap so far.
+    var summary: String {
+        laps.map { "\($0.name) \(Int(($0.seconds * 1000).rounded())) ms (RSS \($0.residentKB / 1024) MiB)" }.joined(separator: ", ")
+    }
+
+    private static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// VmRSS of this process in KiB, from /proc/self/statm (pages), or 0 when unreadable.
+    private static func residentKB() -> Int {
+        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return 0 }
+        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    }
+}

@@ -1,0 +1,83 @@
+import Glibc
+import PhotoCore
+import PhotoMetadata
+import Testing
+
+@testable import PhotoCatalog
+
+/// The mount's startup check: a scan of an unchanged library needs no index run, and any
+/// change an index run would record (new, changed, touched, moved, deleted files, and
+/// failures that came or went) makes `needsRun` say so. Real files, a real catalog.
+@Suite("Library scan")
+struct LibraryScanTests {
+    /// A library of three photos and one file that is not a photo, indexed once.
+    final class Fixture {
+        let dir: TemporaryDirectory
+        let catalog: Catalog
+        let indexer: Indexer
+
+        init() throws {
+            dir = try TemporaryDirectory()
+            try FileOps.makeDirectories(dir.child("lib/trip"))
+            try FileOps.write(TinyJPEG.bytes(comment: "a"), to: dir.child("lib/a.jpg"))
+            try FileOps.write(TinyJPEG.bytes(comment: "b"), to: dir.child("lib/trip/b.jpg"))
+            try FileOps.write(TinyJPEG.bytes(comment: "c"), to: dir.child("lib/trip/c.jpg"))
+            try FileOps.write(Array("not a photo".utf8), to: dir.child("lib/notes.txt"))
+            catalog = try Catalog.open(at: dir.string + "/c.sqlite")
+            indexer = Indexer(catalog: catalog, library: dir.child("lib"), analyzer: FileAnalyzer())
+            _ = try indexer.run()
+        }
+
+        deinit { dir.remove() }
+
+        func lib(_ path: String) -> [UInt8] { dir.child("lib/" + path) }
+
+        func needsRun() throws -> Bool { try indexer.needsRun(try indexer.scan(), snapshot: try catalog.snapshot()) }
+    }
+
+    @Test func unchangedLibraryNeedsNoRun() throws {
+        let f = try Fixture()
+        #expect(try f.needsRun() == false)
+    }
+
+    /// Each change, made to a freshly indexed library.
+    static let changes: [(String, @Sendable (Fixture) throws -> Void)] = [
+        ("new file", { try FileOps.write(TinyJPEG.bytes(comment: "d"), to: $0.lib("trip/d.jpg")) }),
+        ("new file that is not a photo", { try FileOps.write(Array("x".utf8), to: $0.lib("more.txt")) }),
+        ("content changed, same size", { try FileOps.write(TinyJPEG.bytes(comment: "z"), to: $0.lib("a.jpg")) }),
+        ("content changed, other size", { try FileOps.write(TinyJPEG.bytes(comment: "a longer comment"), to: $0.lib("a.jpg")) }),
+        ("touched", { FileOps.setMtime($0.lib("trip/b.jpg"), seconds: 1_000_000) }),
+        ("renamed", { try FileOps.rename($0.lib("trip/c.jpg"), $0.lib("trip/c2.jpg")) }),
+        ("folder renamed", { try FileOps.rename($0.lib("trip"), $0.lib("journey")) }),
+        ("deleted", { try FileOps.unlink($0.lib("trip/b.jpg")) }),
+        ("failure deleted", { try FileOps.unlink($0.lib("notes.txt")) }),
+        ("failure touched", { FileOps.setMtime($0.lib("notes.txt"), seconds: 1_000_000) }),
+    ]
+
+    @Test(arguments: changes.indices)
+    func anyChangeNeedsARunAndTheRunOverTheScanRecordsIt(_ index: Int) throws {
+        let (name, change) = Self.changes[index]
+        let f = try Fixture()
+        try change(f)
+        let scan = try f.indexer.scan()
+        #expect(try f.indexer.needsRun(scan, snapshot: try f.catalog.snapshot()), "\(name)")
+        _ = try f.indexer.run(scan: scan)
+        // The run over the scan recorded the change: the library is current again.
+        #expect(try f.needsRun() == false, "\(name): still new after the run")
+    }
+
+    @Test func scanCallsEnteringForEveryFolderItWalks() throws {
+        let f = try Fixture()
+        try FileOps.makeDirectories(f.lib("trip/deep/er"))
+        var entered: [String] = []
+        let scan = try f.indexer.scan(entering: { entered.append($0.display) })
+        #expect(entered.sorted() == ["", "trip", "trip/deep", "trip/deep/er"])
+        #expect(scan.folders.map(\.display).sorted() == entered.sorted())
+        #expect(scan.fileCount == 4)
+    }
+
+    @Test func anEmptySnapshotOfALibraryWithFilesNeedsARun() throws {
+        let f = try Fixture()
+        #expect(try f.indexer.needsRun(try f.indexer.scan(), snapshot: LibrarySnapshot()))
+    }
+}

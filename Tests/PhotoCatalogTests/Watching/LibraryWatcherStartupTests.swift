@@ -1,0 +1,68 @@
+import Glibc
+import PhotoCore
+import PhotoMetadata
+import Synchronization
+import Testing
+
+@testable import PhotoCatalog
+
+/// The mount's way of starting the watcher: inotify opened first, each folder watched as
+/// the startup scan enters it, events handled only once `run` is called. A change made
+/// after the scan, while nothing runs yet, must still reach the catalog.
+@Suite("Library watcher at startup", .serialized)
+struct LibraryWatcherStartupTests {
+    @Test func aChangeMadeBeforeRunIsIndexedOnceTheWatcherRuns() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileOps.makeDirectories(dir.child("lib/trip"))
+        try FileOps.write(TinyJPEG.bytes(comment: "seed"), to: dir.child("lib/trip/seed.jpg"))
+        let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
+        let indexer = Indexer(catalog: catalog, library: dir.child("lib"), analyzer: FileAnalyzer())
+        _ = try indexer.run()
+        let summaries = Mutex<[IndexSummary]>([])
+        let watcher = LibraryWatcher(
+            indexer: indexer, coalescing: 0.1, onCatalogChange: { summary in summaries.withLock { $0.append(summary) } })
+        try watcher.open()
+        defer { watcher.stop() }
+        let scan = try indexer.scan(entering: { watcher.watch($0) })
+        #expect(try indexer.needsRun(scan, snapshot: try catalog.snapshot()) == false)
+        #expect(watcher.watchedFolderCount == 2)
+
+        // The scan saw nothing of this; only the queued inotify events can tell.
+        try FileOps.write(TinyJPEG.bytes(comment: "late"), to: dir.child("lib/trip/late.jpg"))
+        usleep(300_000)
+        #expect(summaries.withLock { $0.isEmpty }, "events are not handled before run()")
+        watcher.run()
+        let start = Indexer.monotonicSeconds()
+        while Indexer.monotonicSeconds() - start < 5, summaries.withLock({ $0.isEmpty }) { usleep(20_000) }
+        #expect(summaries.withLock { $0.map(\.new) } == [1])
+        #expect(try catalog.asset(at: LibraryPath("trip/late.jpg")) != nil)
+    }
+
+    @Test func aFailedReadByTheHandlerIsRetriedWithTheSameSummary() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileOps.makeDirectories(dir.child("lib"))
+        let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
+        let indexer = Indexer(catalog: catalog, library: dir.child("lib"), analyzer: FileAnalyzer())
+        let calls = Mutex<[IndexSummary]>([])
+        let watcher = LibraryWatcher(
+            indexer: indexer, coalescing: 0.1,
+            onCatalogChange: { (summary: IndexSummary) throws(CatalogError) in
+                let count = calls.withLock { calls in
+                    calls.append(summary)
+                    return calls.count
+                }
+                if count == 1 { throw CatalogError.badStoredValue(column: "test", detail: "refused once") }
+            })
+        try watcher.start()
+        defer { watcher.stop() }
+        try FileOps.write(TinyJPEG.bytes(comment: "a"), to: dir.child("lib/a.jpg"))
+        let start = Indexer.monotonicSeconds()
+        while Indexer.monotonicSeconds() - start < 5, calls.withLock({ $0.count < 2 }) { usleep(20_000) }
+        let seen = calls.withLock { $0 }
+        #expect(seen.count == 2)
+        #expect(seen.last?.newIDs == seen.first?.newIDs)
+        #expect(seen.last?.new == 1)
+    }
+}

@@ -1,0 +1,40 @@
+import PhotoCore
+import Testing
+
+/// The tree's lookup tables (by inode, by parent and name) when the tree holds many more
+/// nodes than the builder estimated from the asset count: every app view grants every
+/// asset, so the tables must grow while nodes are added, and still find every node.
+@Suite("ViewTree lookup tables")
+struct ViewTreeTablesTests {
+    @Test func everyNodeIsFoundByInodeAndByNameAfterTheTablesGrew() throws {
+        let assets = (0..<40).map { n in
+            ViewFixtures.asset(
+                String(n, radix: 16), "f\(n % 3)/IMG_\(n % 7).jpg", taken: ViewFixtures.date(2024, 1 + n % 12, 1 + n % 28),
+                make: "Make\(n % 4)")
+        }
+        var apps: [String: App] = [:]
+        var grants: [String: [Grant]] = [:]
+        for a in 0..<30 {
+            let name = "app\(a)"
+            apps[name] = App(name: name, locationPolicy: .keep)
+            grants[name] = assets.enumerated().map { Grant(asset: $0.element.id, grantedAtNanoseconds: Int64($0.offset)) }
+        }
+        let tree = ViewFixtures.build(LibrarySnapshot(assets: assets, apps: apps, grants: grants))
+        // 40 assets × (4 library views + 30 apps) files, plus directories: well past 4 × 40.
+        #expect(tree.nodeCount > 40 * 34)
+        var visited = 0
+        var pending: [UInt64] = [1]
+        while let directory = pending.popLast() {
+            for child in tree.children(of: directory) {
+                visited += 1
+                #expect(tree.node(inode: child.inode)?.name == child.name)
+                #expect(tree.lookup(parent: directory, name: child.name)?.inode == child.inode)
+                if child.isDirectory { pending.append(child.inode) }
+            }
+        }
+        #expect(visited == tree.nodeCount - 1)
+        #expect(tree.lookup(parent: 1, name: Array("nothing".utf8)) == nil)
+        #expect(tree.node(inode: 999) == nil)
+        #expect(ViewFixtures.names(tree, "apps/app29").count == 40)
+    }
+}
