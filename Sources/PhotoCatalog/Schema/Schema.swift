@@ -13,9 +13,15 @@
 ///   key on purpose: a grant outlives its file, and a file that comes back with the
 ///   same content is granted again. `position` orders an app's selection (gaps allowed).
 /// - `settings`: key/value pairs, such as the library root.
+///
+/// Version 2 (no new tables): redaction plans made before IPTC place names were redacted
+/// may leave a city in a `strip` view. The step forgets every asset's inode, so the next
+/// index sees each file as touched, reads it again and stores a fresh plan under the same
+/// id (grants unchanged); `photofs mount` indexes before the mount is ready, so no view
+/// serves an old plan. A later change to the planner adds a step like it.
 enum Schema {
     /// The newest schema version this code writes and understands.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// The SQL that takes a catalog from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -77,7 +83,10 @@ enum Schema {
             key TEXT PRIMARY KEY NOT NULL,
             value BLOB NOT NULL
         ) WITHOUT ROWID;
+        """,
         """
+        UPDATE assets SET inode = 0;
+        """,
     ]
 
     /// Brings the database to `currentVersion`; a no-op when it is there already.

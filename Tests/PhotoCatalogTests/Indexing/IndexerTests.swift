@@ -312,3 +312,31 @@ struct IndexerScaleTests {
         #expect(analyzer.count == 10_000)
     }
 }
+
+/// Upgrading from schema 1: every asset is read again once and gets a fresh redaction plan
+/// under the same id (plans made by an older planner may miss IPTC place names).
+@Suite("Indexer: plans re-made after the schema 2 upgrade")
+struct IndexerReplanTests {
+    @Test func aVersionOneCatalogIsReplannedOnceKeepingIds() throws {
+        let fixture = try Fixture()
+        try fixture.addWithExif("a.jpg", day: 1)
+        try fixture.addWithExif("b.jpg", day: 2)
+        _ = try fixture.index()
+        let ids = try [fixture.id("a.jpg"), fixture.id("b.jpg")]
+        let plan = try fixture.catalog.snapshot().assets.map(\.redaction)
+        // Make it a version-1 catalog whose stored plans an old planner wrote (here: none).
+        let db = try Database(path: fixture.catalogPath)
+        try db.execute("UPDATE assets SET redaction_strip = x'0100', redaction_coarse = x'0100'")
+        try db.execute("PRAGMA user_version = 1")
+        #expect(try fixture.catalog.snapshot().assets.map(\.redaction) != plan, "the old plans are stored")
+        fixture.catalog = try Catalog.open(at: fixture.catalogPath)
+        #expect(try fixture.catalog.schemaVersion == 2)
+        let summary = try fixture.index()
+        #expect(summary.touched == 2 && summary.new == 0 && summary.removed == 0, "\(counts(summary))")
+        #expect(fixture.analyzer.count == 2)
+        #expect(try [fixture.id("a.jpg"), fixture.id("b.jpg")] == ids)
+        #expect(try fixture.catalog.snapshot().assets.map(\.redaction) == plan)
+        // Once only.
+        #expect(try fixture.index().unchanged == 2)
+    }
+}
