@@ -3,6 +3,7 @@
 photofs library/all, in one run on one generated library. Prints a markdown table of
 medians and ratios to direct. Usage: read-bench.sh (which builds everything first)."""
 import os, subprocess, sys, time, statistics, tempfile, shutil, json, random
+from bench_common import cat_all, sh, start_photofs
 
 PHOTOFS = os.environ["PHOTOFS_BIN"]
 PLL = os.environ["PLL_BIN"]
@@ -15,9 +16,6 @@ LARGE_MB = int(os.environ.get("LARGE_MB", "256"))
 lib = os.path.join(WORK, "library")
 catalog = os.path.join(WORK, "catalog.sqlite")
 
-
-def sh(*args, **kw):
-    return subprocess.run(args, check=True, **kw)
 
 
 def build_library():
@@ -57,21 +55,6 @@ def build_library():
     open(os.path.join(WORK, "ready"), "w").close()
 
 
-def cat_all(paths):
-    total = 0
-    buf = bytearray(1 << 20)
-    for p in paths:
-        fd = os.open(p, os.O_RDONLY)
-        try:
-            while True:
-                n = os.readv(fd, [buf])
-                if n <= 0:
-                    break
-                total += n
-        finally:
-            os.close(fd)
-    return total
-
 
 def timed(fn):
     t = time.perf_counter()
@@ -87,14 +70,7 @@ class Mount:
 
     def __enter__(self):
         if self.kind == "photofs":
-            r, w = os.pipe()
-            self.proc = subprocess.Popen([PHOTOFS, "mount", "-f", "--ready-fd", str(w), "--catalog", catalog, lib, self.mnt],
-                                         pass_fds=(w,), stderr=subprocess.DEVNULL)
-            os.close(w)
-            ready = os.read(r, 100)
-            os.close(r)
-            if not ready:
-                raise SystemExit("photofs did not become ready")
+            self.proc = start_photofs(PHOTOFS, catalog, lib, self.mnt)
         else:
             opts = ["-o", "source=" + lib]
             if self.kind == "pll-cache":

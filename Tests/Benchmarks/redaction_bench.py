@@ -13,6 +13,7 @@ moment's noise from other processes; whole passes one view after the other diffe
 to 10% from run to run on this shared machine. Prints a markdown table of medians and the
 ratios strip / library/all. Usage: redaction-bench.sh (builds first)."""
 import json, os, shutil, statistics, subprocess, sys, tempfile, time
+from bench_common import cat_all, sh, start_photofs
 
 PHOTOFS = os.environ["PHOTOFS_BIN"]
 WORK = os.environ["BENCH_DIR"]
@@ -25,9 +26,6 @@ lib = os.path.join(WORK, "library")
 catalog = os.path.join(WORK, "catalog.sqlite")
 stamp = os.path.join(WORK, "ready-%d-%d" % (LARGE, SMALL))
 
-
-def sh(*args, **kw):
-    return subprocess.run(args, check=True, **kw)
 
 
 def gps_photos(directory):
@@ -64,21 +62,6 @@ def build_library():
     open(stamp, "w").close()
 
 
-def cat_all(paths):
-    total = 0
-    buf = bytearray(1 << 20)
-    for p in paths:
-        fd = os.open(p, os.O_RDONLY)
-        try:
-            while True:
-                n = os.readv(fd, [buf])
-                if n <= 0:
-                    break
-                total += n
-        finally:
-            os.close(fd)
-    return total
-
 
 def interleaved(files_by_kind, kinds):
     """Reads file i of every view in turn (order alternating per file); seconds per view."""
@@ -95,14 +78,7 @@ def interleaved(files_by_kind, kinds):
 class Mount:
     def __enter__(self):
         self.mnt = tempfile.mkdtemp(prefix="mnt-", dir=WORK)
-        r, w = os.pipe()
-        self.proc = subprocess.Popen([PHOTOFS, "mount", "-f", "--ready-fd", str(w), "--catalog", catalog, lib, self.mnt],
-                                     pass_fds=(w,), stderr=subprocess.DEVNULL)
-        os.close(w)
-        ready = os.read(r, 100)
-        os.close(r)
-        if not ready:
-            raise SystemExit("photofs did not become ready")
+        self.proc = start_photofs(PHOTOFS, catalog, lib, self.mnt)
         return self
 
     def __exit__(self, *a):
