@@ -92,7 +92,7 @@ struct DaemonMountTests {
         #expect(mismatches == [])
         #expect(inAll == expected)
         #expect(inDates == expected)
-        #expect(daemon.descriptors(below: realLibrary) == [realLibrary])
+        #expect(daemon.settledDescriptors(below: realLibrary, expected: [realLibrary]) == [realLibrary])
         #expect(daemon.descriptorCount <= fdsBefore + 8)
         #expect(run(["/usr/bin/find", mountpoint, "-type", "f"]).output.split(separator: "\n").count >= 3 * snapshot.assets.count)
         let copy = base + "/copy"
@@ -142,7 +142,7 @@ struct DaemonMountTests {
         }
         #expect(wrong.count == 0)
         let realLibrary = MountTableProbe.realPath(library)
-        #expect(daemon.descriptors(below: realLibrary) == [realLibrary])
+        #expect(daemon.settledDescriptors(below: realLibrary, expected: [realLibrary]) == [realLibrary])
         #expect(daemon.descriptorCount <= fdsBefore + 8)
         #expect(daemon.unmount() == 0)
     }

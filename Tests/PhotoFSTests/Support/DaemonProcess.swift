@@ -90,6 +90,17 @@ final class DaemonProcess {
             .filter { $0 == root || $0.hasPrefix(root + "/") }
     }
 
+    /// `descriptors(below:)` once it settles at `expected` (up to 2 s): a readahead READ the
+    /// kernel sent without waiting may still hold its source open for a moment.
+    func settledDescriptors(below root: String, expected: [String]) -> [String] {
+        var found = descriptors(below: root)
+        for _ in 0..<100 where found != expected {
+            usleep(20_000)
+            found = descriptors(below: root)
+        }
+        return found
+    }
+
     /// What the daemon wrote to stderr.
     var log: String { Self.read(logPath) }
 

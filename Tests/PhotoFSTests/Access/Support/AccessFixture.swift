@@ -67,15 +67,21 @@ final class AccessFixture {
     /// The daemon's descriptor count now minus the baseline (0 or less when nothing leaked).
     var descriptorGrowth: Int { daemon.descriptorCount - baselineDescriptors }
 
-    /// Unmounts; returns the daemon's exit status and how many descriptors it gained
-    /// over the test (measured just before unmounting). Removes the temporary files.
-    func finish() -> (status: Int32, descriptorGrowth: Int) {
-        // RELEASE reaches the daemon after close(2) returns: give it a moment.
+    /// `descriptorGrowth` once it is 0 or less, or after 1 s (a READ the kernel sent
+    /// without waiting, or a RELEASE, may reach the daemon after the reader returned).
+    func settledDescriptorGrowth() -> Int {
         var growth = descriptorGrowth
         for _ in 0..<50 where growth > 0 {
             usleep(20_000)
             growth = descriptorGrowth
         }
+        return growth
+    }
+
+    /// Unmounts; returns the daemon's exit status and how many descriptors it gained
+    /// over the test (measured just before unmounting). Removes the temporary files.
+    func finish() -> (status: Int32, descriptorGrowth: Int) {
+        let growth = settledDescriptorGrowth()
         let status = daemon.unmount()
         run(["/bin/rm", "-rf", base])
         return (status, growth)
