@@ -30,6 +30,15 @@ import Testing
         #expect(path.fileName.contains(0xFF))
     }
 
+    @Test func libraryPathStaysInsideOnlyWithoutParentOrRoot() {
+        for inside in ["a.jpg", "Trips/a.jpg", "..a/b", "a../b", "a/...", ".../x", "a/.b"] {
+            #expect(LibraryPath(inside).staysInsideLibrary, "\(inside)")
+        }
+        for outside in ["", "/etc/passwd", "..", "../a", "a/..", "a/../b", "a//../b"] {
+            #expect(!LibraryPath(outside).staysInsideLibrary, "\(outside)")
+        }
+    }
+
     @Test func assetIDAcceptsOnlyTwelveHexDigits() {
         #expect(AssetID("3F9A1C0D2B7E")?.rawValue == "3f9a1c0d2b7e")
         #expect(AssetID("3f9a1c0d2b7") == nil)

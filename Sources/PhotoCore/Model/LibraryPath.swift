@@ -16,6 +16,21 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
         bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map(Array.init)
     }
 
+    /// Whether the path names something below the library root: not empty, not absolute,
+    /// no `..` component. Checked without allocating (it guards every READ).
+    public var staysInsideLibrary: Bool {
+        guard let first = bytes.first, first != UInt8(ascii: "/") else { return false }
+        var componentStart = 0
+        for index in 0...bytes.count {
+            guard index == bytes.count || bytes[index] == UInt8(ascii: "/") else { continue }
+            if index - componentStart == 2, bytes[componentStart] == UInt8(ascii: "."), bytes[componentStart + 1] == UInt8(ascii: ".") {
+                return false
+            }
+            componentStart = index + 1
+        }
+        return true
+    }
+
     /// The last component: the file name.
     public var fileName: [UInt8] { components.last ?? [] }
 

@@ -97,7 +97,7 @@ extension PhotoFileSystem {
 
     /// Opens a library file by its library-relative path, never following a symlink at the end.
     private func openSource(_ path: LibraryPath) -> Int32 {
-        guard !path.bytes.isEmpty, path.bytes.first != UInt8(ascii: "/"), !path.components.contains([0x2E, 0x2E]) else {
+        guard path.staysInsideLibrary else {
             errno = ENOENT
             return -1
         }
