@@ -75,6 +75,9 @@ public final class PhotoFileSystem: Sendable {
             return old.changes(to: new)
         }
         if !changes.isEmpty { invalidator.submit(changes, wait: wait) }
+        // The replaced tree (and the snapshot only it held) was just freed: without this
+        // glibc keeps those pages for the next build and the daemon stays at twice its size.
+        photofs_release_freed_memory()
         return changes
     }
 }

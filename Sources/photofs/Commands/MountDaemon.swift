@@ -114,7 +114,6 @@ enum MountDaemon {
                 clock.lap("catalog")
                 fileSystem.installLatest()
                 clock.lap("views")
-                releaseFreedMemory()
                 clock.lap("trim")
                 logger.debug("reload: " + clock.summary)
             },
@@ -152,12 +151,4 @@ enum MountDaemon {
             .failure("cannot start the FUSE request loop.")
         }
     }
-}
-
-/// Hands memory freed by the previous snapshot and view tree back to the system: without
-/// it glibc keeps the pages for the next reload and the daemon stays at twice its size.
-private func releaseFreedMemory() {
-    typealias Trim = @convention(c) (Int) -> Int32
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-    _ = unsafeBitCast(symbol, to: Trim.self)(0)
 }
