@@ -14,10 +14,13 @@ extension Catalog {
             var assets: [LibraryPath: StoredFileState] = [:]
             var failures: [LibraryPath: FileStat] = [:]
             for (lower, upper) in Self.pathRanges(scope) {
-                let a = try db.statement(
-                    "SELECT path, id, fingerprint, size, mtime_ns, inode FROM assets WHERE path >= ?1 AND (?2 IS NULL OR path < ?2)")
+                // Two statements, not `(?2 IS NULL OR path < ?2)`: with the OR, SQLite uses
+                // only the lower bound and walks the index to its end (a whole-catalog scan
+                // for one folder near the start of the alphabet).
+                let columns = "SELECT path, id, fingerprint, size, mtime_ns, inode FROM assets"
+                let a = try db.statement(upper == nil ? columns + " WHERE path >= ?1" : columns + " WHERE path >= ?1 AND path < ?2")
                 try a.bind(1, lower)
-                if let upper { try a.bind(2, upper) } else { try a.bindNull(2) }
+                if let upper { try a.bind(2, upper) }
                 while try a.step() {
                     let path = LibraryPath(bytes: a.blob(0))
                     guard scope.contains(path), let id = AssetID(a.text(1)) else { continue }
@@ -26,9 +29,11 @@ extension Catalog {
                         inode: UInt64(bitPattern: a.int64(5)))
                 }
                 a.reset()
-                let f = try db.statement("SELECT path, size, mtime_ns, inode FROM failures WHERE path >= ?1 AND (?2 IS NULL OR path < ?2)")
+                let failureColumns = "SELECT path, size, mtime_ns, inode FROM failures"
+                let f = try db.statement(
+                    upper == nil ? failureColumns + " WHERE path >= ?1" : failureColumns + " WHERE path >= ?1 AND path < ?2")
                 try f.bind(1, lower)
-                if let upper { try f.bind(2, upper) } else { try f.bindNull(2) }
+                if let upper { try f.bind(2, upper) }
                 while try f.step() {
                     let path = LibraryPath(bytes: f.blob(0))
                     guard scope.contains(path) else { continue }

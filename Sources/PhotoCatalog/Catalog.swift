@@ -24,6 +24,9 @@ public final class Catalog: Sendable {
         /// The apps and grants as last read or written, so a change is diffed without
         /// reading every grant back.
         var access: AccessMirror
+        /// SQLite's `data_version` when every asset was last read (`snapshot`): when it
+        /// moved, another process wrote assets, and only a full read is up to date.
+        var assetsDataVersion: Int64?
     }
 
     private init(path: String, accessDurability: Durability, db: consuming sending Connection) {
@@ -75,19 +78,6 @@ public final class Catalog: Sendable {
             try connection.withLock { (c: inout Connection) throws(CatalogError) -> Int in
                 Int(try c.db.scalarInt("PRAGMA user_version") ?? 0)
             }
-        }
-    }
-
-    /// Everything the views need, read in one read transaction so that assets and grants
-    /// agree with each other. Assets that are unchanged since `previous` (a snapshot of this
-    /// catalog) are shared with it rather than read into new memory.
-    public func snapshot(reusing previous: LibrarySnapshot? = nil) throws(CatalogError) -> LibrarySnapshot {
-        try connection.withLock { (c: inout Connection) throws(CatalogError) -> LibrarySnapshot in
-            try c.db.execute("BEGIN")
-            defer { try? c.db.execute("COMMIT") }
-            let assets = try AssetRows.all(in: c.db, reusing: previous?.assets ?? [])
-            try c.access.refreshIfChanged(from: c.db)
-            return LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists())
         }
     }
 

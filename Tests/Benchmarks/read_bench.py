@@ -3,7 +3,7 @@
 photofs library/all, in one run on one generated library. Prints a markdown table of
 medians and ratios to direct. Usage: read-bench.sh (which builds everything first)."""
 import os, subprocess, sys, time, statistics, tempfile, shutil, json, random
-from bench_common import cat_all, sh, start_photofs
+from bench_common import cat_all, pages_per_folio, sh, start_photofs
 
 PHOTOFS = os.environ["PHOTOFS_BIN"]
 PLL = os.environ["PLL_BIN"]
@@ -153,6 +153,17 @@ def measure(kind):
     return res
 
 
+def folio_line():
+    """How each target's page cache holds a large file once read (see pages_per_folio)."""
+    name = sorted(os.listdir(os.path.join(lib, "large")))[0]
+    sizes = {"direct": pages_per_folio(os.path.join(lib, "large", name), evict=True)}
+    for kind in ("pll-cache", "photofs"):
+        with Mount(kind) as m:
+            sizes[kind] = pages_per_folio(os.path.join(m.root("large"), name))
+    shown = ", ".join("%s %s" % (k, "n/a" if v is None else "%.1f" % v) for k, v in sizes.items())
+    return "Page cache after reading %s once, mean 4 KiB pages per folio: %s." % (name, shown)
+
+
 def main():
     build_library()
     t = time.perf_counter()
@@ -182,6 +193,7 @@ def main():
         row = [c + (" (errors)" if (k, m) in FAILED else "") for c, k in zip(row, kinds)]
         print("| %s | %s | %.2f× | %.2f× |" % (m, " | ".join(row), ratio, vs_pll))
     print("\nLarge files: %d MB in 4 files; small files: %d; flat directory: %d assets." % (large_bytes // 1_000_000, SMALL, MANY))
+    print("\n" + folio_line())
     json.dump(results, open(os.path.join(WORK, "results.json"), "w"), indent=1)
 
 

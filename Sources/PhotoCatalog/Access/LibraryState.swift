@@ -36,11 +36,17 @@ public final class LibraryState: Sendable {
     /// The snapshot and index in force now.
     public var current: Current { state.withLock { $0 } }
 
-    /// Re-reads the catalog (after an index run) and returns the new state.
+    /// Re-reads the catalog (after an index run) and returns the new state. With `changed`
+    /// (the ids of the index runs' `IndexSummary.changedIDs`), reads only those rows.
     @discardableResult
-    public func reload() throws(CatalogError) -> Current {
+    public func reload(changed: Set<AssetID>? = nil) throws(CatalogError) -> Current {
         try state.withLock { (current: inout Current) throws(CatalogError) -> Current in
-            let snapshot = try catalog.snapshot(reusing: current.snapshot)
+            let snapshot: LibrarySnapshot
+            if let changed {
+                snapshot = try catalog.snapshot(updating: current.snapshot, changed: changed)
+            } else {
+                snapshot = try catalog.snapshot(reusing: current.snapshot)
+            }
             current = Current(snapshot: snapshot, assets: AssetIndex(snapshot.assets))
             return current
         }

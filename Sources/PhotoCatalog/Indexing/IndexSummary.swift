@@ -51,6 +51,12 @@ public struct IndexSummary: Sendable, Hashable {
         return sum
     }
 
+    /// Every id whose asset row was written or deleted by the run: a snapshot taken before
+    /// it is brought up to date by reading these rows again (`Catalog.snapshot(updating:changed:)`).
+    public var changedIDs: Set<AssetID> {
+        invalidatedIDs.union(movedIDs).union(newIDs)
+    }
+
     /// Whether the run changed anything in the catalog.
     public var changedCatalog: Bool {
         new + changed + moved + removed + touched > 0 || !invalidatedIDs.isEmpty

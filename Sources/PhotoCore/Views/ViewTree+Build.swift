@@ -255,12 +255,7 @@ struct ViewTreeBuilder {
             let id = ids[Int(index)]
             let inode = ViewInode.file(in: prefix, asset: id)
             inodes.append(inode)
-            var previousName: [UInt8]?
-            if let previous, let old = previous.node(inode: inode), old.parent == directoryInode,
-                let position = previous.assetPosition(of: old), previous.snapshot.assets[position].id == id
-            {
-                previousName = old.name
-            }
+            let previousName = previous?.previousName(ofFile: inode, in: directoryInode, asset: id)
             return ViewNaming.Candidate(base: baseNames[Int(index)], id: id, previous: previousName)
         }
         let names = ViewNaming.assign(candidates, reserved: reserved)

@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// What the kernel must forget when one tree replaces another: the names that no longer
 /// lead where they did, and the inodes whose attributes, bytes or listing changed or that
 /// are gone (their cached pages must not be served to a descriptor opened earlier).
@@ -29,8 +32,31 @@ public struct ViewEntry: Hashable, Sendable {
 extension ViewTree {
     /// The invalidations that take the kernel from this tree to `new` (O(nodes)).
     public func changes(to new: ViewTree) -> ViewTreeChanges {
+        // Two halves on two threads: on 100,000 assets (400,000 nodes) this is a fifth of a
+        // rebuild, spent mostly waiting on memory.
+        let parts = Mutex([ViewTreeChanges](repeating: ViewTreeChanges(), count: 2))
+        let middle = nodes.count / 2
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            let part = changes(to: new, among: half == 0 ? 0..<middle : middle..<nodes.count)
+            parts.withLock { $0[half] = part }
+        }
+        var combined = parts.withLock { $0[0] }
+        let second = parts.withLock { $0[1] }
+        combined.removedEntries += second.removedEntries
+        combined.invalidatedInodes += second.invalidatedInodes
+        if let oldRoot = node(inode: ViewInode.root), let newRoot = new.node(inode: ViewInode.root), !sameListing(oldRoot, newRoot, in: new)
+        {
+            combined.invalidatedInodes.append(ViewInode.root)
+        }
+        return combined
+    }
+
+    /// The invalidations of the old nodes at `positions` (the root's listing excepted).
+    private func changes(to new: ViewTree, among positions: Range<Int>) -> ViewTreeChanges {
         var changes = ViewTreeChanges()
-        for old in nodes where old.inode != ViewInode.root {
+        for position in positions {
+            let old = nodes[position]
+            guard old.inode != ViewInode.root else { continue }
             guard let current = new.node(inode: old.inode) else {
                 changes.removedEntries.append(ViewEntry(parent: old.parent, name: old.name))
                 changes.invalidatedInodes.append(old.inode)
@@ -42,10 +68,6 @@ extension ViewTree {
             if !sameAttributes(old, in: self, current, in: new) || !sameListing(old, current, in: new) {
                 changes.invalidatedInodes.append(old.inode)
             }
-        }
-        if let oldRoot = node(inode: ViewInode.root), let newRoot = new.node(inode: ViewInode.root), !sameListing(oldRoot, newRoot, in: new)
-        {
-            changes.invalidatedInodes.append(ViewInode.root)
         }
         return changes
     }

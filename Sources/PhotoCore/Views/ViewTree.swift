@@ -85,6 +85,18 @@ public final class ViewTree: Sendable {
         return Int(asset)
     }
 
+    /// The name file node `inode` has in directory `parent` when it serves the asset `id`,
+    /// else nil. Runs once per file of every rebuild, so it reads the fields in place
+    /// instead of copying the node (a copy retains its name, scope and children).
+    func previousName(ofFile inode: UInt64, in parent: UInt64, asset id: AssetID) -> [UInt8]? {
+        guard let found = nodePosition(of: inode) else { return nil }
+        let position = Int(found)
+        guard nodes[position].parent == parent, case .file(let asset, _) = nodes[position].kind, asset >= 0,
+            Int(asset) < snapshot.assets.count, snapshot.assets[Int(asset)].id == id
+        else { return nil }
+        return nodes[position].name
+    }
+
     /// The node's path from the mount root, components joined by `/` (for messages and tests).
     public func path(of inode: UInt64) -> [UInt8] {
         var components: [[UInt8]] = []

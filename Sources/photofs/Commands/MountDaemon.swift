@@ -107,10 +107,11 @@ enum MountDaemon {
             indexer: indexer,
             onCatalogChange: { summary throws(CatalogError) in
                 logger.debug(
-                    "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed")
+                    "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed "
+                        + "(indexed in \(Int(summary.seconds * 1000)) ms)")
                 guard let (state, fileSystem) = views.get() else { return }
                 var clock = PhaseClock()
-                try state.reload()
+                try state.reload(changed: summary.changedIDs)
                 clock.lap("catalog")
                 fileSystem.installLatest()
                 clock.lap("views")
