@@ -3,7 +3,7 @@
 Mounts an indexed generated library (photofs in the foreground, readiness pipe), then
 RUNS times: copies a photo into a folder and times until its name appears under
 library/folders, then deletes it and times until the name is gone. Prints a markdown
-table of medians and the worst run. Usage: live-bench.sh (which builds and generates)."""
+table of medians and the worst run, and the daemon's memory after the changes. Usage: live-bench.sh (which builds and generates)."""
 import os, shutil, statistics, subprocess, sys, time
 from bench_common import start_photofs
 
@@ -54,6 +54,7 @@ def main():
             os.unlink(os.path.join(folder, name))
             removed.append(time.perf_counter() - start + wait_until(lambda: not os.path.exists(seen)))
             time.sleep(0.5)
+        memory = status_mb(proc.pid, "VmRSS"), status_mb(proc.pid, "VmHWM")
     finally:
         for run in range(RUNS):
             path = os.path.join(folder, "live-bench-%d.jpg" % run)
@@ -66,6 +67,16 @@ def main():
     print("|---|---:|---:|---|")
     for label, times in (("file added → listed", added), ("file deleted → gone", removed)):
         print("| %s | %.2f s | %.2f s | ≤ 2 s |" % (label, statistics.median(times), max(times)))
+    print("\nDaemon memory after the %d changes: VmRSS %.1f MB, VmHWM %.1f MB (MB = 10^6 bytes)." % ((2 * RUNS,) + memory))
+
+
+def status_mb(pid, field):
+    """A memory field of /proc/PID/status, in MB."""
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024 / 1e6
+    return float("nan")
 
 
 if __name__ == "__main__":
