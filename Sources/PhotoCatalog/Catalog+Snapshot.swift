@@ -41,6 +41,18 @@ extension Catalog {
         }
     }
 
+    /// Whether another connection (another process: `photofs index` run by hand, say) has
+    /// committed since the last full read of the assets, so that a snapshot taken then may
+    /// miss rows that no summary of ours names. False before the first full read.
+    public var changedElsewhere: Bool {
+        get throws(CatalogError) {
+            try connection.withLock { (c: inout Connection) throws(CatalogError) -> Bool in
+                guard let read = c.assetsDataVersion else { return false }
+                return try c.db.scalarInt("PRAGMA data_version") != read
+            }
+        }
+    }
+
     /// Every asset and the access state, inside the caller's read transaction; records the
     /// `data_version` the assets were read at.
     private static func readAll(_ c: inout Connection, reusing previous: [Asset]) throws(CatalogError) -> LibrarySnapshot {

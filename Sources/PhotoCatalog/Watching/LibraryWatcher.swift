@@ -315,7 +315,10 @@ public final class LibraryWatcher: Sendable {
             return s.owedSummary
         }
         let combined = owed.map { $0.merged(with: summary) } ?? summary
-        guard combined.changedCatalog else { return true }
+        // A run that found nothing new may have lost the race to another process indexing
+        // the same files: their rows are in the catalog but in no summary, so the views
+        // are still told (and re-read everything).
+        guard combined.changedCatalog || (try? indexer.catalog.changedElsewhere) == true else { return true }
         do {
             switch onChange {
             case .snapshot(let handler): handler(try indexer.catalog.snapshot(), combined)

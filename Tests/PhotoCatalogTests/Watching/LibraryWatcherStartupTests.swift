@@ -65,4 +65,42 @@ struct LibraryWatcherStartupTests {
         #expect(seen.last?.newIDs == seen.first?.newIDs)
         #expect(seen.last?.new == 1)
     }
+
+    /// `photofs index` run by hand while the library is mounted can index a new file before
+    /// the mount's watcher does; the watcher's run then finds nothing new. The views must
+    /// still be told, or the file would stay hidden until some other change.
+    @Test func aFileAnotherProcessIndexedFirstStillReachesTheHandler() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileOps.makeDirectories(dir.child("lib/trip"))
+        try FileOps.write(TinyJPEG.bytes(comment: "seed"), to: dir.child("lib/trip/seed.jpg"))
+        let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
+        let indexer = Indexer(catalog: catalog, library: dir.child("lib"), analyzer: FileAnalyzer())
+        _ = try indexer.run()
+        let before = try catalog.snapshot()
+        let summaries = Mutex<[IndexSummary]>([])
+        let watcher = LibraryWatcher(
+            indexer: indexer, coalescing: 0.1, onCatalogChange: { summary in summaries.withLock { $0.append(summary) } })
+        try watcher.open()
+        defer { watcher.stop() }
+        _ = try indexer.scan(entering: { watcher.watch($0) })
+
+        try FileOps.write(TinyJPEG.bytes(comment: "late"), to: dir.child("lib/trip/late.jpg"))
+        let other = try Catalog.open(at: dir.string + "/c.sqlite")
+        #expect(try Indexer(catalog: other, library: dir.child("lib"), analyzer: FileAnalyzer()).run().new == 1)
+        watcher.run()
+        let start = Indexer.monotonicSeconds()
+        while Indexer.monotonicSeconds() - start < 5, summaries.withLock({ $0.isEmpty }) { usleep(20_000) }
+        let seen = summaries.withLock { $0 }
+        #expect(seen.count == 1)
+        #expect(seen.first?.changedCatalog == false, "the watcher's own run found the file already indexed")
+        let after = try catalog.snapshot(updating: before, changed: seen.first?.changedIDs ?? [])
+        #expect(after.assets.contains { $0.path == LibraryPath("trip/late.jpg") })
+
+        // Control: once the views have read the catalog again, a change that alters nothing
+        // in it (a file that is not media) calls nobody.
+        try FileOps.write(Array("not media".utf8), to: dir.child("lib/trip/notes.txt"))
+        usleep(800_000)
+        #expect(summaries.withLock { $0.count } == 1)
+    }
 }
