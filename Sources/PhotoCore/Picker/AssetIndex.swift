@@ -5,7 +5,7 @@ import Synchronization
 /// It holds positions into the snapshot's own asset array, not copies of the assets: a
 /// library of 100,000 assets would otherwise keep each one three more times (a table of
 /// whole assets alone is ~90 MB). Nothing is computed until the picker first needs it: the
-/// id and path tables on the first lookup (about 70 ms and 15 MB at 100,000 assets, which
+/// id and path tables on the first lookup (about 70 ms and 9 MB at 100,000 assets, which
 /// a mount start or a library change would otherwise pay although most never touch the
 /// picker), the capture-date order on the first `select --where`.
 public struct AssetIndex: Sendable {
