@@ -14,13 +14,8 @@ extension Catalog {
             var assets: [LibraryPath: StoredFileState] = [:]
             var failures: [LibraryPath: FileStat] = [:]
             for (lower, upper) in Self.pathRanges(scope) {
-                // Two statements, not `(?2 IS NULL OR path < ?2)`: with the OR, SQLite uses
-                // only the lower bound and walks the index to its end (a whole-catalog scan
-                // for one folder near the start of the alphabet).
-                let columns = "SELECT path, id, fingerprint, size, mtime_ns, inode FROM assets"
-                let a = try db.statement(upper == nil ? columns + " WHERE path >= ?1" : columns + " WHERE path >= ?1 AND path < ?2")
-                try a.bind(1, lower)
-                if let upper { try a.bind(2, upper) }
+                let a = try Self.rangeStatement(
+                    "SELECT path, id, fingerprint, size, mtime_ns, inode FROM assets", from: lower, to: upper, in: db)
                 while try a.step() {
                     let path = LibraryPath(bytes: a.blob(0))
                     guard scope.contains(path), let id = AssetID(a.text(1)) else { continue }
@@ -29,17 +24,7 @@ extension Catalog {
                         inode: UInt64(bitPattern: a.int64(5)))
                 }
                 a.reset()
-                let failureColumns = "SELECT path, size, mtime_ns, inode FROM failures"
-                let f = try db.statement(
-                    upper == nil ? failureColumns + " WHERE path >= ?1" : failureColumns + " WHERE path >= ?1 AND path < ?2")
-                try f.bind(1, lower)
-                if let upper { try f.bind(2, upper) }
-                while try f.step() {
-                    let path = LibraryPath(bytes: f.blob(0))
-                    guard scope.contains(path) else { continue }
-                    failures[path] = FileStat(size: f.int64(1), mtimeNanoseconds: f.int64(2), inode: UInt64(bitPattern: f.int64(3)))
-                }
-                f.reset()
+                try Self.readFailures(from: lower, to: upper, in: db, where: { scope.contains($0) }, into: &failures)
             }
             return (assets, failures)
         }
@@ -48,14 +33,36 @@ extension Catalog {
     /// The stored state of every failure, by path.
     func failureStates() throws(CatalogError) -> [LibraryPath: FileStat] {
         try connection.withLock { (c: inout Connection) throws(CatalogError) -> [LibraryPath: FileStat] in
-            let f = try c.db.statement("SELECT path, size, mtime_ns, inode FROM failures")
-            defer { f.reset() }
             var failures: [LibraryPath: FileStat] = [:]
-            while try f.step() {
-                failures[LibraryPath(bytes: f.blob(0))] = FileStat(
-                    size: f.int64(1), mtimeNanoseconds: f.int64(2), inode: UInt64(bitPattern: f.int64(3)))
-            }
+            try Self.readFailures(from: [], to: nil, in: c.db, where: { _ in true }, into: &failures)
             return failures
+        }
+    }
+
+    /// `select` limited to `lower` ≤ path < `upper` (no upper bound when nil), bound and
+    /// ready to step. Two statements, not `(?2 IS NULL OR path < ?2)`: with the OR, SQLite
+    /// bounds the index search from below only and walks it to its end (a whole-catalog
+    /// scan for one folder near the start of the alphabet).
+    private static func rangeStatement(_ select: String, from lower: [UInt8], to upper: [UInt8]?, in db: Database) throws(CatalogError)
+        -> Statement
+    {
+        let s = try db.statement(upper == nil ? select + " WHERE path >= ?1" : select + " WHERE path >= ?1 AND path < ?2")
+        try s.bind(1, lower)
+        if let upper { try s.bind(2, upper) }
+        return s
+    }
+
+    /// Adds the failures with `lower` ≤ path < `upper` that `keep` accepts to `failures`.
+    private static func readFailures(
+        from lower: [UInt8], to upper: [UInt8]?, in db: Database, where keep: (LibraryPath) -> Bool,
+        into failures: inout [LibraryPath: FileStat]
+    ) throws(CatalogError) {
+        let f = try rangeStatement("SELECT path, size, mtime_ns, inode FROM failures", from: lower, to: upper, in: db)
+        defer { f.reset() }
+        while try f.step() {
+            let path = LibraryPath(bytes: f.blob(0))
+            guard keep(path) else { continue }
+            failures[path] = FileStat(size: f.int64(1), mtimeNanoseconds: f.int64(2), inode: UInt64(bitPattern: f.int64(3)))
         }
     }
 

@@ -41,7 +41,7 @@ enum MountDaemon {
         var fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
         clock.lap("view tree")
         // The scan is dropped once used: a 100,000-file walk holds about 10 MB.
-        var (scan, needsIndexing) = try scanning.result(library: library) as (LibraryScan?, Bool)
+        var (scan, needsIndexing) = try scanning.result(context: context) as (LibraryScan?, Bool)
         let fileCount = scan?.fileCount ?? 0
         clock.lap("scan wait")
         if needsIndexing, let walked = scan {
@@ -109,13 +109,13 @@ enum MountDaemon {
                 logger.debug(
                     "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed "
                         + "(indexed in \(Int(summary.seconds * 1000)) ms)")
+                // Never nil: the watcher runs only once the views are set (see `run`).
                 guard let (state, fileSystem) = views.get() else { return }
                 var clock = PhaseClock()
                 try state.reload(changed: summary.changedIDs)
                 clock.lap("catalog")
                 fileSystem.installLatest()
                 clock.lap("views")
-                clock.lap("trim")
                 logger.debug("reload: " + clock.summary)
             },
             onError: { logger.error("re-indexing after a change failed (retried on the next change): \($0)") })

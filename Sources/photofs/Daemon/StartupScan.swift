@@ -41,9 +41,9 @@ final class StartupScan: Sendable {
     }
 
     /// Waits for the walk and the comparison: the scan, and whether an index run is
-    /// needed; the CLI's error when the library could not be walked. Call once: the scan
-    /// is handed over, not kept.
-    func result(library: String) throws(CLIError) -> (scan: LibraryScan, needsIndexing: Bool) {
+    /// needed; the CLI's error (as `photofs index` words it) when the walk or the catalog
+    /// failed. Call once: the scan is handed over, not kept.
+    func result(context: LibraryContext) throws(CLIError) -> (scan: LibraryScan, needsIndexing: Bool) {
         done.wait()
         let taken = outcome.withLock { outcome in
             defer { outcome = nil }
@@ -51,9 +51,8 @@ final class StartupScan: Sendable {
         }
         switch taken {
         case .success(let (scan, needed)): return (scan, needed)
-        case .failure(.library(let reason)): throw .notFound("cannot read the library \(library): \(reason).")
-        case .failure(.catalog(let reason)): throw .failure("the catalog failed: \(reason).")
-        case nil: throw .failure("the scan of \(library) did not finish.")
+        case .failure(let error): throw IndexCommand.describe(error, context: context)
+        case nil: throw .failure("the scan of \(context.library) did not finish.")
         }
     }
 }

@@ -10,28 +10,21 @@ import Testing
 /// exactly what a full read of the catalog holds.
 @Suite("Incremental snapshot after an index run")
 struct IncrementalSnapshotTests {
+    /// A `TestLibrary` with the snapshot a mount would hold, moved forward run by run.
     private final class Library {
-        let dir: TemporaryDirectory
-        let catalog: Catalog
-        let indexer: Indexer
+        let test: TestLibrary
+        var catalog: Catalog { test.catalog }
+        var indexer: Indexer { test.indexer }
         var snapshot: LibrarySnapshot
 
         init() throws {
-            dir = try TemporaryDirectory()
-            try FileOps.makeDirectories(dir.child("lib/trip"))
-            try FileOps.makeDirectories(dir.child("lib/home"))
-            catalog = try Catalog.open(at: dir.string + "/c.sqlite")
-            indexer = Indexer(catalog: catalog, library: dir.child("lib"), analyzer: FileAnalyzer())
-            snapshot = try catalog.snapshot()
+            test = try TestLibrary(folders: ["trip", "home"])
+            snapshot = try test.catalog.snapshot()
         }
 
-        deinit { dir.remove() }
+        func path(_ relative: String) -> [UInt8] { test.path(relative) }
 
-        func path(_ relative: String) -> [UInt8] { dir.child("lib/" + relative) }
-
-        func write(_ relative: String, _ comment: String) throws {
-            try FileOps.write(TinyJPEG.bytes(comment: comment), to: path(relative))
-        }
+        func write(_ relative: String, _ comment: String) throws { try test.writePhoto(relative, comment: comment) }
 
         /// Indexes `folders` (the watcher's scope) and moves `snapshot` forward by the
         /// changed rows only; returns the run's summary.
@@ -100,8 +93,7 @@ struct IncrementalSnapshotTests {
         // Another process (here another connection) indexes a file: no summary of ours
         // names its id, so only the data_version check can bring it in.
         try library.write("home/b.jpg", "b")
-        let other = try Catalog.open(at: library.dir.string + "/c.sqlite")
-        _ = try Indexer(catalog: other, library: library.dir.child("lib"), analyzer: FileAnalyzer()).run()
+        _ = try library.test.otherIndexer().run()
         library.snapshot = try library.catalog.snapshot(updating: library.snapshot, changed: [])
         #expect(Set(library.snapshot.assets.map(\.path)) == [LibraryPath("trip/a.jpg"), LibraryPath("home/b.jpg")])
         try library.expectMatchesFullRead("after another connection's index run")

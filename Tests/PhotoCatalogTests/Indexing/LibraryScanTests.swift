@@ -12,25 +12,17 @@ import Testing
 struct LibraryScanTests {
     /// A library of three photos and one file that is not a photo, indexed once.
     final class Fixture {
-        let dir: TemporaryDirectory
-        let catalog: Catalog
-        let indexer: Indexer
+        let library: TestLibrary
+        var catalog: Catalog { library.catalog }
+        var indexer: Indexer { library.indexer }
 
         init() throws {
-            dir = try TemporaryDirectory()
-            try FileOps.makeDirectories(dir.child("lib/trip"))
-            try FileOps.write(TinyJPEG.bytes(comment: "a"), to: dir.child("lib/a.jpg"))
-            try FileOps.write(TinyJPEG.bytes(comment: "b"), to: dir.child("lib/trip/b.jpg"))
-            try FileOps.write(TinyJPEG.bytes(comment: "c"), to: dir.child("lib/trip/c.jpg"))
-            try FileOps.write(Array("not a photo".utf8), to: dir.child("lib/notes.txt"))
-            catalog = try Catalog.open(at: dir.string + "/c.sqlite")
-            indexer = Indexer(catalog: catalog, library: dir.child("lib"), analyzer: FileAnalyzer())
-            _ = try indexer.run()
+            library = try TestLibrary(folders: ["trip"], photos: ["a.jpg": "a", "trip/b.jpg": "b", "trip/c.jpg": "c"], indexed: false)
+            try FileOps.write(Array("not a photo".utf8), to: library.path("notes.txt"))
+            _ = try library.indexer.run()
         }
 
-        deinit { dir.remove() }
-
-        func lib(_ path: String) -> [UInt8] { dir.child("lib/" + path) }
+        func lib(_ path: String) -> [UInt8] { library.path(path) }
 
         func needsRun() throws -> Bool { try indexer.needsRun(try indexer.scan(), snapshot: try catalog.snapshot()) }
     }
