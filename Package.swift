@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point inward: every module depends on PhotoCore, PhotoCore on nothing,
-// and each C library is imported by exactly one Swift module.
+// Dependencies point inward: MediaFormats (bytes of photo and video files) depends on
+// nothing, PhotoCore (assets, filters, grants, views) on MediaFormats, everything else on
+// those two; each C library is imported by exactly one Swift module.
 let package = Package(
     name: "photofs",
     products: [
@@ -13,24 +14,31 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        .target(name: "PhotoCore"),
-        .target(name: "PhotoMetadata", dependencies: ["PhotoCore", "CExif"]),
-        .target(name: "PhotoCatalog", dependencies: ["PhotoCore", "CSQLite"]),
-        .target(name: "PhotoFS", dependencies: ["PhotoCore", "CFuse"]),
+        .target(name: "MediaFormats"),
+        .target(name: "PhotoCore", dependencies: ["MediaFormats"]),
+        .target(name: "PhotoSamples", dependencies: ["MediaFormats"]),
+        .target(name: "PhotoMetadata", dependencies: ["MediaFormats", "PhotoCore", "CExif"]),
+        .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "CSQLite"]),
+        .target(name: "PhotoFS", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
         .executableTarget(
             name: "photofs",
-            dependencies: ["PhotoCore", "PhotoMetadata", "PhotoCatalog", "PhotoFS"]
+            dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "PhotoFS"]
         ),
 
-        .testTarget(name: "PhotoCoreTests", dependencies: ["PhotoCore"]),
-        .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoCore", "PhotoMetadata"]),
+        // What every test target shares: external readers (exiftool, PIL) and the skip rule.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "PhotoSamples", "TestSupport"]),
+        .testTarget(name: "PhotoCoreTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "TestSupport"]),
+        .testTarget(name: "PhotoSamplesTests", dependencies: ["MediaFormats", "PhotoSamples", "TestSupport"]),
+        .testTarget(
+            name: "PhotoMetadataTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoMetadata", "PhotoSamples", "TestSupport"]),
         .testTarget(
             name: "PhotoCatalogTests",
-            dependencies: ["PhotoCore", "PhotoCatalog", "PhotoMetadata"]
+            dependencies: ["MediaFormats", "PhotoCore", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport"]
         ),
         .testTarget(
             name: "PhotoFSTests",
-            dependencies: ["PhotoCore", "PhotoFS", "PhotoCatalog", "PhotoMetadata"]
+            dependencies: ["MediaFormats", "PhotoCore", "PhotoFS", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import MediaFormats
 import PhotoCore
 
 /// The apps and grants as stored, kept in memory next to the connection so that a new

@@ -1,3 +1,4 @@
+import MediaFormats
 import PhotoCore
 
 /// Reading and writing rows of the `assets` table. Column order is fixed by `columns`;

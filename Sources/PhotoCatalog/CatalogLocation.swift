@@ -1,3 +1,4 @@
+import MediaFormats
 import PhotoCore
 
 /// Where a library's catalog lives by default, following the XDG base-directory

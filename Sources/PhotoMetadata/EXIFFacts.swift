@@ -1,3 +1,4 @@
+import MediaFormats
 import PhotoCore
 
 /// What one EXIF block says, as read by libexif: the values photofs indexes and the

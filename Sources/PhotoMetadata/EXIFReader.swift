@@ -1,3 +1,4 @@
+import MediaFormats
 import PhotoCore
 
 /// Reads the values photofs indexes from one TIFF-structured EXIF block, through libexif.
@@ -81,7 +82,7 @@ public enum EXIFReader {
             // OffsetTime* normally sits in the Exif IFD; some writers put OffsetTime in IFD0.
             let offsetEntry = document.entry(candidate.offset, in: .exif) ?? document.entry(candidate.offset, in: .ifd0)
             if let offsetEntry {
-                if let minutes = offsetEntry.text.flatMap(utcOffsetMinutes) {
+                if let minutes = offsetEntry.text.flatMap(CaptureDate.utcOffsetMinutes) {
                     date.utcOffsetMinutes = minutes
                 } else {
                     facts.problems.append("EXIF offset time for \(candidate.name) is not an offset")
@@ -91,19 +92,6 @@ public enum EXIFReader {
             facts.dateSource = candidate.source
             return
         }
-    }
-
-    /// Minutes east of UTC from `+HH:MM` / `-HH:MM` (also `Z`); nil for anything else.
-    static func utcOffsetMinutes(_ text: String) -> Int? {
-        if text == "Z" { return 0 }
-        let scalars = Array(text.utf8)
-        guard scalars.count == 6, scalars[0] == 0x2B || scalars[0] == 0x2D, scalars[3] == 0x3A,
-            let hours = Int(String(decoding: scalars[1..<3], as: UTF8.self)),
-            let minutes = Int(String(decoding: scalars[4..<6], as: UTF8.self)),
-            (0...14).contains(hours), (0...59).contains(minutes)
-        else { return nil }
-        let total = hours * 60 + minutes
-        return scalars[0] == 0x2D ? -total : total
     }
 
     // MARK: - Orientation and size

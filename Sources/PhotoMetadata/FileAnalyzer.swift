@@ -1,4 +1,5 @@
 import Glibc
+import MediaFormats
 import PhotoCore
 
 /// The indexer's analyzer: reads one library file and says what it is, what its metadata

@@ -1,4 +1,5 @@
 import Glibc
+import MediaFormats
 import PhotoCore
 
 /// A `ByteSource` over one open file, read with `pread` so that several walkers (and

@@ -1,3 +1,4 @@
+import MediaFormats
 import PhotoCore
 
 /// The full-resolution image size of a TIFF, DNG or raw file.

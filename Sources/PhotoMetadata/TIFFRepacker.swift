@@ -1,3 +1,4 @@
+import MediaFormats
 import PhotoCore
 
 /// Copies the IFD0, Exif IFD and GPS IFD of a long TIFF-structured block into a new,

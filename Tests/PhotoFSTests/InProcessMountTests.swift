@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MediaFormats
 import PhotoCore
 import PhotoFS
 import Testing

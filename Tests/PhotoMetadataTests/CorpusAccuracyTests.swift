@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import PhotoCore
 import Synchronization
 import Testing

@@ -1,4 +1,6 @@
+import MediaFormats
 import PhotoCore
+import PhotoSamples
 import Testing
 
 @testable import PhotoMetadata
@@ -210,12 +212,12 @@ import Testing
 
     @Test(arguments: [("+09:30", 570), ("-05:00", -300), ("+00:00", 0), ("Z", 0)])
     func utcOffsets(text: String, minutes: Int) {
-        #expect(EXIFReader.utcOffsetMinutes(text) == minutes)
+        #expect(CaptureDate.utcOffsetMinutes(text) == minutes)
     }
 
     @Test(arguments: ["", "09:30", "+9:30", "+15:00", "+09:61", "garbage"])
     func badUTCOffsets(text: String) {
-        #expect(EXIFReader.utcOffsetMinutes(text) == nil)
+        #expect(CaptureDate.utcOffsetMinutes(text) == nil)
     }
 }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import MediaFormats
 import PhotoCore
+import PhotoSamples
 import Testing
 
 @testable import PhotoMetadata

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import MediaFormats
 import PhotoCore
 import Synchronization
 

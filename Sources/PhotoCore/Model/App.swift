@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// A named client with its own limited view of the library.
 public struct App: Hashable, Sendable {
     /// The app's name: also its directory name under `apps/`.
@@ -17,16 +19,6 @@ public struct App: Hashable, Sendable {
         self.selectionLimit = selectionLimit
         self.uid = uid
     }
-}
-
-/// What an app may learn of where a photo was taken.
-public enum LocationPolicy: String, Sendable, CaseIterable, Codable {
-    /// GPS removed on read (the default).
-    case strip
-    /// Coordinates rounded to about 1 km.
-    case coarse
-    /// The original bytes.
-    case keep
 }
 
 /// "App A may see asset X": one entry of an app's ordered selection.

@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// One photo or video of the library, as the catalog records it.
 public struct Asset: Hashable, Sendable, Identifiable {
     public var id: AssetID
@@ -26,23 +28,5 @@ public struct Asset: Hashable, Sendable, Identifiable {
     public var effectiveDate: CaptureDate {
         if let date = metadata.captureDate { return date }
         return CaptureDate(unixSeconds: mtimeNanoseconds / 1_000_000_000)
-    }
-}
-
-extension CaptureDate {
-    /// The UTC wall-clock time of a Unix timestamp (civil-from-days, proleptic Gregorian).
-    public init(unixSeconds: Int64) {
-        let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
-        let secondsOfDay = Int(unixSeconds - days * 86_400)
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = Int(doy - (153 * mp + 2) / 5 + 1)
-        let month = Int(mp < 10 ? mp + 3 : mp - 9)
-        let year = Int(yoe + era * 400) + (month <= 2 ? 1 : 0)
-        self.init(year: year, month: month, day: day, hour: secondsOfDay / 3600, minute: secondsOfDay % 3600 / 60, second: secondsOfDay % 60, utcOffsetMinutes: 0)
     }
 }

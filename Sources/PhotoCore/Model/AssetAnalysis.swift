@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// Everything the indexer learns by reading one file: computed by an `AssetAnalyzing`
 /// (PhotoMetadata's libexif-backed analyzer), stored by the catalog.
 public struct AssetAnalysis: Sendable {

@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// What photofs knows about one file's content, read at index time.
 public struct MediaMetadata: Hashable, Sendable {
     public var format: MediaFormat

@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// One command of the picker language (the text of `.picker` and of `photofs select ...`).
 public enum PickerCommand: Hashable, Sendable {
     /// `app add NAME [options]`: create an app (filter "" , `strip`, no limit, no uid unless given).

@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// Parses the text of a write to `.picker` into statements. Pure syntax: whether apps
 /// and assets exist is the executor's business.
 ///

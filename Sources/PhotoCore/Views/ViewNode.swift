@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// One name in the mounted tree: a directory, the control file, or one asset as one view
 /// shows it. The same asset in two views is two nodes with two inodes, because a view may
 /// serve different bytes (redaction) and must not share page cache with another.

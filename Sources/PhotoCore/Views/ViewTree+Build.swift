@@ -1,3 +1,5 @@
+import MediaFormats
+
 extension ViewTree {
     /// Computes the tree for `snapshot`.
     ///

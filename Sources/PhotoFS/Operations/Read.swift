@@ -1,5 +1,6 @@
 import CFuse
 import Glibc
+import MediaFormats
 import PhotoCore
 
 /// OPEN, READ, RELEASE and FLUSH of asset files (and READ of `.picker`, see `Control.swift`).

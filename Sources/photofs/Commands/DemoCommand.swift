@@ -1,5 +1,6 @@
 import Glibc
 import PhotoCore
+import PhotoSamples
 
 /// `photofs demo`: generates a small sample library, catalogs it, mounts it and prints
 /// what to try, so a new user sees photofs work in one command.

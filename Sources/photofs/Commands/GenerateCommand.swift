@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import PhotoCore
+import PhotoSamples
 import Synchronization
 
 /// `photofs generate DIR`: writes a generated sample library (real JPEGs with EXIF dates,

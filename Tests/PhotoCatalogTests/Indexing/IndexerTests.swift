@@ -1,4 +1,5 @@
 import Glibc
+import MediaFormats
 import PhotoCore
 import PhotoMetadata
 import Synchronization

@@ -1,3 +1,4 @@
+import MediaFormats
 @testable import PhotoCore
 
 /// A small library of hand-built assets, one per interesting case, named by a letter.

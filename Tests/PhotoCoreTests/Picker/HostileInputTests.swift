@@ -1,3 +1,4 @@
+import PhotoSamples
 import Testing
 
 @testable import PhotoCore

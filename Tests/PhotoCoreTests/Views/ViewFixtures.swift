@@ -1,3 +1,4 @@
+import MediaFormats
 import PhotoCore
 
 /// Builds assets and snapshots for the view-tree tests (metadata as the indexer would record it).

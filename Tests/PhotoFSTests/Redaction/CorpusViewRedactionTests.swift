@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MediaFormats
 import PhotoCatalog
 import PhotoCore
 import Testing

@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
+import MediaFormats
 import PhotoCatalog
 import PhotoCore
+import PhotoSamples
 import Testing
 
 /// The same GPS JPEG through a `strip` app view and through `library/all`, mounted by the
@@ -64,7 +66,7 @@ struct MmapReadInterleavingTests {
             // A UserComment in the ExifIFD moves the GPS data that follows it.
             let fields = ExifFields(
                 make: "Test", model: "Interleaving", location: Self.location,
-                extraExif: [TIFFBuilderEntry(ExifTag.userComment, .undefined([UInt8](repeating: 0x20, count: padding)))])
+                extraExif: [TIFFBuilderEntry(EXIFTag.userComment, .undefined([UInt8](repeating: 0x20, count: padding)))])
             let exif = ExifBuilder(byteOrder: .bigEndian).build(fields).bytes
             let bytes = try JPEGEncoder(quality: 95).encode(picture, metadata: JPEGMetadata(jfif: true, exif: exif))
             let source = MemoryByteSource(bytes)

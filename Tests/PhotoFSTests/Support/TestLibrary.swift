@@ -1,4 +1,5 @@
 import Glibc
+import MediaFormats
 import PhotoCore
 
 /// A temporary library on disk with its snapshot, built by stat-ing the files the way the

@@ -1,0 +1,232 @@
+/// Computes, at index time, how a file is served to views that hide location: the `strip`
+/// and `coarse` plans over the original bytes, from the container layout the walkers found.
+///
+/// - EXIF blocks: GPS IFDs rewritten in place (see `EXIFLocationRedactor`); a block that
+///   cannot be walked with certainty is replaced by an empty TIFF structure of the same
+///   length (fail closed), or, when the block is the image file itself (TIFF, DNG, RAW),
+///   the file is withheld.
+/// - XMP packets (those the layout lists and those in a TIFF XMLPacket tag): location properties replaced by spaces (see `XMPLocationScanner`); when
+///   a coordinate name survives, the whole packet becomes spaces. Under `coarse`,
+///   `exif:GPSLatitude`/`GPSLongitude` are rewritten rounded to 0.01° (the property keeps
+///   its form, the shorter value is followed by spaces after the property); every other
+///   location property is blanked, and so is a coordinate in a notation not understood.
+/// - IPTC-IIM in Photoshop image resources (JPEG APP13, TIFF tag 34377) and in a TIFF's
+///   IPTC-NAA tag (33723): place-name datasets renamed to an undefined dataset and
+///   blanked, under both policies (see `IPTCLocationRedactor`).
+/// - Video location payloads (`©xyz`, `loci`, `gps `, `gps0`, the ISO 6709 `mdta` value):
+///   zeroed. A zeroed `©xyz` payload reads as an empty string (length 0), which exiftool
+///   and players skip. An `ilst` item value (the `mdta` ISO 6709 key, an iTunes `©xyz`
+///   item) becomes spaces and its item's key index becomes 0 (no key), so readers skip
+///   the item instead of listing an empty GPSCoordinates. Under `coarse` an ISO 6709
+///   string is rewritten rounded to 0.01° without altitude (`ISO6709Coarsener`): the
+///   `©xyz` length field shrinks to the new text and the rest is zeroed; an item value is
+///   padded with spaces. `loci`, `gps `, `gps0` are blanked.
+/// - Checksummed chunks (PNG): a chunk whose covered bytes are patched gets a patch with
+///   the CRC-32 recomputed over the patched bytes.
+/// - A container that could not be parsed to its end (`isComplete == false`): withheld.
+public enum RedactionPlanner {
+    /// The plans for `layout`, reading the bytes the layout points to from `source`.
+    public static func plans(layout: ContainerLayout, source: some ByteSource) -> RedactionPlans {
+        report(layout: layout, source: source).plans
+    }
+
+    /// The plans with notes on what was done (for `photofs show`); never contains a
+    /// coordinate.
+    public static func report(layout: ContainerLayout, source: some ByteSource) -> RedactionReport {
+        guard layout.isComplete else {
+            let why = layout.problems.isEmpty ? "the container could not be parsed to its end" : layout.problems.joined(separator: "; ")
+            let plan = RedactionPlan.withheld(reason: "container not fully parsed: \(why)")
+            return RedactionReport(plans: RedactionPlans(strip: plan, coarse: plan), notes: [])
+        }
+        var notes: [String] = []
+        // Each EXIF block is walked once for both plans.
+        let walker = TIFFWalker()
+        let tiffs = layout.exifBlocks.map { walker.walk(source, block: $0) }
+        let strip = plan(layout: layout, tiffs: tiffs, source: source, mode: .strip, notes: &notes)
+        var ignored: [String] = []
+        let coarse = plan(layout: layout, tiffs: tiffs, source: source, mode: .coarse, notes: &ignored)
+        return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse), notes: notes)
+    }
+
+    private static func plan(
+        layout: ContainerLayout, tiffs: [TIFFLayout], source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String]
+    )
+        -> RedactionPlan
+    {
+        do throws(ByteSourceError) {
+            var patches = PatchList()
+            let imageIsTIFF = [MediaFormat.tiff, .dng, .raw].contains(layout.format)
+            let redactor = EXIFLocationRedactor(mode: mode, mayBlankBlock: !imageIsTIFF)
+            for tiff in tiffs {
+                let block = tiff.block
+                switch try redactor.plan(tiff, source: source, into: &patches) {
+                case .noLocation: break
+                case .redacted(let count): notes.append("EXIF block at \(block.offset): \(count) GPS directory(ies) rewritten")
+                case .blanked(let reason): notes.append("\(reason): block blanked")
+                case .uncertain(let reason): return .withheld(reason: reason)
+                }
+            }
+            // XMP kept in a TIFF's XMLPacket tag (700), IPTC in its IPTC-NAA tag (33723) and
+            // Photoshop resources in tag 34377, which the container layout does not list:
+            // TIFF, DNG and raw files carry them there.
+            let entries = tiffs.flatMap { tiff in tiff.directories.filter { $0.kind != .gps }.flatMap(\.entries) }
+            let embedded = entries.filter { $0.tag == EXIFTag.xmlPacket }.compactMap(\.value)
+            for packet in layout.xmpPackets + embedded {
+                try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes)
+            }
+            let iptc = IPTCLocationRedactor()
+            let resourceBlocks = layout.photoshopResources + entries.filter { $0.tag == EXIFTag.photoshop }.compactMap(\.value)
+            let iptcBlocks = entries.filter { $0.tag == EXIFTag.iptc }.compactMap(\.value)
+            for (block, isResources) in resourceBlocks.map({ ($0, true) }) + iptcBlocks.map({ ($0, false) }) {
+                let outcome =
+                    isResources
+                    ? try iptc.plan(block, source: source, into: &patches) : try iptc.planIPTC(block, source: source, into: &patches)
+                switch outcome {
+                case .noLocation: break
+                case .redacted(let count): notes.append("IPTC at \(block.offset): \(count) place name(s) removed")
+                case .blanked(let reason): notes.append("\(reason): block blanked")
+                case .uncertain(let reason): return .withheld(reason: reason)
+                }
+            }
+            for payload in layout.movie?.locationPayloads ?? [] {
+                try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
+                notes.append("video location payload at \(payload.offset) blanked")
+            }
+            guard !patches.refused else {
+                return .withheld(reason: "the redaction would patch more than \(PatchList.maxTotalBytes) bytes")
+            }
+            var merged = patches.merged()
+            if !layout.checksummedChunks.isEmpty && !merged.isEmpty {
+                try addChecksums(layout.checksummedChunks, to: &patches, merged: merged, source: source)
+                merged = patches.merged()
+            }
+            guard !patches.refused else {
+                return .withheld(reason: "the redaction would patch more than \(PatchList.maxTotalBytes) bytes")
+            }
+            return .patches(merged)
+        } catch {
+            return .withheld(reason: "could not read the file while planning (\(error))")
+        }
+    }
+
+    /// Reads exactly `range` or throws.
+    static func read(_ range: ByteRange, from source: some ByteSource) throws(ByteSourceError) -> [UInt8] {
+        guard range.offset >= 0, range.length >= 0, range.length <= Int64(Int32.max), range.offset <= source.size - range.length else {
+            throw .outOfRange(offset: range.offset)
+        }
+        let bytes = try source.read(at: range.offset, count: Int(range.length))
+        guard bytes.count == Int(range.length) else { throw .outOfRange(offset: range.offset) }
+        return bytes
+    }
+
+    private static func blankXMP(
+        _ packet: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList, notes: inout [String]
+    ) throws(ByteSourceError) {
+        let text = try read(packet, from: source)
+        let scanner = XMPLocationScanner(text)
+        if scanner.uncertain {
+            patches.add(at: packet.offset, emptyXMP(replacing: text))
+            notes.append("XMP packet at \(packet.offset): location not found with certainty, packet blanked")
+            return
+        }
+        for blank in scanner.blanks where !blank.isEmpty {
+            patches.fill(ByteRange(offset: packet.offset + Int64(blank.lowerBound), length: Int64(blank.count)), with: 0x20)
+        }
+        // Added after the blanks, so these rewrites win where they overlap.
+        for (property, value) in coarse ? scanner.coordinates : [] {
+            guard let rounded = XMPCoordinateCoarsener.coarsen(text[value]) else { continue }
+            let rewritten =
+                Array(text[property.lowerBound..<value.lowerBound]) + rounded + Array(text[value.upperBound..<property.upperBound])
+            guard rewritten.count <= property.count else { continue }
+            patches.add(
+                at: packet.offset + Int64(property.lowerBound),
+                rewritten + [UInt8](repeating: 0x20, count: property.count - rewritten.count))
+        }
+        if !scanner.blanks.isEmpty {
+            notes.append("XMP packet at \(packet.offset): \(scanner.blanks.count) location propert(ies) blanked")
+        }
+    }
+
+    private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList)
+        throws(ByteSourceError)
+    {
+        guard payload.length > 0 else { return }
+        // Location payloads are short; a long one is read only as far as needed to recognise it.
+        let bytes = try read(ByteRange(offset: payload.offset, length: min(payload.length, 4096)), from: source)
+        if let itemKey = try itemListKeyOffset(of: payload, source: source) {
+            // An `ilst` item value. Blanking the text alone leaves an empty GPSCoordinates tag
+            // that exiftool still lists, so `strip` also sets the item's key index to 0, which
+            // names no key (keys count from 1): readers skip the item.
+            if coarse, payload.length == Int64(bytes.count), let rounded = ISO6709Coarsener.coarsen(bytes) {
+                patches.add(at: payload.offset, rounded + [UInt8](repeating: 0x20, count: bytes.count - rounded.count))
+            } else {
+                patches.fill(payload, with: 0x20)
+                patches.add(at: itemKey, [0, 0, 0, 0])
+            }
+            return
+        }
+        // A QuickTime text atom (©xyz): 16-bit length, 16-bit language, then the text.
+        if coarse, payload.length == Int64(bytes.count), bytes.count >= 4 {
+            let length = Int(bytes[0]) << 8 | Int(bytes[1])
+            if 4 + length <= bytes.count, let rounded = ISO6709Coarsener.coarsen(Array(bytes[4..<(4 + length)])) {
+                let header: [UInt8] = [
+                    UInt8(truncatingIfNeeded: rounded.count >> 8), UInt8(truncatingIfNeeded: rounded.count), bytes[2], bytes[3],
+                ]
+                patches.add(at: payload.offset, header + rounded + [UInt8](repeating: 0, count: bytes.count - 4 - rounded.count))
+                return
+            }
+        }
+        patches.fill(payload, with: 0)
+    }
+
+    /// The bytes that replace a whole XMP packet: an empty `x:xmpmeta` element then spaces
+    /// when the packet starts with markup and is long enough (exiftool reads a packet of
+    /// spaces alone as "Invalid XMP"), else only spaces (a piece of extended XMP).
+    static func emptyXMP(replacing text: [UInt8]) -> [UInt8] {
+        let empty = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>".utf8)
+        var bytes = [UInt8](repeating: 0x20, count: text.count)
+        let startsWithMarkup = text.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "<")
+        if startsWithMarkup && text.count >= empty.count {
+            bytes.replaceSubrange(0..<empty.count, with: empty)
+        }
+        return bytes
+    }
+
+    /// When `payload` is the value of an `ilst` item (`[item size][key] [data size]['data']
+    /// [type][locale] value`, the data atom filling the item), the absolute offset of the
+    /// item's 4-byte key; nil when the bytes before the payload are not that shape.
+    private static func itemListKeyOffset(of payload: ByteRange, source: some ByteSource) throws(ByteSourceError) -> Int64? {
+        guard payload.offset >= 24 else { return nil }
+        let head = try read(ByteRange(offset: payload.offset - 24, length: 24), from: source)
+        let itemSize = Int64(head[0]) << 24 | Int64(head[1]) << 16 | Int64(head[2]) << 8 | Int64(head[3])
+        let dataSize = Int64(head[8]) << 24 | Int64(head[9]) << 16 | Int64(head[10]) << 8 | Int64(head[11])
+        guard head[12...15].elementsEqual(Array("data".utf8)), dataSize == 16 + payload.length, itemSize == dataSize + 8 else { return nil }
+        return payload.offset - 20
+    }
+
+    private static func addChecksums(_ chunks: [ChecksummedChunk], to patches: inout PatchList, merged: [Patch], source: some ByteSource)
+        throws(ByteSourceError)
+    {
+        for chunk in chunks {
+            let covered = chunk.covered
+            guard covered.length >= 0 else { continue }
+            let touching = merged.filter { $0.offset < covered.end && $0.end > covered.offset }
+            guard !touching.isEmpty else { continue }
+            var bytes = try read(covered, from: source)
+            PatchOverlay.apply(touching, to: &bytes, at: covered.offset)
+            let crc = CRC32.checksum(bytes)
+            patches.add(at: chunk.checksumOffset, TIFFByteOrder.bigEndian.bytes(of: crc))
+        }
+    }
+}
+
+/// The plans for one file and what the planner did, in words without coordinates.
+public struct RedactionReport: Hashable, Sendable {
+    public var plans: RedactionPlans
+    public var notes: [String]
+
+    public init(plans: RedactionPlans, notes: [String]) {
+        self.plans = plans
+        self.notes = notes
+    }
+}
