@@ -1,4 +1,4 @@
-// Shared helpers for the libFuzzer targets. Compiled into the same module as the PhotoCore
+// Shared helpers for the libFuzzer targets. Compiled into the same module as the MediaFormats
 // sources (see run-fuzz.sh), so internal types are visible.
 
 /// The fuzzer's input as a byte source.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (PhotoCore sources compiled straight into each target with
+# Builds the libFuzzer targets (MediaFormats sources compiled straight into each target with
 # swiftc -sanitize=fuzzer,address) and runs each for a bounded time.
 #
 #   Tests/Fuzz/run-fuzz.sh [seconds-per-target] [target ...]
@@ -55,7 +55,7 @@ PY
 fi
 
 sources=()
-while IFS= read -r file; do sources+=("$file"); done < <(find "$root/Sources/PhotoCore" -name '*.swift' | sort)
+while IFS= read -r file; do sources+=("$file"); done < <(find "$root/Sources/MediaFormats" -name '*.swift' | sort)
 
 status=0
 for target in "${targets[@]}"; do

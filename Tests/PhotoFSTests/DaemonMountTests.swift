@@ -3,6 +3,7 @@ import Glibc
 import MediaFormats
 import PhotoCatalog
 import PhotoCore
+import TestSupport
 import Testing
 
 /// The shipped binary, mounted for real: `photofs mount -f` with a readiness pipe.
@@ -22,8 +23,7 @@ struct DaemonMountTests {
     }()
 
     static var corpusPresent: Bool {
-        if corpus == nil { print("skipping corpus mount test: no corpus at ../shared/corpus and PHOTOFS_CORPUS unset") }
-        return corpus != nil
+        Skip.unless(corpus != nil, "corpus mount test: no corpus at ../shared/corpus and PHOTOFS_CORPUS unset")
     }
 
     /// A generated library of `count` photos in a new temporary directory.

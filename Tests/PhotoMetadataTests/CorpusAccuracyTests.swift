@@ -2,6 +2,7 @@ import Foundation
 import MediaFormats
 import PhotoCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import PhotoMetadata
@@ -21,8 +22,7 @@ import Testing
 
     @Test func analyzerAgreesWithExiftool() throws {
         guard let manifest = Corpus.manifest(), let directory = Corpus.directory else {
-            print("CorpusAccuracyTests: corpus not found (../shared/corpus or PHOTOFS_CORPUS); skipping")
-            return
+            try Skip.because("CorpusAccuracyTests: corpus not found (../shared/corpus or PHOTOFS_CORPUS); skipping")
         }
         let analyzer = FileAnalyzer()
         var comparisons: [Comparison] = []
@@ -67,8 +67,7 @@ import Testing
     /// concurrently give the same results as one after another.
     @Test func concurrentAnalysisMatchesSerial() throws {
         guard let manifest = Corpus.manifest(), let directory = Corpus.directory else {
-            print("CorpusAccuracyTests: corpus not found; skipping the concurrency check")
-            return
+            try Skip.because("CorpusAccuracyTests: corpus not found; skipping the concurrency check")
         }
         let paths = manifest.compactMap { $0["path"] as? String }.map { Array((directory + "/" + $0).utf8) }
         let analyzer = FileAnalyzer()

@@ -1,9 +1,9 @@
 import Foundation
 import MediaFormats
-@testable import PhotoSamples
-import Testing
 import TestSupport
+import Testing
 
+@testable import PhotoSamples
 
 /// `photofs generate` and `photofs demo` as a user runs them: the built binary, real
 /// directories, exit codes.
@@ -53,20 +53,4 @@ struct GenerateCommandTests {
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent-photofs-test"))
     }
 
-    @Test func demoWritesALibraryAndSaysWhatToTry() throws {
-        // Once `photofs mount` exists the demo mounts; that belongs to the mount harness.
-        guard try photofs("help", "mount").status != 0 else {
-            print("skipped: this build has 'photofs mount'; the demo mounts and is tested with the mount tests")
-            return
-        }
-        let directory = try ExternalTools.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let library = directory.appendingPathComponent("lib").path
-        let result = try photofs("demo", "--library", library)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("Sample library: \(library)"))
-        #expect(result.stdout.contains("40 photos"))
-        let files = try FileManager.default.subpathsOfDirectory(atPath: library).filter { $0.lowercased().hasSuffix(".jpg") }
-        #expect(files.count == 40)
-    }
 }

@@ -96,13 +96,10 @@ extension PhotoFileSystem {
         respond(request, "flush") { () throws(FileSystemError) -> Reply in throw .notImplemented }
     }
 
-    /// Opens a library file by its library-relative path, never following a symlink at the end.
+    /// Opens a library file by its library-relative path, never leaving the library and
+    /// never through a symbolic link (see `SourceOpener`).
     private func openSource(_ path: LibraryPath) -> Int32 {
-        guard path.staysInsideLibrary else {
-            errno = ENOENT
-            return -1
-        }
-        return path.bytes.withCString { openat(libraryFD, $0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY) }
+        SourceOpener(libraryFD: libraryFD).open(path)
     }
 
     /// Whether a file time equals the catalog's nanoseconds (a catalog that kept only

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaFormats
+import TestSupport
 import Testing
 
 
@@ -69,8 +70,7 @@ import Testing
 
     @Test func corpusSniffsAndWalksConsistently() throws {
         guard let dir = Corpus.directory, let entries = Self.manifest() else {
-            print("CorpusSweepTests: corpus not found (set PHOTOFS_CORPUS or place it at ../shared/corpus); skipped")
-            return
+            try Skip.because("CorpusSweepTests: corpus not found (set PHOTOFS_CORPUS or place it at ../shared/corpus); skipped")
         }
         var exceptions: [String] = []
         for entry in entries {
@@ -141,12 +141,10 @@ import Testing
     /// reader) finds XMP, so redaction sees every packet that could hold a location.
     @Test func xmpPacketsAgreeWithExiftool() throws {
         guard let dir = Corpus.directory, let entries = Self.manifest() else {
-            print("CorpusSweepTests: corpus not found; skipped")
-            return
+            try Skip.because("CorpusSweepTests: corpus not found; skipped")
         }
         guard let expected = Self.filesWithXMPByExiftool(in: dir), !expected.isEmpty else {
-            print("CorpusSweepTests: exiftool not available; XMP cross-check skipped")
-            return
+            try Skip.because("CorpusSweepTests: exiftool not available; XMP cross-check skipped")
         }
         for entry in entries {
             let source = try #require(FileByteSource(path: dir + "/" + entry.path))

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaFormats
+import TestSupport
 import Testing
 
 
@@ -89,12 +90,10 @@ import Testing
 
     @Test func corpusFilesLoseTheirLocation() throws {
         guard let cases = Self.cases(), let dir = Corpus.directory else {
-            print("RedactionCorpusTests: corpus not found (set PHOTOFS_CORPUS); skipped")
-            return
+            try Skip.because("RedactionCorpusTests: corpus not found (set PHOTOFS_CORPUS); skipped")
         }
         guard Self.run(["exiftool", "-ver"]) != nil else {
-            print("RedactionCorpusTests: exiftool not installed; skipped")
-            return
+            try Skip.because("RedactionCorpusTests: exiftool not installed; skipped")
         }
         let fm = FileManager.default
         try fm.createDirectory(at: Self.tempRoot.appendingPathComponent("strip"), withIntermediateDirectories: true)
@@ -307,8 +306,7 @@ import Testing
         guard let dir = Corpus.directory, Self.run(["exiftool", "-ver"]) != nil,
             FileManager.default.fileExists(atPath: dir + "/" + item.file)
         else {
-            print("RedactionCorpusTests: \(item.file) or exiftool absent; skipped")
-            return
+            try Skip.because("RedactionCorpusTests: \(item.file) or exiftool absent; skipped")
         }
         // Its own folder: the other test removes `tempRoot` when it ends, and tests run in parallel.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photofs-redaction-written-\(getpid())-\(index)")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// A confined app attacks its view: it runs in bubblewrap with only `apps/<app>` bound at
@@ -140,12 +141,10 @@ struct AttackTests {
 enum Sandbox {
     static var available: Bool {
         if run(["/bin/sh", "-c", "command -v bwrap"]).status != 0 {
-            print("skipping sandbox test: bubblewrap (bwrap) is not installed")
-            return false
+            return Skip.unless(false, "sandbox test: bubblewrap (bwrap) is not installed")
         }
         if access("/usr/bin/python3", X_OK) != 0 {
-            print("skipping sandbox test: /usr/bin/python3 (the attacker program) is missing")
-            return false
+            return Skip.unless(false, "sandbox test: /usr/bin/python3 (the attacker program) is missing")
         }
         return true
     }

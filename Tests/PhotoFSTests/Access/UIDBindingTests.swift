@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Uid binding with real Unix users: the mount runs as root with `--allow-other`, an app is
@@ -208,12 +209,10 @@ enum UnixUsers {
 
     static var canCreate: Bool {
         if getuid() != 0 {
-            print("skipping uid-binding test: it creates Unix users and mounts with --allow-other, which needs root")
-            return false
+            return Skip.unless(false, "uid-binding test: it creates Unix users and mounts with --allow-other, which needs root")
         }
         if access("/usr/sbin/useradd", X_OK) != 0 || access("/usr/bin/setpriv", X_OK) != 0 {
-            print("skipping uid-binding test: useradd or setpriv is missing")
-            return false
+            return Skip.unless(false, "uid-binding test: useradd or setpriv is missing")
         }
         return true
     }

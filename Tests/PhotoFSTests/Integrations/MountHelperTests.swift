@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `mount-scripts/mount.fuse.photofs`, the mount(8) helper: how it maps options (run
@@ -46,12 +47,10 @@ struct MountHelperTests {
     static var canInstallHelper: Bool {
         guard FuseAvailability.available, DaemonProcess.binaryExists else { return false }
         if getuid() != 0 {
-            print("skipping mount(8) test: installing /sbin/mount.fuse.photofs needs root")
-            return false
+            return Skip.unless(false, "mount(8) test: installing /sbin/mount.fuse.photofs needs root")
         }
         if IntegrationLibrary.program("mount") == nil {
-            print("skipping mount(8) test: mount(8) is not installed")
-            return false
+            return Skip.unless(false, "mount(8) test: mount(8) is not installed")
         }
         return true
     }
@@ -63,8 +62,7 @@ struct MountHelperTests {
         let ours = try Data(contentsOf: URL(fileURLWithPath: helper))
         if access(installed, F_OK) == 0 {
             guard (try? Data(contentsOf: URL(fileURLWithPath: installed))) == ours else {
-                print("skipping mount(8) test: a different \(installed) is installed; not replacing it")
-                return
+                try Skip.because("skipping mount(8) test: a different \(installed) is installed; not replacing it")
             }
             try body()
             return

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `photofs run APP -- COMMAND` (and `mount-scripts/photofs-sandbox`): a command under
@@ -145,13 +146,11 @@ enum SandboxAvailability {
     static var available: Bool {
         guard FuseAvailability.available, DaemonProcess.binaryExists else { return false }
         guard let bwrap = IntegrationLibrary.program("bwrap") else {
-            print("skipping sandbox test: bubblewrap (bwrap) is not installed (mount-scripts/install-deps installs it)")
-            return false
+            return Skip.unless(false, "sandbox test: bubblewrap (bwrap) is not installed (mount-scripts/install-deps installs it)")
         }
         let probe = run([bwrap, "--unshare-all", "--ro-bind", "/", "/", "/bin/true"])
         if probe.status != 0 {
-            print("skipping sandbox test: bwrap cannot create namespaces here (user namespaces unavailable?): \(probe.output)")
-            return false
+            return Skip.unless(false, "sandbox test: bwrap cannot create namespaces here (user namespaces unavailable?): \(probe.output)")
         }
         return true
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `mount-scripts/photofs@.service`, checked by `systemd-analyze verify` as a user unit
@@ -8,11 +9,7 @@ import Testing
 struct SystemdUnitTests {
     static var analyzer: String? {
         guard DaemonProcess.binaryExists else { return nil }
-        guard let found = IntegrationLibrary.program("systemd-analyze") else {
-            print("skipping systemd unit test: systemd-analyze is not installed (Debian package systemd)")
-            return nil
-        }
-        return found
+        return IntegrationLibrary.program("systemd-analyze")
     }
 
     /// The unit as an instance file, with `/usr/local/bin/photofs` replaced by `binary`.
@@ -30,7 +27,7 @@ struct SystemdUnitTests {
         run(["/usr/bin/env", "XDG_RUNTIME_DIR=\(runtime)", analyzer, "verify", "--man=no", "--user", unit])
     }
 
-    @Test(.enabled(if: analyzer != nil)) func unitVerifiesCleanly() throws {
+    @Test(.enabled(if: Skip.unless(analyzer != nil, "systemd unit test: systemd-analyze is not installed (Debian package systemd)"))) func unitVerifiesCleanly() throws {
         let analyzer = try #require(Self.analyzer)
         let directory = temporaryDirectory("photofs-unit")
         defer { run(["/bin/rm", "-rf", directory]) }
@@ -45,7 +42,7 @@ struct SystemdUnitTests {
     }
 
     /// The check above can fail: a misspelt key or a missing program is reported.
-    @Test(.enabled(if: analyzer != nil)) func verifyCatchesMistakes() throws {
+    @Test(.enabled(if: Skip.unless(analyzer != nil, "systemd unit test: systemd-analyze is not installed (Debian package systemd)"))) func verifyCatchesMistakes() throws {
         let analyzer = try #require(Self.analyzer)
         let directory = temporaryDirectory("photofs-unit")
         defer { run(["/bin/rm", "-rf", directory]) }

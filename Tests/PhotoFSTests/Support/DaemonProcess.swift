@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The built `photofs` binary started in the foreground (`mount -f --ready-fd 3`), as a user
@@ -16,8 +17,7 @@ final class DaemonProcess {
 
     static var binaryExists: Bool {
         if access(binary, X_OK) == 0 { return true }
-        print("skipping daemon test: \(binary) is not built (run 'swift build' first)")
-        return false
+        return Skip.unless(false, "daemon test: \(binary) is not built (run 'swift build' first)")
     }
 
     let pid: pid_t

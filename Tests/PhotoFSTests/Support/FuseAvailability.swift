@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// Whether this machine can mount FUSE file systems; tests that mount skip with the reason.
 enum FuseAvailability {
@@ -11,7 +12,6 @@ enum FuseAvailability {
     }()
 
     static var available: Bool {
-        if let missing { print("skipping mount test: \(missing)") }
-        return missing == nil
+        Skip.unless(missing == nil, "mount test: \(missing ?? "")")
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+import Glibc
+import PhotoCore
+import Testing
+
+@testable import PhotoFS
+
+/// A READ opens its source through `SourceOpener`: a folder of the library swapped for a
+/// symlink (after indexing, before a read) must never make the daemon read outside it.
+@Suite struct SourceOpenerTests {
+    /// A library with `Trips/2024/photo.jpg`, and outside it a directory with the same
+    /// relative path and other bytes; the library's root descriptor.
+    struct Layout {
+        let root: String
+        let library: String
+        let outside: String
+        let libraryFD: Int32
+
+        init() throws {
+            root = NSTemporaryDirectory() + "photofs-opener-\(UUID().uuidString)"
+            library = root + "/library"
+            outside = root + "/outside"
+            for base in [library, outside] {
+                try FileManager.default.createDirectory(atPath: base + "/Trips/2024", withIntermediateDirectories: true)
+            }
+            try Data("inside".utf8).write(to: URL(fileURLWithPath: library + "/Trips/2024/photo.jpg"))
+            try Data("SECRET".utf8).write(to: URL(fileURLWithPath: outside + "/Trips/2024/photo.jpg"))
+            libraryFD = Glibc.open(library, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+
+        func remove() {
+            close(libraryFD)
+            try? FileManager.default.removeItem(atPath: root)
+        }
+
+        /// Replaces `Trips` in the library by a symlink to the outside directory's `Trips`.
+        func swapFolderForSymlink() throws {
+            try FileManager.default.removeItem(atPath: library + "/Trips")
+            try FileManager.default.createSymbolicLink(atPath: library + "/Trips", withDestinationPath: outside + "/Trips")
+        }
+    }
+
+    static func contents(of fd: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(fd, &buffer, buffer.count)
+        return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+    }
+
+    let path = LibraryPath(bytes: Array("Trips/2024/photo.jpg".utf8))
+
+    @Test func opensAFileBelowTheLibrary() throws {
+        let layout = try Layout()
+        defer { layout.remove() }
+        let opener = SourceOpener(libraryFD: layout.libraryFD)
+        for fd in [opener.open(path), opener.openByComponents(path)] {
+            #expect(fd >= 0)
+            #expect(Self.contents(of: fd) == "inside")
+            close(fd)
+        }
+    }
+
+    @Test func aFolderSwappedForASymlinkIsNotFollowed() throws {
+        let layout = try Layout()
+        defer { layout.remove() }
+        try layout.swapFolderForSymlink()
+        // Control: the plain openat the READ path used before follows the swapped folder.
+        let plain = openat(layout.libraryFD, "Trips/2024/photo.jpg", O_RDONLY | O_NOFOLLOW)
+        #expect(plain >= 0 && Self.contents(of: plain) == "SECRET")
+        if plain >= 0 { close(plain) }
+
+        let opener = SourceOpener(libraryFD: layout.libraryFD)
+        for fd in [opener.open(path), opener.openByComponents(path)] {
+            #expect(fd < 0, "a symlinked folder was followed")
+            if fd >= 0 { close(fd) }
+        }
+    }
+
+    @Test func aFileSwappedForASymlinkOrAPathOutsideIsRefused() throws {
+        let layout = try Layout()
+        defer { layout.remove() }
+        try FileManager.default.removeItem(atPath: layout.library + "/Trips/2024/photo.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: layout.library + "/Trips/2024/photo.jpg", withDestinationPath: layout.outside + "/Trips/2024/photo.jpg")
+        let opener = SourceOpener(libraryFD: layout.libraryFD)
+        #expect(opener.open(path) < 0)
+        #expect(opener.openByComponents(path) < 0)
+        for escaping in ["../outside/Trips/2024/photo.jpg", "/etc/passwd", "Trips/../../outside/Trips/2024/photo.jpg"] {
+            let fd = opener.open(LibraryPath(bytes: Array(escaping.utf8)))
+            #expect(fd < 0, "\(escaping) was opened")
+            if fd >= 0 { close(fd) }
+        }
+    }
+}
