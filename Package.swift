@@ -12,14 +12,19 @@ let package = Package(
         .systemLibrary(name: "CFuse", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
 
         .target(name: "PhotoCore"),
         .target(name: "PhotoMetadata", dependencies: ["PhotoCore", "CExif"]),
         .target(name: "PhotoCatalog", dependencies: ["PhotoCore", "CSQLite"]),
         .target(name: "PhotoFS", dependencies: ["PhotoCore", "CFuse"]),
+        .target(name: "PhotoImaging", dependencies: ["PhotoCore", "CTurboJPEG", "CHeif", "CPNG", "CWebP"]),
         .executableTarget(
             name: "photofs",
-            dependencies: ["PhotoCore", "PhotoMetadata", "PhotoCatalog", "PhotoFS"]
+            dependencies: ["PhotoCore", "PhotoMetadata", "PhotoCatalog", "PhotoFS", "PhotoImaging"]
         ),
 
         .testTarget(name: "PhotoCoreTests", dependencies: ["PhotoCore"]),
@@ -32,6 +37,7 @@ let package = Package(
             name: "PhotoFSTests",
             dependencies: ["PhotoCore", "PhotoFS", "PhotoCatalog", "PhotoMetadata"]
         ),
+        .testTarget(name: "PhotoImagingTests", dependencies: ["PhotoCore", "PhotoImaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,7 @@ enum CommandTable {
         SelectCommands.clear,
         LsCommand.command,
         ShowCommand.command,
+        ThumbnailsCommand.command,
         DemoCommand.command,
         GenerateCommand.command,
         SandboxCommand.command,
