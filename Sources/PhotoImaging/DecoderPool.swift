@@ -25,7 +25,7 @@ public final class DecoderPool: Sendable {
     }
 
     deinit {
-        idle.withLock { boxes in boxes.forEach { $0.process.stop() } }
+        idle.withLock { boxes in boxes.forEach { $0.process.finish() } }
     }
 
     /// Runs one request in a decoder process and returns its answer; a crash or timeout of

@@ -1,4 +1,5 @@
 import Glibc
+import PhotoCore
 
 /// The freedesktop thumbnail cache: `$XDG_CACHE_HOME/thumbnails/<size>/<md5 of URI>.png`
 /// (`~/.cache` when unset), folders 0700 and files 0600, each PNG carrying `Thumb::URI` and
@@ -22,7 +23,7 @@ public struct ThumbnailCache: Sendable {
 
     /// Where the thumbnail of `uri` at `size` lives.
     public func path(uri: String, size: ThumbnailSize) -> String {
-        root + "/" + size.folder + "/" + MD5.hex(Array(uri.utf8)) + ".png"
+        root + "/" + size.folder + "/" + Self.hex(MD5.hash(Array(uri.utf8))) + ".png"
     }
 
     /// The cached PNG when it exists and was made from the file as it is now (its
@@ -61,6 +62,12 @@ public struct ThumbnailCache: Sendable {
             throw .io(path: final, errno: code)
         }
         return final
+    }
+
+    /// Lower-case hex digits, as the standard spells the file name.
+    static func hex(_ digest: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
     }
 
     /// Creates `folder` and its parents with mode 0700 where missing.

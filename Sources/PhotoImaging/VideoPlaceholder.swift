@@ -10,7 +10,8 @@ enum VideoPlaceholder {
     ]
 
     static func image(box: Int, videoWidth: Int?, videoHeight: Int?, seconds: Double?) -> PixelImage {
-        let size = PixelImage.fittedSize(width: videoWidth ?? 16, height: videoHeight ?? 9, box: 65_535)
+        let known = (videoWidth ?? 0) > 0 && (videoHeight ?? 0) > 0
+        let size = PixelImage.fittedSize(width: known ? videoWidth! : 16, height: known ? videoHeight! : 9, box: 4096)
         let fitted = PixelImage.fittedSize(width: size.width * box, height: size.height * box, box: box)
         var image = PixelImage(width: max(fitted.width, 8), height: max(fitted.height, 8), filledWith: (40, 40, 44))
         let w = image.width

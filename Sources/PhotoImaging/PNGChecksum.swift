@@ -1,5 +1,5 @@
 /// The CRC-32 of PNG chunks (ISO 3309, polynomial 0xEDB88320, reflected).
-enum CRC32 {
+enum PNGChecksum {
     private static let table: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
