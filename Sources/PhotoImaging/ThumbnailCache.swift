@@ -40,12 +40,18 @@ public struct ThumbnailCache: Sendable {
         let folder = root + "/" + size.folder
         try Self.makeFolders(folder)
         let final = path(uri: uri, size: size)
+        try Self.writeAtomically(png, to: final)
+        return final
+    }
+
+    /// Writes `bytes` to a temporary file (mode 0600) beside `final` and renames it into place.
+    static func writeAtomically(_ bytes: [UInt8], to final: String) throws(ImagingError) {
         let temporary = final + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io(path: temporary, errno: errno) }
         var done = 0
-        while done < png.count {
-            let written = png.withUnsafeBytes { write(fd, $0.baseAddress! + done, png.count - done) }
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
             if written < 0 {
                 if errno == EINTR { continue }
                 let code = errno
@@ -61,7 +67,6 @@ public struct ThumbnailCache: Sendable {
             unlink(temporary)
             throw .io(path: final, errno: code)
         }
-        return final
     }
 
     /// Lower-case hex digits, as the standard spells the file name.

@@ -12,6 +12,7 @@ enum CommandTable {
         LsCommand.command,
         ShowCommand.command,
         ThumbnailsCommand.command,
+        TranscodeCommand.command,
         DemoCommand.command,
         GenerateCommand.command,
         SandboxCommand.command,
