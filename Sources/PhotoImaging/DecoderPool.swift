@@ -33,12 +33,15 @@ public final class DecoderPool: Sendable {
     public func run(_ request: DecoderRequest) throws(ImagingError) -> DecoderResponse {
         slots.wait()
         defer { slots.signal() }
-        let box: ProcessBox
         if let reused = idle.withLock({ $0.popLast() }) {
-            box = reused
-        } else {
-            box = ProcessBox(process: try DecoderProcess(executable: executable, arguments: arguments))
+            if reused.process.isIdleAndWaiting { return try run(request, in: reused) }
+            // It ended while idle (killed from outside): a fresh one takes the request.
+            reused.process.stop()
         }
+        return try run(request, in: ProcessBox(process: try DecoderProcess(executable: executable, arguments: arguments)))
+    }
+
+    private func run(_ request: DecoderRequest, in box: ProcessBox) throws(ImagingError) -> DecoderResponse {
         let response = try box.process.run(request, timeLimit: timeLimit)
         if box.process.isAlive { idle.withLock { $0.append(box) } }
         return response

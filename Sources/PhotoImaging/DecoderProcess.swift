@@ -63,6 +63,14 @@ final class DecoderProcess {
 
     var isAlive: Bool { alive }
 
+    /// Whether an idle process is still there: it never writes unasked, so a readable or
+    /// hung-up socket means it ended (killed from outside, out of memory).
+    var isIdleAndWaiting: Bool {
+        guard alive else { return false }
+        var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) == 0
+    }
+
     /// Ends an idle process the polite way: closing the socket makes its loop return, so
     /// it exits by itself (and its CPU time is counted as this process's children's).
     func finish() {

@@ -34,8 +34,8 @@ def picture(w, h, seed):
 
 def generate():
     jpeg_dir, heic_dir, base_dir = (os.path.join(BENCH, d) for d in ("jpeg", "heic", "base"))
-    if len(os.listdir(jpeg_dir) if os.path.isdir(jpeg_dir) else []) == JPEGS and \
-            len(os.listdir(heic_dir) if os.path.isdir(heic_dir) else []) == HEICS:
+    if len(os.listdir(jpeg_dir) if os.path.isdir(jpeg_dir) else []) >= JPEGS and \
+            len(os.listdir(heic_dir) if os.path.isdir(heic_dir) else []) >= HEICS:
         return jpeg_dir, heic_dir
     from PIL import Image
     for d in (jpeg_dir, heic_dir, base_dir):

@@ -2,8 +2,7 @@
 // frames (decoded, re-encoded, decoded again to the same value), PNG text chunks of a
 // cached thumbnail, and a video's duration and placeholder.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDecoderFrames(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzDecoderFrames(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     if let request = FrameCodec.decodeRequest(bytes) {
         precondition(FrameCodec.decodeRequest(FrameCodec.encode(request)) == request, "request does not round-trip")

@@ -1,8 +1,7 @@
 // libFuzzer target: a HEIF thumbnail (thumbnail items, primary decode) and the compatible
 // JPEG transcode with its EXIF carried over and location stripped.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzHEIFThumbnail(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzHEIFThumbnail(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fuzzThumbnail(data, size, format: .heic)
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     if let jpeg = try? CompatibleJPEG.transcode(bytes: bytes, quality: 80, location: .strip) {

@@ -1,7 +1,6 @@
 // libFuzzer target: a JPEG thumbnail (EXIF and MPF previews, DCT-scaled decode, orientation).
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzJPEGThumbnail(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzJPEGThumbnail(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fuzzThumbnail(data, size, format: .jpeg)
     return 0
 }

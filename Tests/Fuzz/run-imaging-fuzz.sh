@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the imaging libFuzzer targets (PhotoCore and PhotoImaging sources compiled into
-# each target with swiftc -sanitize=fuzzer,address, linked against the system libjpeg-turbo,
-# libheif, libpng and libwebp) and runs them for a bounded time, PARALLEL at once.
+# Builds the imaging libFuzzer binary once (PhotoCore and PhotoImaging sources, copied
+# first so that edits during the long build do not break it, compiled with swiftc
+# -sanitize=fuzzer,address and linked against the system libjpeg-turbo, libheif, libpng and
+# libwebp) and runs each target (PHOTOFS_FUZZ_TARGET) for a bounded time, PARALLEL at once.
 #
 #   Tests/Fuzz/run-imaging-fuzz.sh [seconds-per-target] [target ...]   (env: PARALLEL, default 2)
 #
@@ -56,24 +57,23 @@ if [ ! -d "$seeds" ]; then
     fi
 fi
 
+snapshot="$out/imaging-src"
+rm -rf "$snapshot"
+mkdir -p "$snapshot"
+cp -r "$root/Sources/PhotoCore" "$root/Sources/PhotoImaging" "$snapshot/"
+for file in ImagingFuzzSupport ImagingFuzzMain JPEGThumbnailFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz DecoderFrameFuzz; do
+    cp "$root/Tests/Fuzz/$file.swift" "$snapshot/"
+done
 sources=()
-while IFS= read -r file; do sources+=("$file"); done < <(find "$root/Sources/PhotoCore" "$root/Sources/PhotoImaging" -name '*.swift' | sort)
+while IFS= read -r file; do sources+=("$file"); done < <(find "$snapshot" -name '*.swift' | sort)
 includes=()
 for door in CTurboJPEG CHeif CPNG CWebP; do includes+=(-I "$root/Sources/$door"); done
 for flag in $(pkg-config --cflags libturbojpeg libheif libpng libwebp); do includes+=(-Xcc "$flag"); done
 
-build() {
-    local target="$1"
-    # One module named PhotoCore, so the PhotoImaging files' `import PhotoCore` is a no-op.
-    swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -module-name PhotoCore "${includes[@]}" \
-        "${sources[@]}" "$root/Tests/Fuzz/ImagingFuzzSupport.swift" "$root/Tests/Fuzz/$target.swift" -o "$out/$target" \
-        2> >(grep -v -e "Cannot export local symbol" -e "ignoring import" -e "^import PhotoCore" -e "^ *\^" >&2)
-}
-
 run() {
     local target="$1" work="$out/corpus-$1"
     mkdir -p "$work"
-    if ! "$out/$target" "$work" "$seeds" -max_total_time="$seconds" -max_len=131072 -timeout=30 -rss_limit_mb=3072 \
+    if ! PHOTOFS_FUZZ_TARGET="$target" "$out/ImagingFuzz" "$work" "$seeds" -max_total_time="$seconds" -max_len=131072 -timeout=30 -rss_limit_mb=3072 \
         -print_final_stats=1 -artifact_prefix="$out/crashes/$target-" >"$out/$target.log" 2>&1; then
         echo "!! $target failed; see $out/$target.log and $out/crashes/" >&2
         return 1
@@ -81,10 +81,10 @@ run() {
     echo "== $target: $(grep -E "stat::number_of_executed_units" "$out/$target.log" | awk '{print $2}') inputs in ${seconds}s, no crash"
 }
 
-for target in "${targets[@]}"; do
-    echo "== building $target"
-    build "$target"
-done
+echo "== building ImagingFuzz"
+# One module named PhotoCore, so the PhotoImaging files' `import PhotoCore` is a no-op.
+swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -suppress-warnings -module-name PhotoCore "${includes[@]}" \
+    "${sources[@]}" -o "$out/ImagingFuzz" 2> >(grep -v -e "Cannot export local symbol" >&2)
 
 status=0
 pids=()

@@ -70,6 +70,18 @@ import Testing
             Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 200 + i, height: 150)), to: dir + "/\(i).jpg")
         }
         let pool = DecoderPool(executable: Fixture.photofs, size: 2)
+        // A process killed while idle is replaced without failing the next request.
+        _ = try pool.image(.thumbnail(path: Array((dir + "/0.jpg").utf8), box: 64, text: []))
+        let workers = try Fixture.run("/usr/bin/pgrep", ["-P", String(getpid()), "-f", "thumbnail-worker"]).output
+        for pid in workers.split(separator: "\n").compactMap({ pid_t($0) }) {
+            kill(pid, SIGKILL)
+            // Dead once it is a zombie (the pool reaps it): its socket is closed by then.
+            for _ in 0..<500 where !(try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).contains(") Z ") {
+                usleep(10_000)
+            }
+        }
+        #expect(!workers.isEmpty)
+        #expect(try PNGCodec.decode(pool.image(.thumbnail(path: Array((dir + "/1.jpg").utf8), box: 64, text: [])).bytes).width == 64)
         let widths = Mutex<[Int: Int]>([:])
         DispatchQueue.concurrentPerform(iterations: 8) { i in
             if let made = try? pool.image(.thumbnail(path: Array((dir + "/\(i).jpg").utf8), box: 1000, text: [])),
