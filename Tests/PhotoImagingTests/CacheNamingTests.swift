@@ -1,3 +1,4 @@
+import Foundation
 import PhotoCore
 import Testing
 
@@ -17,6 +18,21 @@ import Testing
         #expect(FileURI.of(absolutePath: Array("/été".utf8)) == "file:///%C3%A9t%C3%A9")
         #expect(FileURI.of(absolutePath: [0x2F, 0xFF, 0x0A]) == "file:///%FF%0A")
         #expect(FileURI.of(absolutePath: Array("/x/!$&'()*+,-.:=@_~".utf8)) == "file:///x/!$&'()*+,-.:=@_~")
+    }
+
+    /// Every printable ASCII byte and some UTF-8, escaped as GLib itself does (the names file
+    /// managers look for), when Python's GLib bindings are installed.
+    @Test func uriMatchesGLibItself() throws {
+        guard try Fixture.run("/usr/bin/python3", ["-c", "from gi.repository import GLib"]).status == 0 else {
+            print("skipping: Python's GLib bindings (python3-gi) are not installed")
+            return
+        }
+        let paths = ["/" + (32..<127).map { String(UnicodeScalar(UInt8($0))) }.joined().replacingOccurrences(of: "/", with: ""), "/été/日本/x y.jpg"]
+        for path in paths {
+            let glib = try Fixture.run(
+                "/usr/bin/python3", ["-c", "import sys; from gi.repository import GLib; print(GLib.filename_to_uri(sys.argv[1], None))", path])
+            #expect(glib.output.trimmingCharacters(in: .newlines) == FileURI.of(absolutePath: Array(path.utf8)))
+        }
     }
 
     @Test func cachePathFollowsTheStandard() {
