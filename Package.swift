@@ -13,6 +13,10 @@ let package = Package(
         .systemLibrary(name: "CFuse", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
 
         .target(name: "MediaFormats"),
         .target(name: "PhotoCore", dependencies: ["MediaFormats"]),
@@ -20,9 +24,10 @@ let package = Package(
         .target(name: "PhotoMetadata", dependencies: ["MediaFormats", "PhotoCore", "CExif"]),
         .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "CSQLite"]),
         .target(name: "PhotoFS", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
+        .target(name: "PhotoImaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CPNG", "CWebP"]),
         .executableTarget(
             name: "photofs",
-            dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "PhotoFS"]
+            dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "PhotoFS", "PhotoImaging"]
         ),
 
         // What every test target shares: external readers (exiftool, PIL) and the skip rule.
@@ -40,6 +45,7 @@ let package = Package(
             name: "PhotoFSTests",
             dependencies: ["MediaFormats", "PhotoCore", "PhotoFS", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport"]
         ),
+        .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

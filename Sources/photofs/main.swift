@@ -1,8 +1,16 @@
 import Foundation
 import Glibc
+import PhotoImaging
 
 // The photofs command-line tool and daemon entry point: builds the environment once and
 // hands argv to the dispatcher.
+
+// The hidden decoder process: serves decode requests on stdin/stdout (a socket) and never
+// parses anything else, so it starts fast and a crash in a C decoder stays in it.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "thumbnail-worker" {
+    exit(DecoderWorker.serve(fd: 0))
+}
+
 let environment = Environment(
     variables: ProcessInfo.processInfo.environment,
     stderrIsTerminal: isatty(2) == 1,

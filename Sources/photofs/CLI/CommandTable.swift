@@ -11,6 +11,8 @@ enum CommandTable {
         SelectCommands.clear,
         LsCommand.command,
         ShowCommand.command,
+        ThumbnailsCommand.command,
+        TranscodeCommand.command,
         DemoCommand.command,
         GenerateCommand.command,
         SandboxCommand.command,

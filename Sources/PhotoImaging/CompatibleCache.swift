@@ -1,0 +1,103 @@
+import Glibc
+import MediaFormats
+
+/// The on-disk cache of compatible JPEGs: one file per (source identity, quality, location
+/// policy), bounded in bytes, least recently used first out. The source identity is its
+/// device, inode, size and modification time, so a changed source has a new key and its
+/// old JPEG is never served again (it ages out). Folder 0700, files 0600, written by
+/// rename, so concurrent writers and readers never see half a file.
+public struct CompatibleCache: Sendable {
+    /// The cache folder (`$XDG_CACHE_HOME/photofs/compatible` by default).
+    public let root: String
+    /// The most bytes the cache keeps after an insert.
+    public let maxBytes: Int64
+
+    public init(root: String, maxBytes: Int64 = 2 << 30) {
+        self.root = root
+        self.maxBytes = maxBytes
+    }
+
+    /// The cache of the user whose environment this is.
+    public init(environment: [String: String], maxBytes: Int64 = 2 << 30) {
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((environment["HOME"] ?? "/tmp") + "/.cache")
+        self.init(root: base + "/photofs/compatible", maxBytes: maxBytes)
+    }
+
+    /// What a cached JPEG was made from; its key names the file.
+    public struct Key: Hashable, Sendable {
+        public var device: UInt64
+        public var inode: UInt64
+        public var size: Int64
+        public var mtimeNanoseconds: Int64
+        public var quality: Int
+        public var location: LocationPolicy
+
+        /// The key of the file at `path` as it is now.
+        public init(path: [UInt8], quality: Int, location: LocationPolicy) throws(ImagingError) {
+            var info = stat()
+            let status = (path + [0]).withUnsafeBufferPointer { name in
+                name.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+            }
+            guard status == 0 else { throw .io(path: String(decoding: path, as: UTF8.self), errno: errno) }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            mtimeNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            self.quality = quality
+            self.location = location
+        }
+
+        /// The file name: hex of a digest of every field.
+        var fileName: String {
+            let text = "\(device):\(inode):\(size):\(mtimeNanoseconds):\(quality):\(location.rawValue)"
+            return ThumbnailCache.hex(SHA256.hash(Array(text.utf8))).prefix(40) + ".jpg"
+        }
+    }
+
+    /// Where the JPEG for `key` is (whether or not it exists yet).
+    public func path(for key: Key) -> String { root + "/" + key.fileName }
+
+    /// The cached JPEG's size for `key`, marking it used; nil when absent.
+    public func lookup(_ key: Key) -> Int64? {
+        let file = path(for: key)
+        var info = stat()
+        guard stat(file, &info) == 0 else { return nil }
+        // The modification time records the last use, for eviction (atime is often off).
+        utimensat(AT_FDCWD, file, nil, 0)
+        return Int64(info.st_size)
+    }
+
+    /// Stores `jpeg` for `key`, then evicts least recently used files beyond `maxBytes`.
+    @discardableResult
+    public func store(_ jpeg: [UInt8], for key: Key) throws(ImagingError) -> String {
+        try ThumbnailCache.makeFolders(root)
+        let final = path(for: key)
+        try ThumbnailCache.writeAtomically(jpeg, to: final)
+        evict(keeping: final)
+        return final
+    }
+
+    /// Deletes the least recently used files until the cache holds at most `maxBytes`
+    /// (never `keeping`, the file just written).
+    public func evict(keeping: String? = nil) {
+        guard let folder = opendir(root) else { return }
+        defer { closedir(folder) }
+        var entries: [(path: String, size: Int64, used: Int64)] = []
+        var total: Int64 = 0
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            guard name.hasSuffix(".jpg") else { continue }
+            var info = stat()
+            let file = root + "/" + name
+            guard stat(file, &info) == 0 else { continue }
+            let size = Int64(info.st_size)
+            total += size
+            entries.append((file, size, Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)))
+        }
+        guard total > maxBytes else { return }
+        for entry in entries.sorted(by: { $0.used < $1.used }) where total > maxBytes && entry.path != keeping {
+            if unlink(entry.path) == 0 { total -= entry.size }
+        }
+    }
+}

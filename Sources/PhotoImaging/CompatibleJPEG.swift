@@ -1,0 +1,65 @@
+import Glibc
+import MediaFormats
+
+/// The compatible representation of a HEIC, HEIF or AVIF photo: a baseline JPEG of the
+/// upright picture, for apps that cannot read HEIF. The source's EXIF block is carried
+/// over (capture date, camera, lens and the rest) with three changes: the location policy
+/// is applied by the same redaction plans photofs serves originals with, the orientation
+/// is set to 1 because the pixels are already turned upright (as libheif's own tools do),
+/// and the EXIF thumbnail (IFD1) is unlinked because it would show the old orientation.
+/// When the EXIF block is too large for one JPEG segment or its location cannot be
+/// removed with certainty, the JPEG carries no metadata at all.
+public enum CompatibleJPEG {
+    /// The default quality, as the classic iOS picker's `jpegData(compressionQuality: 0.8)`.
+    public static let defaultQuality = 80
+
+    /// The JPEG of the file at `path`.
+    public static func transcode(path: [UInt8], quality: Int, location: LocationPolicy) throws(ImagingError) -> [UInt8] {
+        let file = try FileBytes(path: path)
+        return try transcode(bytes: file.all(limit: Thumbnailer.maxImageFileSize), quality: quality, location: location)
+    }
+
+    /// The JPEG of HEIF-family `bytes`.
+    public static func transcode(bytes: [UInt8], quality: Int, location: LocationPolicy) throws(ImagingError) -> [UInt8] {
+        guard let format = MediaSniffer.format(of: MemoryByteSource(bytes)), [.heic, .heif, .avif].contains(format) else {
+            throw .unsupportedFormat("a compatible JPEG of anything but HEIC, HEIF or AVIF")
+        }
+        let threads = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let image = try HEIFCodec.decode(bytes, threads: threads).image
+        let jpeg = try JPEGCodec.encode(image, quality: quality)
+        guard let exif = HEIFCodec.exif(bytes), let withExif = inserting(exif: exif, into: jpeg) else { return jpeg }
+        return redacted(withExif, policy: location) ?? jpeg
+    }
+
+    /// `jpeg` with an APP1 EXIF segment holding `tiff` (orientation 1, IFD1 unlinked) right
+    /// after SOI; nil when the block does not fit in one segment or is not TIFF.
+    static func inserting(exif tiff: [UInt8], into jpeg: [UInt8]) -> [UInt8]? {
+        let header = Array("Exif\0\0".utf8)
+        let length = 2 + header.count + tiff.count
+        guard length <= 0xFFFF, jpeg.count > 2 else { return nil }
+        var block = tiff
+        let layout = TIFFWalker().walk(MemoryByteSource(block), block: ByteRange(offset: 0, length: Int64(block.count)))
+        guard let order = layout.byteOrder, let ifd0 = layout.directories.first(where: { $0.kind == .main(0) }) else { return nil }
+        if let orientation = TIFFValues.entry(0x0112, in: ifd0), orientation.type == 3, orientation.count == 1 {
+            let at = Int(orientation.entryOffset) + 8
+            block[at..<(at + 2)] = order == .bigEndian ? [0, 1] : [1, 0]
+        }
+        if ifd0.nextIFD != nil {
+            let at = Int(ifd0.offset) + 2 + 12 * ifd0.entries.count
+            block[at..<(at + 4)] = [0, 0, 0, 0]
+        }
+        let segment = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + header + block
+        return Array(jpeg[0..<2]) + segment + jpeg[2...]
+    }
+
+    /// `jpeg` with its location handled under `policy`, or nil when it cannot be.
+    static func redacted(_ jpeg: [UInt8], policy: LocationPolicy) -> [UInt8]? {
+        guard policy != .keep else { return jpeg }
+        let source = MemoryByteSource(jpeg)
+        let layout = ContainerWalker.layout(of: source, format: .jpeg)
+        guard case .patches(let patches) = RedactionPlanner.plans(layout: layout, source: source).plan(for: policy) else { return nil }
+        var out = jpeg
+        PatchOverlay.apply(patches, to: &out, at: 0)
+        return out
+    }
+}

@@ -1,0 +1,68 @@
+import Glibc
+
+/// Whole-frame reads and writes on a descriptor: a 4-byte big-endian length, then the
+/// payload. Writes never raise SIGPIPE on sockets (`MSG_NOSIGNAL`).
+enum FrameIO {
+    /// Writes one frame; false when the peer is gone.
+    static func write(_ payload: [UInt8], to fd: Int32) -> Bool {
+        let n = UInt32(payload.count)
+        let frame = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + payload
+        var done = 0
+        while done < frame.count {
+            let sent = frame.withUnsafeBytes { send(fd, $0.baseAddress! + done, frame.count - done, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            done += sent
+        }
+        return true
+    }
+
+    /// Why a frame could not be read.
+    enum ReadFailure: Error {
+        case closed
+        case timedOut
+        case invalid
+    }
+
+    /// Reads one frame, waiting at most until `deadline` (monotonic seconds; nil waits forever).
+    static func read(from fd: Int32, deadline: Double?) throws(ReadFailure) -> [UInt8] {
+        let header = try exactly(4, from: fd, deadline: deadline)
+        let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+        guard length <= FrameCodec.maxFrame else { throw .invalid }
+        return try exactly(length, from: fd, deadline: deadline)
+    }
+
+    private static func exactly(_ count: Int, from fd: Int32, deadline: Double?) throws(ReadFailure) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            if let deadline {
+                let remaining = deadline - MonotonicClock.now()
+                guard remaining > 0 else { throw .timedOut }
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, Int32(min(remaining * 1000 + 1, 60_000)))
+                if ready < 0, errno != EINTR { throw .closed }
+                if ready <= 0 { continue }
+            }
+            let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + done, count - done, 0) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .closed
+            }
+            if got == 0 { throw .closed }
+            done += got
+        }
+        return buffer
+    }
+}
+
+/// Seconds on the monotonic clock.
+enum MonotonicClock {
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,93 @@
+import CTurboJPEG
+
+// JPEG through libjpeg-turbo's TurboJPEG API. Decoding scales in the DCT domain (1/2,
+// 1/4, 1/8 ... of the stored size), so a 24 MP photo shrinks to a thumbnail without
+// ever holding its full-size pixels. Supports baseline and progressive 8-bit JPEG as
+// libjpeg-turbo does; lossless (SOF3) and 12-bit JPEGs are refused as malformed.
+
+/// Decodes and encodes JPEG; the only user of `CTurboJPEG`.
+public enum JPEGCodec {
+    /// The stored width and height from the frame header, without decoding.
+    public static func dimensions(of bytes: [UInt8]) throws(ImagingError) -> (width: Int, height: Int) {
+        guard let handle = tjInitDecompress() else { throw .malformed("cannot start the JPEG decoder") }
+        defer { tjDestroy(handle) }
+        return try header(handle, bytes)
+    }
+
+    /// Decodes `bytes` to RGB. With `atLeast`, the DCT-domain scale is the smallest that
+    /// still gives at least that width and height; `fast` trades a little accuracy in the
+    /// inverse DCT and chroma upsampling for speed (thumbnails).
+    public static func decode(_ bytes: [UInt8], atLeast target: (width: Int, height: Int)? = nil, fast: Bool = false) throws(ImagingError)
+        -> PixelImage
+    {
+        guard let handle = tjInitDecompress() else { throw .malformed("cannot start the JPEG decoder") }
+        defer { tjDestroy(handle) }
+        let (width, height) = try header(handle, bytes)
+        var scaled = (width: width, height: height)
+        if let target {
+            for factor in scalingFactors() where factor.num <= factor.denom {
+                let w = (width * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
+                let h = (height * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
+                if w >= target.width, h >= target.height, w * h < scaled.width * scaled.height { scaled = (w, h) }
+            }
+        }
+        try DecodeLimits.check(width: scaled.width, height: scaled.height)
+        var pixels = [UInt8](repeating: 0, count: scaled.width * scaled.height * 3)
+        var flags = TJFLAG_LIMITSCANS
+        if fast { flags |= TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE }
+        let status = bytes.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                tjDecompress2(
+                    handle, src.baseAddress, UInt(src.count), dst.baseAddress, Int32(scaled.width), 0, Int32(scaled.height),
+                    Int32(TJPF_RGB.rawValue), flags)
+            }
+        }
+        // A warning (a truncated or slightly corrupt scan) still leaves a usable picture.
+        if status != 0, tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
+            throw .malformed("JPEG: " + errorText(handle))
+        }
+        return PixelImage(width: scaled.width, height: scaled.height, channels: 3, pixels: pixels)
+    }
+
+    /// Encodes RGB pixels (alpha is composed over white first) as a baseline JPEG with
+    /// 4:2:0 chroma at `quality` (1...100).
+    public static func encode(_ image: PixelImage, quality: Int) throws(ImagingError) -> [UInt8] {
+        let rgb = image.flattened()
+        guard let handle = tjInitCompress() else { throw .encodeFailed("cannot start the JPEG encoder") }
+        defer { tjDestroy(handle) }
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let status = rgb.pixels.withUnsafeBufferPointer { src in
+            tjCompress2(
+                handle, src.baseAddress, Int32(rgb.width), 0, Int32(rgb.height), Int32(TJPF_RGB.rawValue), &output, &size,
+                Int32(TJSAMP_420.rawValue), Int32(max(1, min(100, quality))), 0)
+        }
+        defer { if let output { tjFree(output) } }
+        guard status == 0, let output else { throw .encodeFailed("JPEG: " + errorText(handle)) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    }
+
+    private static func header(_ handle: tjhandle, _ bytes: [UInt8]) throws(ImagingError) -> (width: Int, height: Int) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let status = bytes.withUnsafeBufferPointer { src in
+            tjDecompressHeader3(handle, src.baseAddress, UInt(src.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard status == 0 else { throw .malformed("JPEG: " + errorText(handle)) }
+        try DecodeLimits.check(width: Int(width), height: Int(height), maxPixels: Int.max)
+        return (Int(width), Int(height))
+    }
+
+    private static func scalingFactors() -> [tjscalingfactor] {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count), count > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: factors, count: Int(count)))
+    }
+
+    private static func errorText(_ handle: tjhandle) -> String {
+        guard let text = tjGetErrorStr2(handle) else { return "unknown error" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,42 @@
+import Glibc
+
+/// Thumbnails on demand: the cached PNG when it is fresh, otherwise one made in a decoder
+/// process and stored in the freedesktop cache. Safe to call from many threads.
+public final class ThumbnailService: Sendable {
+    /// One thumbnail and where it came from.
+    public struct Thumbnail: Sendable {
+        /// The PNG file in the cache.
+        public var path: String
+        public var png: [UInt8]
+        /// Nil when the cache already held it.
+        public var origin: ThumbnailOrigin?
+    }
+
+    public let cache: ThumbnailCache
+    private let pool: DecoderPool
+
+    public init(pool: DecoderPool, cache: ThumbnailCache) {
+        self.pool = pool
+        self.cache = cache
+    }
+
+    /// The thumbnail of the file at `path` (absolute; bytes, as file names are) at `size`.
+    /// `force` remakes it even when the cached one is fresh.
+    public func thumbnail(forFile path: [UInt8], size: ThumbnailSize, force: Bool = false) throws(ImagingError) -> Thumbnail {
+        let display = String(decoding: path, as: UTF8.self)
+        var info = stat()
+        let status = (path + [0]).withUnsafeBufferPointer { name in
+            name.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+        }
+        guard status == 0 else { throw .io(path: display, errno: errno) }
+        let uri = FileURI.of(absolutePath: path)
+        let mtime = Int64(info.st_mtim.tv_sec)
+        if !force, let png = cache.fresh(uri: uri, mtime: mtime, size: size) {
+            return Thumbnail(path: cache.path(uri: uri, size: size), png: png, origin: nil)
+        }
+        let text = [TextPair("Thumb::URI", uri), TextPair("Thumb::MTime", String(mtime))]
+        let made = try pool.image(.thumbnail(path: path, box: size.pixels, text: text))
+        let stored = try cache.store(made.bytes, uri: uri, size: size)
+        return Thumbnail(path: stored, png: made.bytes, origin: made.origin)
+    }
+}

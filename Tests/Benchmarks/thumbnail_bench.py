@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Thumbnail benchmark (see thumbnail-bench.sh): generates the photo sets once, then times
+photofs, vipsthumbnail and convert over the same files, each using every core, with all
+files in the page cache, and prints wall times, files/s and ratios."""
+import os, re, shutil, subprocess, sys, time
+
+from bench_common import sh
+
+PHOTOFS = os.environ["PHOTOFS_BIN"]
+BENCH = os.environ["BENCH_DIR"]
+JPEGS = int(os.environ.get("JPEGS", "500"))
+HEICS = int(os.environ.get("HEICS", "100"))
+DISTINCT = int(os.environ.get("DISTINCT", "10"))
+SIZE = os.environ.get("SIZE", "large")
+RUNS = int(os.environ.get("RUNS", "1"))
+BOX = {"normal": 128, "large": 256, "x-large": 512}[SIZE]
+CORES = os.cpu_count() or 1
+
+# 12 to 24 MP, the sizes of common camera sensors.
+SENSOR_SIZES = [(4000, 3000), (4240, 2832), (4608, 3456), (5184, 3456), (5472, 3648), (6000, 4000),
+                (4032, 3024), (5568, 3712), (4928, 3264), (6016, 4000)]
+
+
+def picture(w, h, seed):
+    """A photo-like picture: smooth coloured blobs with fine grain (compresses like a photo)."""
+    from PIL import Image
+    import random
+    random.seed(seed)
+    channels = [Image.effect_noise((w // 24, h // 24), 60 + 10 * c).resize((w, h), Image.BICUBIC) for c in range(3)]
+    base = Image.merge("RGB", channels)
+    grain = Image.effect_noise((w, h), 18).convert("RGB")
+    return Image.blend(base, grain, 0.25)
+
+
+def generate():
+    jpeg_dir, heic_dir, base_dir = (os.path.join(BENCH, d) for d in ("jpeg", "heic", "base"))
+    if len(os.listdir(jpeg_dir) if os.path.isdir(jpeg_dir) else []) >= JPEGS and \
+            len(os.listdir(heic_dir) if os.path.isdir(heic_dir) else []) >= HEICS:
+        return jpeg_dir, heic_dir
+    from PIL import Image
+    for d in (jpeg_dir, heic_dir, base_dir):
+        os.makedirs(d, exist_ok=True)
+    bases, heic_bases = [], []
+    for i in range(DISTINCT):
+        w, h = SENSOR_SIZES[i % len(SENSOR_SIZES)]
+        path = os.path.join(base_dir, "base%02d.jpg" % i)
+        if not os.path.exists(path):
+            print("generating %s (%dx%d)" % (path, w, h), file=sys.stderr)
+            img = picture(w, h, i)
+            img.save(path + ".tmp.jpg", quality=92)
+            thumb = img.resize((160, 120 if w * 3 == h * 4 else round(160 * h / w)))
+            thumb.save(path + ".thumb.jpg", quality=80)
+            sh("exiftool", "-q", "-overwrite_original", "-Make=Canon", "-Model=Canon EOS 5D Mark IV",
+               "-DateTimeOriginal=2024:06:%02d 12:00:00" % (i + 1), "-Orientation#=1",
+               "-ThumbnailImage<=" + path + ".thumb.jpg", path + ".tmp.jpg")
+            os.rename(path + ".tmp.jpg", path)
+            os.unlink(path + ".thumb.jpg")
+        bases.append(path)
+        heic = os.path.join(base_dir, "base%02d.heic" % i)
+        if not os.path.exists(heic):
+            print("generating %s" % heic, file=sys.stderr)
+            src = os.path.join(base_dir, "phone%02d.jpg" % i)
+            picture(4032, 3024, 100 + i).save(src, quality=95)
+            sh("heif-enc", "-q", "50", "-t", "320", "-p", "preset=ultrafast", "-o", heic + ".tmp.heic", src,
+               stdout=subprocess.DEVNULL)
+            os.rename(heic + ".tmp.heic", heic)
+            os.unlink(src)
+        heic_bases.append(heic)
+    for n in range(JPEGS):
+        dest = os.path.join(jpeg_dir, "IMG_%04d.jpg" % n)
+        if not os.path.exists(dest):
+            shutil.copyfile(bases[n % len(bases)], dest)
+    for n in range(HEICS):
+        dest = os.path.join(heic_dir, "IMG_%04d.heic" % n)
+        if not os.path.exists(dest):
+            shutil.copyfile(heic_bases[n % len(heic_bases)], dest)
+    return jpeg_dir, heic_dir
+
+
+def warm(files):
+    for f in files:
+        with open(f, "rb") as fh:
+            while fh.read(1 << 20):
+                pass
+
+
+def fresh(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def run_photofs(library, catalog, out):
+    env = dict(os.environ, XDG_CACHE_HOME=fresh(out))
+    start = time.monotonic()
+    result = subprocess.run([PHOTOFS, "thumbnails", "--catalog", catalog, "--size", SIZE, "--force"],
+                            env=env, capture_output=True, text=True, check=True)
+    elapsed = time.monotonic() - start
+    made = len(os.listdir(os.path.join(out, "thumbnails", SIZE)))
+    summary = result.stdout.strip().splitlines()[-1]
+    embedded = int(re.search(r"\((\d+) from embedded previews", summary).group(1))
+    return elapsed, made, embedded, summary
+
+
+def run_vips(files, out):
+    fresh(out)
+    start = time.monotonic()
+    batch = max(1, len(files) // (CORES * 4))
+    subprocess.run(["xargs", "-0", "-n", str(batch), "-P", str(CORES), "vipsthumbnail", "-s", str(BOX),
+                    "-o", os.path.join(out, "%s.png")], input="\0".join(files).encode(), check=True,
+                   stderr=subprocess.DEVNULL)
+    return time.monotonic() - start, len(os.listdir(out))
+
+
+def run_convert(files, out):
+    fresh(out)
+    start = time.monotonic()
+    script = 'convert "$1" -thumbnail %dx%d "%s/$(basename "$1").png"' % (BOX, BOX, out)
+    subprocess.run(["xargs", "-0", "-n", "1", "-P", str(CORES), "sh", "-c", script, "sh"],
+                   input="\0".join(files).encode(), check=True, stderr=subprocess.DEVNULL)
+    return time.monotonic() - start, len(os.listdir(out))
+
+
+def main():
+    jpeg_dir, heic_dir = generate()
+    if os.environ.get("GENERATE_ONLY"):
+        return
+    data = fresh(os.path.join(BENCH, "xdg-data"))
+    print("photofs thumbnail benchmark: %s (%d px), %d cores, load average %.1f at start" %
+          (SIZE, BOX, CORES, os.getloadavg()[0]))
+    print("%-6s %5s | %-8s %9s %8s | %-9s %9s | %-9s %9s | %8s %8s | %s" %
+          ("set", "files", "tool", "seconds", "files/s", "vips s", "vips f/s", "convert s", "conv f/s",
+           "x vips", "x conv", "photofs embedded hits"))
+    for name, folder in (("JPEG", jpeg_dir), ("HEIC", heic_dir)):
+        files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
+        catalog = os.path.join(data, name + ".sqlite")
+        sh(PHOTOFS, "index", "--quiet", "--catalog", catalog, folder)
+        warm(files)
+        for run in range(RUNS):
+            p_s, p_n, hits, summary = run_photofs(folder, catalog, os.path.join(BENCH, "out-photofs"))
+            v_s, v_n = run_vips(files, os.path.join(BENCH, "out-vips"))
+            c_s, c_n = run_convert(files, os.path.join(BENCH, "out-convert"))
+            for tool, n in (("photofs", p_n), ("vips", v_n), ("convert", c_n)):
+                if n != len(files):
+                    print("!! %s made %d of %d thumbnails" % (tool, n, len(files)))
+            print("%-6s %5d | %-8s %9.2f %8.1f | %9.2f %9.1f | %9.2f %9.1f | %7.2fx %7.2fx | %d of %d" %
+                  (name, len(files), "photofs", p_s, len(files) / p_s, v_s, len(files) / v_s, c_s,
+                   len(files) / c_s, v_s / p_s, c_s / p_s, hits, len(files)))
+            print("       photofs: " + summary)
+    print("load average %.1f at the end" % os.getloadavg()[0])
+
+
+if __name__ == "__main__":
+    main()

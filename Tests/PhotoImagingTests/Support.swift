@@ -1,0 +1,115 @@
+import Foundation
+import Glibc
+import PhotoCore
+
+@testable import PhotoImaging
+import PhotoSamples
+
+/// Files and tools the imaging tests share.
+enum Fixture {
+    /// A fresh temporary directory (removed by the caller's `defer`).
+    static func directory() -> String {
+        var template = Array("/tmp/photofs-imaging-XXXXXX".utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        return path
+    }
+
+    static func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A picture whose four quadrants have four colours (red, green, blue, white from the
+    /// top left, clockwise), so that a rotation or a mirror shows in the corners.
+    static func quadrants(width: Int, height: Int) -> PixelImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let colour: (UInt8, UInt8, UInt8) =
+                    switch (x < width / 2, y < height / 2) {
+                    case (true, true): (255, 0, 0)
+                    case (false, true): (0, 255, 0)
+                    case (false, false): (0, 0, 255)
+                    case (true, false): (255, 255, 255)
+                    }
+                let p = (y * width + x) * 3
+                pixels[p] = colour.0
+                pixels[p + 1] = colour.1
+                pixels[p + 2] = colour.2
+            }
+        }
+        return PixelImage(width: width, height: height, channels: 3, pixels: pixels)
+    }
+
+    /// The colour at (x, y).
+    static func pixel(_ image: PixelImage, _ x: Int, _ y: Int) -> [UInt8] {
+        let p = (y * image.width + x) * image.channels
+        return Array(image.pixels[p..<(p + 3)])
+    }
+
+    /// Which quadrant colour a pixel is closest to: "R", "G", "B" or "W".
+    static func colourName(_ rgb: [UInt8]) -> String {
+        let names: [(String, [Int])] = [("R", [255, 0, 0]), ("G", [0, 255, 0]), ("B", [0, 0, 255]), ("W", [255, 255, 255])]
+        let values = rgb.map(Int.init)
+        return names.min { a, b in
+            zip(a.1, values).map { ($0 - $1) * ($0 - $1) }.reduce(0, +) < zip(b.1, values).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
+        }!.0
+    }
+
+    /// The corner colours, top-left, top-right, bottom-right, bottom-left.
+    static func corners(_ image: PixelImage) -> String {
+        let w = image.width - 2
+        let h = image.height - 2
+        return [pixel(image, 1, 1), pixel(image, w, 1), pixel(image, w, h), pixel(image, 1, h)].map(colourName).joined()
+    }
+
+    /// A JPEG of `image` with an EXIF block built from `fields` right after SOI.
+    static func jpeg(_ image: PixelImage, exif fields: ExifFields? = nil, quality: Int = 95) throws -> [UInt8] {
+        let jpeg = try JPEGCodec.encode(image, quality: quality)
+        guard let fields else { return jpeg }
+        let tiff = ExifBuilder(byteOrder: .bigEndian).build(fields).bytes
+        let length = 2 + 6 + tiff.count
+        return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + Array("Exif\0\0".utf8) + tiff + jpeg[2...]
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) {
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    }
+
+    static func read(_ path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }
+
+    /// The path of `tool` on PATH, or nil (the caller skips with a printed reason).
+    static func tool(_ name: String) -> String? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(folder)/\(name)"
+            if access(path, X_OK) == 0 { return path }
+        }
+        print("skipping: \(name) is not installed")
+        return nil
+    }
+
+    /// Runs a program to completion; its exit status and standard output.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// `.build/debug/photofs`, the decoder process the pool starts.
+    static let photofs: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent(".build/debug/photofs").path
+    }()
+
+    static var photofsBuilt: Bool {
+        if access(photofs, X_OK) == 0 { return true }
+        print("skipping: \(photofs) is not built (run 'swift build' first)")
+        return false
+    }
+}
