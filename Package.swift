@@ -12,6 +12,7 @@ let package = Package(
         .systemLibrary(name: "CFuse", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         .target(name: "PhotoCore"),
         .target(name: "PhotoMetadata", dependencies: ["PhotoCore", "CExif"]),
@@ -19,7 +20,7 @@ let package = Package(
         .target(name: "PhotoFS", dependencies: ["PhotoCore", "CFuse"]),
         .executableTarget(
             name: "photofs",
-            dependencies: ["PhotoCore", "PhotoMetadata", "PhotoCatalog", "PhotoFS"]
+            dependencies: ["PhotoCore", "PhotoMetadata", "PhotoCatalog", "PhotoFS", "CSystemd"]
         ),
 
         .testTarget(name: "PhotoCoreTests", dependencies: ["PhotoCore"]),
