@@ -15,7 +15,7 @@ struct Dispatcher {
         case "-h", "--help":
             output.out(HelpText.overview(CommandTable.all))
             return .success
-        case "--version":
+        case "-V", "--version":
             output.line("photofs \(PhotoCoreVersion.version)")
             return .success
         case "help":

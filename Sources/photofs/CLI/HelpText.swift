@@ -21,7 +21,7 @@ enum HelpText {
 
             Global options:
               -h, --help     show help (also: photofs help COMMAND)
-              --version      print the version
+              -V, --version  print the version
 
             Run 'photofs help COMMAND' for a command's options.
 

@@ -27,7 +27,7 @@ enum ManPage {
             \(escape("-h, --help"))
             show help (also: photofs help COMMAND)
             .TP
-            \(escape("--version"))
+            \(escape("-V, --version"))
             print the version
             .SH EXIT STATUS
             .nf
