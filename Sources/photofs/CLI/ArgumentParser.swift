@@ -37,7 +37,9 @@ struct ParsedArguments: Sendable {
 /// Parses a command's arguments against its option table. `--` ends options; `-abc` is
 /// not grouped (no command needs it), `--name=value` and `--name value` both work.
 enum ArgumentParser {
-    static func parse(_ arguments: [String], options specs: [OptionSpec], commandName: String, passUnknown: Bool = false) throws(CLIError) -> ParsedArguments {
+    static func parse(_ arguments: [String], options specs: [OptionSpec], commandName: String, passUnknown: Bool = false) throws(CLIError)
+        -> ParsedArguments
+    {
         var parsed = ParsedArguments()
         var index = 0
         var optionsEnded = false

@@ -42,7 +42,8 @@ struct Dispatcher {
             return .success
         }
         do throws(CLIError) {
-            let parsed = try ArgumentParser.parse(rest, options: command.options, commandName: command.name, passUnknown: command.passesUnknownOptions)
+            let parsed = try ArgumentParser.parse(
+                rest, options: command.options, commandName: command.name, passUnknown: command.passesUnknownOptions)
             return try command.run(parsed, environment)
         } catch {
             output.error(error.message)

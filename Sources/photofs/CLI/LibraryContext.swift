@@ -56,7 +56,8 @@ struct LibraryContext {
             }
             return try open(library: library, arguments: arguments, environment: environment)
         }
-        let directory = (CatalogLocation.defaultPath(forLibrary: "/x", environment: environment.variables) as NSString).deletingLastPathComponent
+        let directory = (CatalogLocation.defaultPath(forLibrary: "/x", environment: environment.variables) as NSString)
+            .deletingLastPathComponent
         let catalogs = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".sqlite") }
         // No catalog is "not found", as for a named library; several is an ambiguous command line.
         if catalogs.isEmpty { throw .notFound("no library has been indexed yet; run 'photofs index LIBRARY' first.") }

@@ -109,13 +109,15 @@ struct ExitCodeTests {
         try "x".write(toFile: library.mountpoint + "/file", atomically: true, encoding: .utf8)
         let helper = IntegrationLibrary.mountScripts + "/mount.fuse.photofs"
         let result = run([
-            "/usr/bin/env", "PHOTOFS_BIN=\(Self.b)", "/bin/sh", helper, library.library, library.mountpoint, "-o", "catalog=\(library.catalog)",
+            "/usr/bin/env", "PHOTOFS_BIN=\(Self.b)", "/bin/sh", helper, library.library, library.mountpoint, "-o",
+            "catalog=\(library.catalog)",
         ])
         #expect(result.status == 32)
         #expect(result.output.contains("is not empty"), "\(result.output)")
         unlink(library.mountpoint + "/file")
         let mounted = run([
-            "/usr/bin/env", "PHOTOFS_BIN=\(Self.b)", "/bin/sh", helper, library.library, library.mountpoint, "-o", "catalog=\(library.catalog)",
+            "/usr/bin/env", "PHOTOFS_BIN=\(Self.b)", "/bin/sh", helper, library.library, library.mountpoint, "-o",
+            "catalog=\(library.catalog)",
         ])
         defer { run(["/usr/bin/env", "fusermount3", "-u", library.mountpoint]) }
         #expect(mounted.status == 0)
