@@ -6,7 +6,7 @@ extension Completion {
     /// being typed), and the options among them that choose a catalog (`--catalog PATH`).
     static func next(after words: [String], commands: [Command]) -> (kinds: [Kind], catalog: [String: [String]]) {
         guard let name = words.first else { return ([.words(commands.map(\.name) + ["help"])], [:]) }
-        if name == "help" { return (words.count == 1 ? [.words(commands.map(\.name))] : [], [:]) }
+        if name == "help" { return (words.count == 1 ? [.words(commands.map(\.name) + HelpText.topics.map(\.name))] : [], [:]) }
         guard let command = commands.first(where: { $0.name == name }) else { return ([], [:]) }
         let options = options(of: command)
         var catalog: [String: [String]] = [:]

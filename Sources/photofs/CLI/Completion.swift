@@ -161,7 +161,7 @@ enum Completion {
             script += "        \(command.name)) lines=(\(lines.map(shellQuote).joined(separator: " "))) ;;\n"
         }
         script += """
-                    help) lines=('words:\(commands.map(\.name).joined(separator: "|"))') ;;
+                    help) lines=('words:\((commands.map(\.name) + HelpText.topics.map(\.name)).joined(separator: "|"))') ;;
                 esac
                 local line slot i n=$#
                 local -a slots words=("$@")

@@ -23,8 +23,12 @@ struct Dispatcher {
                 output.out(HelpText.overview(CommandTable.all))
                 return .success
             }
+            if let topic = HelpText.topics.first(where: { $0.name == arguments[1] }) {
+                output.out(topic.text())
+                return .success
+            }
             guard let command = CommandTable.named(arguments[1]) else {
-                output.error("unknown command '\(arguments[1])'; run 'photofs --help' for the list.")
+                output.error("unknown command or topic '\(arguments[1])'; run 'photofs --help' for the list.")
                 return .usage
             }
             output.out(HelpText.command(command))
