@@ -56,26 +56,19 @@ struct DaemonLogSinkTests {
         let library = try IntegrationLibrary(prefix: "photofs-journal")
         defer { library.remove() }
         try library.grant("editor", [0])
-        // A journald of the test's own, on a tmpfs /run, read with journalctl -D.
-        let script = """
-            set -e
-            mount -t tmpfs tmpfs /run
-            mount -t tmpfs tmpfs /var/log/journal 2>/dev/null || true
-            mkdir -p /run/systemd/journal
-            '\(JournalAvailability.journald)' & journald=$!
-            for i in $(seq 200); do [ -S /run/systemd/journal/socket ] && break; sleep 0.05; done
-            set +e
-            \(Self.environment(library))\(Self.workload)
-            for i in $(seq 200); do
-                journalctl -D /run/log/journal SYSLOG_IDENTIFIER=photofs -o cat 2>/dev/null | grep -q '^unmounted' && break
-                sleep 0.05
-            done
-            echo '--- json'
-            journalctl -D /run/log/journal SYSLOG_IDENTIFIER=photofs -o json --no-pager
-            echo '--- warning'
-            journalctl -D /run/log/journal SYSLOG_IDENTIFIER=photofs -p warning -o cat --no-pager
-            kill $journald; wait $journald
-            """
+        // A journald of the test's own, read with journalctl -D.
+        let script = Self.withPrivateJournald(
+            Self.environment(library) + Self.workload + """
+
+                for i in $(seq 200); do
+                    journalctl -D /run/log/journal SYSLOG_IDENTIFIER=photofs -o cat 2>/dev/null | grep -q '^unmounted' && break
+                    sleep 0.05
+                done
+                echo '--- json'
+                journalctl -D /run/log/journal SYSLOG_IDENTIFIER=photofs -o json --no-pager
+                echo '--- warning'
+                journalctl -D /run/log/journal SYSLOG_IDENTIFIER=photofs -p warning -o cat --no-pager
+                """)
         let result = PrivateMountNamespace.runScript(script, [])
         #expect(result.status == 0, "\(result.output)")
         let parts = result.output.components(separatedBy: "--- warning\n")
@@ -99,6 +92,61 @@ struct DaemonLogSinkTests {
         let warnings = (parts.count > 1 ? parts[1] : "").split(separator: "\n").map(String.init)
         #expect(warnings == ["picker: uid 0 write refused: invalid"], "\(warnings)")
         #expect(LogScan.problems(in: messages.joined(separator: "\n"), coordinates: []) == [])
+    }
+
+    /// A journald of the test's own on a tmpfs /run, for `script` (which sees `$journald`).
+    static func withPrivateJournald(_ script: String) -> String {
+        """
+        set -e
+        mount -t tmpfs tmpfs /run
+        mount -t tmpfs tmpfs /var/log/journal 2>/dev/null || true
+        mkdir -p /run/systemd/journal
+        '\(JournalAvailability.journald)' & journald=$!
+        for i in $(seq 200); do [ -S /run/systemd/journal/socket ] && break; sleep 0.05; done
+        set +e
+        \(script)
+        kill $journald; wait $journald
+
+        """
+    }
+
+    /// In front under systemd, stderr is a journal stream and `JOURNAL_STREAM` names it
+    /// (set here as systemd sets it, around systemd-cat): the daemon then sends its lines
+    /// natively, with priorities and fields, rather than as text on the stream. The same run
+    /// with a `JOURNAL_STREAM` that names another stream writes text to stderr.
+    @Test(.enabled(if: PrivateMountNamespace.available && JournalAvailability.available))
+    func foregroundUnderSystemdLogsNatively() throws {
+        let library = try IntegrationLibrary(prefix: "photofs-journal")
+        defer { library.remove() }
+        try library.grant("editor", [0])
+        func runForeground(_ stream: String) -> [[String: Any]] {
+            let script = Self.withPrivateJournald(
+                Self.environment(library) + """
+                    systemd-cat -t photofs-stderr sh -c 'JOURNAL_STREAM=\(stream) exec "$0" mount -f --quiet --catalog "$1" "$2" "$3"' \
+                        "$B" "$C" "$L" "$M" & daemon=$!
+                    for i in $(seq 200); do [ -e "$M/.picker" ] && break; sleep 0.05; done
+                    echo 'frobnicate' > "$M/.picker" 2>/dev/null
+                    fusermount3 -u "$M"
+                    wait $daemon
+                    sleep 0.2
+                    echo '--- json'
+                    journalctl -D /run/log/journal -o json --no-pager _COMM=photofs
+                    """)
+            let result = PrivateMountNamespace.runScript(script, [])
+            #expect(result.status == 0, "\(result.output)")
+            let json = result.output.components(separatedBy: "--- json\n").last ?? ""
+            return json.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+            }
+        }
+        let native = runForeground("$(stat -L -c %d:%i /proc/self/fd/2)")
+        #expect(native.contains { $0["MESSAGE"] as? String == "picker: uid 0 write refused: invalid" && $0["PRIORITY"] as? String == "4" })
+        #expect(!native.isEmpty && native.allSatisfy { $0["_TRANSPORT"] as? String == "journal" }, "\(native)")
+        #expect(native.allSatisfy { $0["PHOTOFS_MOUNTPOINT"] as? String == library.mountpoint })
+        // Control: a JOURNAL_STREAM of another stream leaves the lines as text on stderr.
+        let text = runForeground("1:1")
+        #expect(text.contains { ($0["MESSAGE"] as? String)?.hasSuffix("warning: picker: uid 0 write refused: invalid") == true })
+        #expect(!text.isEmpty && text.allSatisfy { $0["_TRANSPORT"] as? String == "stdout" }, "\(text)")
     }
 
     @Test(.enabled(if: FuseAvailability.available && DaemonProcess.binaryExists))
