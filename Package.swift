@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         .target(name: "MediaFormats"),
         .target(name: "PhotoCore", dependencies: ["MediaFormats"]),
@@ -27,7 +28,7 @@ let package = Package(
         .target(name: "PhotoImaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CPNG", "CWebP"]),
         .executableTarget(
             name: "photofs",
-            dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "PhotoFS", "PhotoImaging"]
+            dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "PhotoFS", "PhotoImaging", "CSystemd"]
         ),
 
         // What every test target shares: external readers (exiftool, PIL) and the skip rule.

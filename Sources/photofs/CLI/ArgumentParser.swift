@@ -37,7 +37,9 @@ struct ParsedArguments: Sendable {
 /// Parses a command's arguments against its option table. `--` ends options; `-abc` is
 /// not grouped (no command needs it), `--name=value` and `--name value` both work.
 enum ArgumentParser {
-    static func parse(_ arguments: [String], options specs: [OptionSpec], commandName: String, passUnknown: Bool = false) throws(CLIError) -> ParsedArguments {
+    static func parse(_ arguments: [String], options specs: [OptionSpec], commandName: String, passUnknown: Bool = false) throws(CLIError)
+        -> ParsedArguments
+    {
         var parsed = ParsedArguments()
         var index = 0
         var optionsEnded = false
@@ -65,7 +67,7 @@ enum ArgumentParser {
                 spec = specs.first { $0.name == name }
             } else {
                 guard argument.count == 2, let letter = argument.last else {
-                    throw .usage("unknown option '\(argument)' for '\(commandName)'; see 'photofs help \(commandName)'")
+                    throw .usage(unknownOption(argument, commandName: commandName))
                 }
                 spec = specs.first { $0.short == letter }
             }
@@ -74,7 +76,7 @@ enum ArgumentParser {
                     parsed.positionals.append(argument)
                     continue
                 }
-                throw .usage("unknown option '\(argument)' for '\(commandName)'; see 'photofs help \(commandName)'")
+                throw .usage(unknownOption(argument, commandName: commandName))
             }
             if spec.valueName == nil {
                 guard inlineValue == nil else { throw .usage("option --\(spec.name) takes no value") }
@@ -88,5 +90,15 @@ enum ArgumentParser {
             }
         }
         return parsed
+    }
+
+    /// The message for an option the table lacks; a negated filter term (`-has:location`)
+    /// looks like one, so it gets the way to pass it.
+    static func unknownOption(_ argument: String, commandName: String) -> String {
+        let message = "unknown option '\(argument)' for '\(commandName)'"
+        if argument.contains(":") {
+            return message + "; a filter term that starts with '-' goes after '--': photofs \(commandName) -- '\(argument)'"
+        }
+        return message + "; see 'photofs help \(commandName)'"
     }
 }

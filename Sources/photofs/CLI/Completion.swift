@@ -161,7 +161,7 @@ enum Completion {
             script += "        \(command.name)) lines=(\(lines.map(shellQuote).joined(separator: " "))) ;;\n"
         }
         script += """
-                    help) lines=('words:\(commands.map(\.name).joined(separator: "|"))') ;;
+                    help) lines=('words:\((commands.map(\.name) + HelpText.topics.map(\.name)).joined(separator: "|"))') ;;
                 esac
                 local line slot i n=$#
                 local -a slots words=("$@")
@@ -198,6 +198,10 @@ enum Completion {
                 esac
             }
 
+            """
+        script += dequoteFunction
+        script += """
+
             # Adds completions of one kind for the current word to COMPREPLY.
             _photofs_complete_kind() {
                 local kind=$1 cur=$2; shift 2
@@ -223,7 +227,9 @@ enum Completion {
 
             _photofs() {
                 COMPREPLY=()
-                local cur=${COMP_WORDS[COMP_CWORD]} prev=
+                # Words as the program will get them: 'Camera\\ Roll/' is "Camera Roll/".
+                _photofs_dequote "${COMP_WORDS[COMP_CWORD]}"
+                local cur=$REPLY prev=
                 ((COMP_CWORD > 1)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
                 if ((COMP_CWORD == 1)); then
                     mapfile -t COMPREPLY < <(compgen -W "$_photofs_commands --help --version" -- "$cur")
@@ -236,7 +242,8 @@ enum Completion {
                 read -r -a options <<<"$(_photofs_options "$command")"
                 local i word option takes dashdash=0
                 for ((i = 2; i < COMP_CWORD; i++)); do
-                    word=${COMP_WORDS[i]}
+                    _photofs_dequote "${COMP_WORDS[i]}"
+                    word=$REPLY
                     if ((dashdash)); then positionals+=("$word"); continue; fi
                     if [[ $word == -- ]]; then dashdash=1; positionals+=(--); continue; fi
                     if [[ $word == -* ]]; then
@@ -245,7 +252,8 @@ enum Completion {
                             [[ $option == "$word="* ]] && takes=1
                         done
                         if [[ $takes && $((i + 1)) -lt $COMP_CWORD ]]; then
-                            case $word in --library | -L | --catalog) query+=("$word" "${COMP_WORDS[i + 1]}") ;; esac
+                            _photofs_dequote "${COMP_WORDS[i + 1]}"
+                            case $word in --library | -L | --catalog) query+=("$word" "$REPLY") ;; esac
                             ((i++))
                         fi
                         continue
@@ -281,6 +289,40 @@ enum Completion {
             """
         return script
     }
+
+    /// A bash function that removes the shell's quoting from a word being typed (backslashes,
+    /// single and double quotes, an unclosed quote included) into `REPLY`, without `eval`.
+    static let dequoteFunction = #"""
+        # Sets REPLY to word $1 without its quoting: what the program would receive.
+        _photofs_dequote() {
+            local in=$1 out= c quote= i
+            for ((i = 0; i < ${#in}; i++)); do
+                c=${in:i:1}
+                if [[ $quote == "'" ]]; then
+                    if [[ $c == "'" ]]; then quote=; else out+=$c; fi
+                elif [[ $quote == '"' ]]; then
+                    if [[ $c == '"' ]]; then
+                        quote=
+                    elif [[ $c == '\' ]]; then
+                        case ${in:i+1:1} in
+                            '$' | '`' | '"' | '\') out+=${in:i+1:1}; ((i++)) ;;
+                            *) out+=$c ;;
+                        esac
+                    else
+                        out+=$c
+                    fi
+                elif [[ $c == '\' ]]; then
+                    out+=${in:i+1:1}; ((i++))
+                elif [[ $c == "'" || $c == '"' ]]; then
+                    quote=$c
+                else
+                    out+=$c
+                fi
+            done
+            REPLY=$out
+        }
+
+        """#
 
     /// Single-quoted for the shell.
     static func shellQuote(_ text: String) -> String {

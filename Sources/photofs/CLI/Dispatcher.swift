@@ -15,7 +15,7 @@ struct Dispatcher {
         case "-h", "--help":
             output.out(HelpText.overview(CommandTable.all))
             return .success
-        case "--version":
+        case "-V", "--version":
             output.line("photofs \(PhotoCoreVersion.version)")
             return .success
         case "help":
@@ -23,8 +23,12 @@ struct Dispatcher {
                 output.out(HelpText.overview(CommandTable.all))
                 return .success
             }
+            if let topic = HelpText.topics.first(where: { $0.name == arguments[1] }) {
+                output.out(topic.text())
+                return .success
+            }
             guard let command = CommandTable.named(arguments[1]) else {
-                output.error("unknown command '\(arguments[1])'; run 'photofs --help' for the list.")
+                output.error("unknown command or topic '\(arguments[1])'; run 'photofs --help' for the list.")
                 return .usage
             }
             output.out(HelpText.command(command))
@@ -42,7 +46,8 @@ struct Dispatcher {
             return .success
         }
         do throws(CLIError) {
-            let parsed = try ArgumentParser.parse(rest, options: command.options, commandName: command.name, passUnknown: command.passesUnknownOptions)
+            let parsed = try ArgumentParser.parse(
+                rest, options: command.options, commandName: command.name, passUnknown: command.passesUnknownOptions)
             return try command.run(parsed, environment)
         } catch {
             output.error(error.message)

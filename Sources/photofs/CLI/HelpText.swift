@@ -21,9 +21,10 @@ enum HelpText {
 
             Global options:
               -h, --help     show help (also: photofs help COMMAND)
-              --version      print the version
+              -V, --version  print the version
 
-            Run 'photofs help COMMAND' for a command's options.
+            Run 'photofs help COMMAND' for a command's options, and 'photofs help TOPIC' for
+            one of: \(topics.map(\.name).joined(separator: ", ")).
 
 
             """
@@ -31,8 +32,17 @@ enum HelpText {
         return text
     }
 
+    /// The help topics beside the commands, each rendered from its reference table.
+    static let topics: [(name: String, summary: String, text: @Sendable () -> String)] = [
+        ("filter", "the filter language", { FilterReference.help }),
+        ("picker", "the .picker command language", { PickerReference.help }),
+        ("mount-options", "the -o options of mount -t fuse.photofs and fstab", { MountOptionReference.help }),
+        ("environment", "environment variables and files", { EnvironmentReference.help }),
+    ]
+
     static func command(_ command: Command) -> String {
-        var text = command.usage.enumerated().map { ($0.offset == 0 ? "Usage: " : "       ") + "photofs " + $0.element }.joined(separator: "\n")
+        var text = command.usage.enumerated().map { ($0.offset == 0 ? "Usage: " : "       ") + "photofs " + $0.element }.joined(
+            separator: "\n")
         text += "\n\n" + command.summary + "\n"
         if !command.details.isEmpty { text += "\n" + command.details + "\n" }
         let options = command.options + [.flag("help", short: "h", "show this help")]

@@ -56,14 +56,12 @@ struct LibraryContext {
             }
             return try open(library: library, arguments: arguments, environment: environment)
         }
-        let directory = (CatalogLocation.defaultPath(forLibrary: "/x", environment: environment.variables) as NSString).deletingLastPathComponent
+        let directory = (CatalogLocation.defaultPath(forLibrary: "/x", environment: environment.variables) as NSString)
+            .deletingLastPathComponent
         let catalogs = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".sqlite") }
-        guard catalogs.count == 1 else {
-            throw .usage(
-                catalogs.isEmpty
-                    ? "no library has been indexed yet; run 'photofs index LIBRARY' first."
-                    : "\(catalogs.count) libraries are catalogued; say which with --library DIR.")
-        }
+        // No catalog is "not found", as for a named library; several is an ambiguous command line.
+        if catalogs.isEmpty { throw .notFound("no library has been indexed yet; run 'photofs index LIBRARY' first.") }
+        guard catalogs.count == 1 else { throw .usage("\(catalogs.count) libraries are catalogued; say which with --library DIR.") }
         var parsed = arguments
         parsed.options["catalog"] = [directory + "/" + catalogs[0]]
         return try existing(arguments: parsed, environment: environment)

@@ -1,7 +1,7 @@
 import Glibc
 
-/// The daemon's log: stderr in the foreground, syslog (journald) in the background,
-/// filtered by `--log-level`. Callers never pass coordinates or file bytes.
+/// The daemon's log, filtered by `--log-level`, written to one `LogSink` (the journal,
+/// syslog, stderr or a `--log-file`). Callers never pass coordinates or file bytes.
 struct Logger: Sendable {
     enum Level: Int, Sendable, Comparable, CaseIterable {
         case debug, info, warning, error
@@ -18,34 +18,62 @@ struct Logger: Sendable {
 
         var name: String { ["debug", "info", "warning", "error"][rawValue] }
 
-        var syslogPriority: Int32 { [LOG_DEBUG, LOG_INFO, LOG_WARNING, LOG_ERR][rawValue] }
+        /// The syslog(3) severity, which the journal's PRIORITY field also uses.
+        var priority: Int32 { [LOG_DEBUG, LOG_INFO, LOG_WARNING, LOG_ERR][rawValue] }
 
         static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
 
-    enum Sink: Sendable { case stderr, syslog }
+    /// One structured journal field (`PHOTOFS_APP=editor`); only the journal keeps them.
+    struct Field: Sendable, Equatable {
+        let name: String
+        let value: String
 
-    let level: Level
-    let sink: Sink
-
-    /// Opens syslog under the name `photofs` when logging there.
-    init(level: Level, sink: Sink) {
-        self.level = level
-        self.sink = sink
-        if sink == .syslog { openlog("photofs", LOG_PID, LOG_USER) }
+        /// The app a line is about.
+        static func app(_ name: String) -> Field { Field(name: "PHOTOFS_APP", value: name) }
+        static func mountpoint(_ path: String) -> Field { Field(name: "PHOTOFS_MOUNTPOINT", value: path) }
     }
 
-    func debug(_ message: @autoclosure () -> String) { log(.debug, message) }
-    func info(_ message: @autoclosure () -> String) { log(.info, message) }
-    func warning(_ message: @autoclosure () -> String) { log(.warning, message) }
-    func error(_ message: @autoclosure () -> String) { log(.error, message) }
+    let level: Level
+    let sink: LogSink
+    /// Fields every line carries (the mountpoint).
+    let fields: [Field]
 
-    private func log(_ at: Level, _ message: () -> String) {
+    init(level: Level, sink: LogSink, fields: [Field] = []) {
+        self.level = level
+        self.sink = sink
+        self.fields = fields
+        sink.open()
+    }
+
+    func debug(_ message: @autoclosure () -> String, fields: [Field] = []) { log(.debug, message, fields) }
+    func info(_ message: @autoclosure () -> String, fields: [Field] = []) { log(.info, message, fields) }
+    func warning(_ message: @autoclosure () -> String, fields: [Field] = []) { log(.warning, message, fields) }
+    func error(_ message: @autoclosure () -> String, fields: [Field] = []) { log(.error, message, fields) }
+
+    private func log(_ at: Level, _ message: () -> String, _ extra: [Field]) {
         guard at >= level else { return }
-        let text = message()
-        switch sink {
-        case .stderr: Output().err("photofs[\(getpid())] \(at.name): \(text)\n")
-        case .syslog: withVaList([text]) { vsyslog(at.syslogPriority, "%s", $0) }
+        sink.write(at, message(), fields: fields + extra)
+    }
+}
+
+extension Logger {
+    /// The daemon's logger as `photofs mount` options ask: `--log-level`, `--log-file`,
+    /// in front or detached (`LogSink.choose`); every line carries the mountpoint.
+    static func daemon(arguments: ParsedArguments, environment: Environment, mountpoint: String) throws(CLIError) -> Logger {
+        let level = arguments.value("log-level").flatMap { Level(name: $0) } ?? .info
+        let file = try arguments.value("log-file").map { path throws(CLIError) in try openLogFile(path) }
+        let sink = LogSink.choose(logFile: file, detached: arguments.flag("detach"), variables: environment.variables)
+        return Logger(level: level, sink: sink, fields: [.mountpoint(MountChecks.realPath(mountpoint) ?? mountpoint)])
+    }
+
+    /// Opens (creates) a `--log-file`, or says why it cannot.
+    static func openLogFile(_ path: String) throws(CLIError) -> LogFile {
+        do throws(LogFile.OpenError) {
+            return try LogFile(path: path)
+        } catch {
+            guard case .failed(_, let code) = error else { throw .failure("cannot open the log file \(path).") }
+            throw .failure("cannot open the log file \(path): \(String(cString: strerror(code))).")
         }
     }
 }

@@ -25,40 +25,73 @@ enum ManPage {
             .SH GLOBAL OPTIONS
             .TP
             \(escape("-h, --help"))
-            show help (also: photofs help COMMAND)
+            show help (also: photofs help COMMAND, photofs help TOPIC)
             .TP
-            \(escape("--version"))
+            \(escape("-V, --version"))
             print the version
+
+            """
+        page += mountOptions() + filterLanguage() + pickerLanguage()
+        page += """
             .SH EXIT STATUS
             .nf
             \(ExitCode.documentation.split(separator: "\n").dropFirst().map { escape(String($0).trimmingLeadingSpaces()) }.joined(separator: "\n"))
             .fi
-            .SH ENVIRONMENT
-            .TP
-            .B PHOTOFS_LIBRARY
-            the library commands work on when neither \\-\\-library nor \\-\\-catalog is given
-            .TP
-            .B XDG_DATA_HOME
-            catalogs live in $XDG_DATA_HOME/photofs/catalogs (default ~/.local/share)
-            .SH FILES
-            .TP
-            .I MOUNTPOINT/.picker
-            the control file: writes select and deselect, a fresh read lists the apps
-            .TP
-            .I MOUNTPOINT/apps/APP
-            an app's limited view
-            .TP
-            .I /sbin/mount.fuse.photofs
-            the mount(8) helper for fstab lines of type fuse.photofs
+            .PP
+            The mount helper exits as mount(8) expects: 0 mounted, 1 a bad option or invocation, 32 the mount failed.
+
+            """
+        page += ".SH ENVIRONMENT\n" + EnvironmentReference.variables.map { ".TP\n.B \(escape($0.name))\n\(escape($0.meaning))\n" }.joined()
+        page += ".SH FILES\n" + EnvironmentReference.files.map { ".TP\n.I \(escape($0.path))\n\(escape($0.meaning))\n" }.joined()
+        page += """
             .SH SEE ALSO
             .BR mount (8),
             .BR fstab (5),
             .BR fusermount3 (1),
             .BR bwrap (1),
+            .BR journalctl (1),
             .BR systemd.service (5)
 
             """
         return page
+    }
+
+    /// MOUNT OPTIONS: the mount helper's `-o` options, as `photofs help mount-options`.
+    static func mountOptions() -> String {
+        var text = """
+            .SH MOUNT OPTIONS
+            .B mount \\-t fuse.photofs
+            .I LIBRARY MOUNTPOINT
+            .B \\-o
+            .I OPTIONS
+            and the fourth field of an fstab line of type fuse.photofs take:
+
+            """
+        for row in MountOptionReference.rows {
+            text += ".TP\n.B \(escape(row.options.joined(separator: " ")))\n\(escape(row.effect))\n"
+        }
+        return text + ".PP\n\(escape(MountOptionReference.rules))\n"
+    }
+
+    /// FILTER LANGUAGE: syntax, one entry per key, examples, as `photofs help filter`.
+    static func filterLanguage() -> String {
+        var text = ".SH FILTER LANGUAGE\n\(escape(FilterReference.syntax))\n"
+        for key in FilterKey.allCases {
+            let (value, matches) = FilterReference.row(key)
+            text += ".TP\n.BI \"\(escape(key.rawValue)):\" \" \(escape(value))\"\n\(escape(matches))\n"
+        }
+        text += ".PP\nExamples:\n.nf\n" + FilterReference.examples.map { escape("photofs ls '\($0)'") + "\n" }.joined() + ".fi\n"
+        return text
+    }
+
+    /// PICKER LANGUAGE: every command, the rules, an example of each, as `photofs help picker`.
+    static func pickerLanguage() -> String {
+        var text = ".SH PICKER LANGUAGE\nWritten to MOUNTPOINT/.picker (and sent by photofs app, select, deselect and clear):\n"
+        for row in PickerReference.rows { text += ".TP\n.B \(escape(row.synopsis))\n\(escape(row.meaning))\n" }
+        for rule in PickerReference.rules { text += ".PP\n\(escape(rule))\n" }
+        text += ".PP\nExamples:\n.nf\n"
+        text += PickerReference.rows.map { escape(PickerReference.echo($0.example)) + "\n" }.joined()
+        return text + ".fi\n"
     }
 
     /// The one-line description after the name, as the first line of `photofs --help` says it.

@@ -6,15 +6,16 @@ enum LsCommand {
     static let command = Command(
         name: "ls",
         summary: "list catalogued assets matching a filter",
-        usage: ["ls [--library DIR | --catalog PATH] [--json | --count] [FILTER...]"],
+        usage: ["ls [--library DIR | --catalog PATH] [--json] [--count] [FILTER...]"],
         details: """
             FILTER is the filter language (see README): terms are ANDed, OR and parentheses group, \
             - or NOT negates. Several arguments are joined with spaces. Assets are listed by capture \
-            date. Example: photofs ls 'type:image taken:2024-06 make:canon -has:location'
+            date. A filter that starts with '-' goes after '--' (photofs ls -- -has:location). \
+            Example: photofs ls 'type:image taken:2024-06 make:canon -has:location'
             """,
         options: LibraryContext.options + [
             .flag("json", "print a JSON array of assets"),
-            .flag("count", short: "c", "print only the number of matching assets"),
+            .flag("count", short: "c", "print only the number of matching assets (with --json: {\"count\":N})"),
         ]
     ) { arguments, environment throws(CLIError) in
         let filter = try parseFilter(arguments.positionals.joined(separator: " "))
@@ -30,7 +31,7 @@ enum LsCommand {
         }
         let output = environment.output
         if arguments.flag("count") {
-            output.line(String(matching.count))
+            output.line(arguments.flag("json") ? "{\"count\":\(matching.count)}" : String(matching.count))
         } else if arguments.flag("json") {
             output.line(AssetFormatting.encode(matching.map { AssetFormatting.json($0, fingerprint: nil) }))
         } else {

@@ -31,6 +31,7 @@ enum MountBackground {
         if arguments.flag("quiet") { argv.append("--quiet") }
         if arguments.flag("debug") { argv.append("--debug") }
         if let level = arguments.value("log-level") { argv += ["--log-level", level] }
+        if let file = arguments.value("log-file") { argv += ["--log-file", file] }
         if let catalog = arguments.value("catalog") { argv += ["--catalog", catalog] }
         argv += ["--"] + arguments.positionals
         let child = Spawn.start(argv, fileActions: &actions, newSession: true)

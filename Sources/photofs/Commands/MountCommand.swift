@@ -25,9 +25,13 @@ enum MountCommand {
             .flag("allow-other", "let other users (apps bound to a uid) use the mount"),
             .value("catalog", "PATH", "the catalog file (default: under $XDG_DATA_HOME/photofs/catalogs)"),
             .value("ready-fd", "N", "write 'ready' to file descriptor N once mounted (used by the background parent)"),
-            .flag("quiet", short: "q", "no progress bar"),
+            .flag("quiet", short: "q", "print only errors (no progress bar, no 'mounted' line)"),
             .flag("debug", "log every FUSE request (libfuse -d)"),
-            .value("log-level", "LEVEL", "debug, info, warning or error (default: info); stderr in front, syslog in the background"),
+            .value("log-level", "LEVEL", "debug, info, warning or error (default: info)"),
+            .value(
+                "log-file", "PATH",
+                "log to PATH (appended, created 0600) instead of stderr in front or the journal (syslog without journald) in the background"
+            ),
             .flag("detach", "after the ready line, let go of the terminal: stdout and stderr to /dev/null (used by the background parent)"),
         ]
     ) { arguments, environment throws(CLIError) in
@@ -37,6 +41,7 @@ enum MountCommand {
         if let level = arguments.value("log-level"), Logger.Level(name: level) == nil {
             throw .usage("unknown log level '\(level)': use debug, info, warning or error.")
         }
+        if let path = arguments.value("log-file") { _ = try Logger.openLogFile(path) }
         try MountChecks.dependencies(environment)
         var isDirectory = stat()
         guard stat(library, &isDirectory) == 0 else { throw .notFound("the library '\(library)' does not exist.") }

@@ -11,9 +11,8 @@ enum MountDaemon {
         library: String, mountpoint: String, options: [String], readyFD: Int32?, arguments: ParsedArguments, environment: Environment
     ) throws(CLIError) -> ExitCode {
         let output = environment.output
-        let logger = Logger(
-            level: arguments.value("log-level").flatMap { Logger.Level(name: $0) } ?? .info,
-            sink: arguments.flag("detach") ? .syslog : .stderr)
+        let logger = try Logger.daemon(arguments: arguments, environment: environment, mountpoint: mountpoint)
+        let readiness = Readiness()
         var clock = PhaseClock()
         let context = try LibraryContext.open(library: library, arguments: arguments, environment: environment)
         let libraryPath = CatalogLocation.canonicalLibraryPath(library)
@@ -46,6 +45,7 @@ enum MountDaemon {
         clock.lap("scan wait")
         if needsIndexing, let walked = scan {
             scan = nil
+            readiness.status("indexing new and changed files of \(library)")
             _ = try IndexCommand.run(context, indexer: indexer, scan: walked, quiet: arguments.flag("quiet"), environment: environment)
             do throws(CatalogError) {
                 try state.reload()
@@ -65,13 +65,14 @@ enum MountDaemon {
         }
         clock.lap("mount")
         logger.debug("startup (\(fileCount) files): " + clock.summary)
-        output.error("mounted \(library) on \(mountpoint)")
+        if !arguments.flag("quiet") { output.error("mounted \(library) on \(mountpoint)") }
         logger.info("mount ready on \(mountpoint) (\(state.current.snapshot.assets.count) assets)")
         if let readyFD {
             let line = Array("ready\n".utf8)
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress!, $0.count) }
             close(readyFD)
         }
+        readiness.readyWhenAnswering(mountpoint, status: Readiness.serving(state.current.snapshot, on: mountpoint))
         // Changes queued since each folder got its watch are handled from here on.
         watcher?.run()
         if arguments.flag("detach") {
@@ -89,11 +90,12 @@ enum MountDaemon {
             mount.close()
             throw describe(error, library: library, mountpoint: mountpoint)
         }
+        readiness.stopping("unmounting \(mountpoint)")
         mount.close()
         if result < 0 {
             throw .failure("the FUSE loop for \(mountpoint) ended with an error: \(String(cString: strerror(-result))).")
         }
-        output.error("unmounted \(mountpoint)")
+        if !arguments.flag("quiet") { output.error("unmounted \(mountpoint)") }
         logger.info("unmounted \(mountpoint)")
         return .success
     }

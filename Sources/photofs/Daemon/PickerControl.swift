@@ -15,17 +15,28 @@ struct PickerControl: ControlHandling {
         let resolver = FolderPathResolver(mountpoint: mountpoint, assets: state.current.assets)
         do throws(LibraryState.WriteError) {
             let (current, changes) = try state.execute(write: bytes, resolver: resolver, now: Clock.nowNanoseconds())
-            log.info("picker: uid \(caller) applied a write (\(changes.count) change\(changes.count == 1 ? "" : "s"))")
+            log.info(
+                "picker: uid \(caller) applied a write (\(changes.count) change\(changes.count == 1 ? "" : "s"))",
+                fields: Set(changes.map(Self.app(of:))).sorted().map(Logger.Field.app))
             return .success(snapshot: current.snapshot)
         } catch {
             switch error {
             case .refused(let reason):
-                log.info("picker: uid \(caller) write refused: \(reason.errnoKind.rawValue)")
+                // A warning: `journalctl -p warning` shows what the daemon turned down.
+                log.warning("picker: uid \(caller) write refused: \(reason.errnoKind.rawValue)")
                 return .failure(errno: Self.errno(for: reason.errnoKind), reason: reason.reason)
             case .catalog(let reason):
                 log.error("picker: the catalog could not save a write: \(reason)")
                 return .failure(errno: EIO, reason: "the catalog could not save the change: \(reason)")
             }
+        }
+    }
+
+    /// The app a change is about, for the log line's journal fields.
+    private static func app(of change: AccessChange) -> String {
+        switch change {
+        case .appAdded(let name), .appRemoved(let name), .appChanged(let name), .reordered(let name): name
+        case .granted(let name, _), .revoked(let name, _): name
         }
     }
 

@@ -45,7 +45,8 @@ struct CompletionTests {
         #expect(Self.complete([DaemonProcess.binary, "app", "add", "x", "--loc"]) == ["--location"])
         #expect(Self.complete([DaemonProcess.binary, "app", "add", "x", "--location", ""]).sorted() == ["coarse", "keep", "strip"])
         #expect(Self.complete([DaemonProcess.binary, "app", ""]).sorted() == ["add", "list", "remove", "set", "show"])
-        #expect(Self.complete([DaemonProcess.binary, "completion", ""]).sorted() == ["apps", "assets", "bash"])
+        #expect(
+            Self.complete([DaemonProcess.binary, "completion", ""]).sorted() == ["apps", "assets", "bash", "candidates", "fish", "zsh"])
         // After 'run APP', the separator; after it, a command, then its arguments are files.
         #expect(Self.complete([DaemonProcess.binary, "run", "editor", ""]) == ["--"])
         #expect(Self.complete([DaemonProcess.binary, "run", "editor", "--", "ech"]).contains("echo"))
@@ -80,6 +81,49 @@ struct CompletionTests {
         #expect(Self.complete([b, "deselect", "--catalog", c, "editor", paths[0], folder]) == inFolder)
         #expect(Self.complete([b, "show", "--catalog", c, folder]) == inFolder)
     }
+
+    /// A folder with a space, typed with a backslash or in quotes, completes on: the words
+    /// are read as the program gets them, and the replies are unquoted (bash quotes them
+    /// itself for `-o filenames`).
+    @Test func pathsWithSpacesTypedEscapedOrQuoted() throws {
+        let library = try IntegrationLibrary(prefix: "photofs-complete")
+        defer { library.remove() }
+        try library.photofs(["app", "add", "editor"])
+        let b = DaemonProcess.binary
+        let c = library.catalog
+        let inRoll = library.assets.map(\.path).filter { $0.hasPrefix("Camera Roll/") }.sorted()
+        try #require(!inRoll.isEmpty, "the generated library has a 'Camera Roll' folder")
+        #expect(Self.complete([b, "select", "--catalog", c, "editor", "Cam"]) == ["Camera Roll/"])
+        #expect(Self.complete([b, "select", "--catalog", c, "editor", "Camera\\ Roll/"]) == inRoll)
+        #expect(Self.complete([b, "select", "--catalog", c, "editor", "\"Camera Roll/"]) == inRoll)
+        #expect(
+            Self.complete([b, "select", "--catalog", c, "editor", "'Camera Roll/IMG"]) == inRoll.filter { $0.hasPrefix("Camera Roll/IMG") })
+        // Deeper: a second folder level with a space, after an escaped first target.
+        let summer = library.assets.map(\.path).filter { $0.hasPrefix("2023/Summer trip/") }.sorted()
+        try #require(!summer.isEmpty)
+        #expect(Self.complete([b, "deselect", "--catalog", c, "editor", "Camera\\ Roll/x.jpg", "2023/Summer\\ "]) == ["2023/Summer trip/"])
+        #expect(Self.complete([b, "deselect", "--catalog", c, "editor", "2023/Summer\\ trip/"]) == summer)
+        // A catalog path typed with a backslash still finds the apps.
+        let spaced = library.base + "/my catalog.sqlite"
+        #expect(run(["/bin/cp", c, spaced]).status == 0)
+        #expect(Self.complete([b, "clear", "--catalog", spaced.replacingOccurrences(of: " ", with: "\\ "), "e"]) == ["editor"])
+    }
+
+    /// With bash-completion installed, its on-demand loader finds the script where the
+    /// install script and the README put it (a user completions directory here).
+    @Test(.enabled(if: BashAvailability.bashCompletion != nil)) func bashCompletionLoaderFindsTheScript() throws {
+        let loader = try #require(BashAvailability.bashCompletion)
+        let directory = temporaryDirectory("photofs-complete")
+        defer { run(["/bin/rm", "-rf", directory]) }
+        mkdir(directory + "/completions", 0o755)
+        let script = run([DaemonProcess.binary, "completion", "bash"])
+        try script.output.write(toFile: directory + "/completions/photofs", atomically: true, encoding: .utf8)
+        let result = run([
+            "/usr/bin/env", "BASH_COMPLETION_USER_DIR=\(directory)", "bash", "--norc", "--noprofile", "-c",
+            "source \(loader); __load_completion photofs; complete -p photofs",
+        ])
+        #expect(result.output.trimmingCharacters(in: .newlines) == "complete -F _photofs photofs", "\(result.output)")
+    }
 }
 
 /// Whether bash and the built binary are there (outside the suite: a suite trait may not
@@ -91,5 +135,13 @@ enum BashAvailability {
             return Skip.unless(false, "completion test: bash is not installed")
         }
         return true
+    }
+
+    /// bash-completion's main script (Debian package bash-completion), or nil with a message.
+    static var bashCompletion: String? {
+        let path = "/usr/share/bash-completion/bash_completion"
+        if access(path, R_OK) == 0 { return path }
+        print("skipping bash-completion loader test: \(path) is missing (Debian package bash-completion)")
+        return nil
     }
 }

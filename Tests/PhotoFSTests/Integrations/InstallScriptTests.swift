@@ -13,6 +13,8 @@ struct InstallScriptTests {
         ("/opt/pf/bin/photofs-sandbox", 0o755),
         ("/sbin/mount.fuse.photofs", 0o755),
         ("/opt/pf/share/bash-completion/completions/photofs", 0o644),
+        ("/opt/pf/share/zsh/site-functions/_photofs", 0o644),
+        ("/opt/pf/share/fish/vendor_completions.d/photofs.fish", 0o644),
         ("/opt/pf/share/man/man1/photofs.1", 0o644),
         ("/opt/pf/lib/systemd/user/photofs@.service", 0o644),
     ]
@@ -31,6 +33,10 @@ struct InstallScriptTests {
         }
         let completion = try String(contentsOfFile: destdir + "/opt/pf/share/bash-completion/completions/photofs", encoding: .utf8)
         #expect(completion == run([DaemonProcess.binary, "completion", "bash"]).output)
+        for (shell, path) in [("zsh", "zsh/site-functions/_photofs"), ("fish", "fish/vendor_completions.d/photofs.fish")] {
+            let script = try String(contentsOfFile: destdir + "/opt/pf/share/" + path, encoding: .utf8)
+            #expect(script == run([DaemonProcess.binary, "completion", shell]).output)
+        }
         let manual = try String(contentsOfFile: destdir + "/opt/pf/share/man/man1/photofs.1", encoding: .utf8)
         #expect(manual == run([DaemonProcess.binary, "man"]).output)
         let unit = try String(contentsOfFile: destdir + "/opt/pf/lib/systemd/user/photofs@.service", encoding: .utf8)

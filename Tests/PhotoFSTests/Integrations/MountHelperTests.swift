@@ -81,6 +81,7 @@ struct MountHelperTests {
             if IntegrationLibrary.isMounted(library.mountpoint) { run(["/usr/bin/env", "fusermount3", "-u", "-z", library.mountpoint]) }
         }
         try #require(mounted.status == 0, "\(mounted.output)")
+        #expect(mounted.output == "", "a mount helper prints nothing on success")
         #expect(IntegrationLibrary.isMounted(library.mountpoint))
         #expect(IntegrationLibrary.names(library.mountpoint + "/apps/viewer") == names.sorted())
         let original = try Data(contentsOf: URL(fileURLWithPath: library.library + "/" + library.assets[1].path))

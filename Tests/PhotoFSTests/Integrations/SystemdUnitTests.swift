@@ -39,6 +39,7 @@ struct SystemdUnitTests {
         #expect(text.contains("ExecStart=\(DaemonProcess.binary) mount -f "))
         #expect(text.contains("ExecStop=-\(DaemonProcess.binary) unmount %f"))
         #expect(text.contains("Restart=on-failure"))
+        #expect(text.contains("\nType=notify\n"), "readiness comes from sd_notify once the mount answers")
     }
 
     /// The check above can fail: a misspelt key or a missing program is reported.

@@ -1,0 +1,60 @@
+/// The `.picker` command language as `photofs help picker` and the man page describe it:
+/// one row per command (its synopsis and what it does), and an example line of each that
+/// the picker's own parser accepts (checked by the man page test).
+enum PickerReference {
+    struct Row: Sendable {
+        let synopsis: String
+        let meaning: String
+        let example: String
+    }
+
+    static let rows: [Row] = [
+        Row(
+            synopsis: "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID]",
+            meaning: "a new app (name: letters, digits, '.', '_', '-'; up to 64 characters)",
+            example: "app add editor --filter 'type:image -has:location' --location strip --limit 50"),
+        Row(
+            synopsis: "app set NAME [same options] (--uid none unbinds)", meaning: "change an app; its grants are kept",
+            example: "app set editor --location coarse --uid none"),
+        Row(synopsis: "app remove NAME", meaning: "remove an app and its grants", example: "app remove editor"),
+        Row(
+            synopsis: "select APP TARGET...", meaning: "grant assets, appended in the order given",
+            example: "select editor IMG_0001.jpg \"Summer 2024/IMG 0002.jpg\" 3f9a1c0d2b7e"),
+        Row(
+            synopsis: "select APP --where FILTER", meaning: "grant every asset passing FILTER and the app's filter, by capture date",
+            example: "select editor --where 'taken:2024-06 make:canon'"),
+        Row(
+            synopsis: "deselect APP TARGET...", meaning: "revoke (immediately, also for files already open)",
+            example: "deselect editor IMG_0001.jpg"),
+        Row(synopsis: "clear APP", meaning: "revoke all of an app's grants", example: "clear editor"),
+    ]
+
+    static let rules = [
+        "Commands are one per line, with shell-style quoting. A TARGET is an asset id, a path relative to the library, "
+            + "or a path inside the mount (library/folders/... or absolute).",
+        "One write(2) is one transaction: every command in it takes effect, or none does, and it is on disk before the write returns.",
+        "A refused write fails with an errno that fits: EINVAL malformed, ENOENT unknown app or asset, EPERM asset outside the "
+            + "app's filter, EDQUOT over the app's limit, EEXIST app already exists, EACCES not the owner. The writing thread "
+            + "reads the one-line reason back through its read-write descriptor (pread at 0); any other read of .picker shows "
+            + "the apps and their selections, in the same language.",
+    ]
+
+    /// `photofs help picker`.
+    static var help: String {
+        var text = "The picker language (MOUNTPOINT/.picker, and photofs app/select/deselect/clear):\n\n"
+        for row in rows { text += "  " + row.synopsis + "\n" + wrap(row.meaning, indent: "      ") + "\n" }
+        text += "\n" + rules.map { wrap($0, indent: "  ") }.joined(separator: "\n\n") + "\n\nExamples:\n"
+        text += rows.map { "  " + echo($0.example) + "\n" }.joined()
+        return text
+    }
+
+    /// A shell line that writes `example` to the control file, in the quotes that read best.
+    static func echo(_ example: String) -> String {
+        guard example.contains("'") else { return "echo '\(example)' > MOUNTPOINT/.picker" }
+        let escaped = example.replacingBytes([
+            UInt8(ascii: "\\"): Array("\\\\".utf8), UInt8(ascii: "\""): Array("\\\"".utf8), UInt8(ascii: "$"): Array("\\$".utf8),
+            UInt8(ascii: "`"): Array("\\`".utf8),
+        ])
+        return "echo \"\(escaped)\" > MOUNTPOINT/.picker"
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `Type=notify` readiness: the messages a foreground `photofs mount -f` sends to
+/// `$NOTIFY_SOCKET` (a datagram socket the test binds, as systemd would): a status while it
+/// indexes, `READY=1` only once the mount answers, a status with the numbers, and
+/// `STOPPING=1` when it is unmounted.
+@Suite("systemd readiness (sd_notify)", .serialized, .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists))
+struct ReadinessTests {
+    /// Starts `argv` with `NOTIFY_SOCKET` set and stdout/stderr to `log`; its pid.
+    static func start(_ argv: [String], notifySocket: String, log: String) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        let full = ["/usr/bin/env", "NOTIFY_SOCKET=" + notifySocket] + argv
+        let cArgs = full.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var pid = pid_t()
+        return posix_spawn(&pid, full[0], &actions, &attributes, cArgs, environ) == 0 ? pid : nil
+    }
+
+    static func waitExit(_ pid: pid_t, seconds: Double = 10) -> Int32? {
+        var status: Int32 = 0
+        for _ in 0..<Int(seconds * 50) {
+            if waitpid(pid, &status, WNOHANG) == pid { return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    @Test func foregroundDaemonNotifiesStatusReadyAndStopping() throws {
+        let library = try IntegrationLibrary(prefix: "photofs-notify")
+        defer { library.remove() }
+        try library.grant("editor", [0, 1])
+        // A file the catalog does not know yet, so the daemon indexes before it mounts.
+        let source = library.library + "/" + library.assets[0].path
+        #expect(run(["/bin/cp", source, library.library + "/added.jpg"]).status == 0)
+        let socket = try DatagramSocket(path: library.base + "/notify.sock")
+        let log = library.base + "/daemon.log"
+        let pid = try #require(
+            Self.start(
+                [DaemonProcess.binary, "mount", "-f", "--quiet", "--catalog", library.catalog, library.library, library.mountpoint],
+                notifySocket: socket.path, log: log))
+        var finished = false
+        defer {
+            if !finished {
+                run(["/usr/bin/env", "fusermount3", "-u", "-z", library.mountpoint])
+                kill(pid, SIGKILL)
+                _ = Self.waitExit(pid)
+            }
+        }
+        let untilReady = socket.receive(until: "READY=1", timeout: 60)
+        // At READY=1 the mount is there and answers.
+        #expect(IntegrationLibrary.isMounted(library.mountpoint))
+        #expect(IntegrationLibrary.names(library.mountpoint + "/apps/editor").count == 2)
+        let expectedStatus = "serving \(library.assets.count + 1) assets to 1 app on \(library.mountpoint)"
+        #expect(
+            untilReady == ["STATUS=indexing new and changed files of \(library.library)", "READY=1\nSTATUS=" + expectedStatus],
+            "\(untilReady); log: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        #expect(run([DaemonProcess.binary, "unmount", library.mountpoint]).status == 0)
+        let untilStopping = socket.receive(until: "STOPPING=1", timeout: 10)
+        #expect(untilStopping == ["STOPPING=1\nSTATUS=unmounting \(library.mountpoint)"])
+        #expect(Self.waitExit(pid) == 0)
+        finished = true
+        // --quiet in front: nothing on stderr but what went wrong.
+        let printed = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(!printed.contains("photofs: mounted"), "\(printed)")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `photofs completion zsh` and `photofs completion fish`: each shell reads its script
+/// without a syntax error, the scripts name every command and option of the table, and
+/// fish (whose `complete -C` answers without a terminal) completes commands, options, app
+/// names and asset paths with spaces, as does `photofs completion candidates`, which both
+/// scripts ask.
+@Suite("zsh and fish completion", .serialized, .enabled(if: DaemonProcess.binaryExists))
+struct ShellCompletionTests {
+    static func shell(_ name: String) -> String? {
+        if let found = IntegrationLibrary.program(name) { return found }
+        print("skipping \(name) completion test: \(name) is not installed (Debian package \(name))")
+        return nil
+    }
+
+    /// The command names and `--options` of `photofs help COMMAND` for every command.
+    static func commandsAndOptions() -> [(command: String, options: [String])] {
+        ManPageTests.commandsInHelp().map { command in
+            let help = run([DaemonProcess.binary, "help", command]).output
+            let options = help.split(separator: "\n").drop { $0 != "Options:" }.dropFirst().compactMap { line in
+                line.split(separator: " ").first { $0.hasPrefix("--") }.map(String.init)
+            }
+            return (command, options)
+        }
+    }
+
+    static func scriptNamesEverything(_ script: String) {
+        let table = commandsAndOptions()
+        #expect(table.count >= 10)
+        for (command, options) in table {
+            #expect(script.contains(command), "\(command) missing")
+            for option in options {
+                let long = String(option.dropFirst(2))
+                #expect(script.contains("--" + long) || script.contains("-l " + long), "\(command) \(option) missing")
+            }
+        }
+    }
+
+    @Test(.enabled(if: shell("zsh") != nil)) func zshReadsTheScriptAndItNamesEverything() throws {
+        let zsh = try #require(Self.shell("zsh"))
+        let result = run(["/bin/sh", "-c", "'\(DaemonProcess.binary)' completion zsh | '\(zsh)' -n"])
+        #expect(result.status == 0, "\(result.output)")
+        let script = run([DaemonProcess.binary, "completion", "zsh"]).output
+        #expect(script.hasPrefix("#compdef photofs\n"))
+        Self.scriptNamesEverything(script)
+        // A mistake is caught: the check can fail.
+        let broken = run(["/bin/sh", "-c", "'\(DaemonProcess.binary)' completion zsh | sed 's/^    fi$//' | '\(zsh)' -n"])
+        #expect(broken.status != 0)
+    }
+
+    /// `complete -C LINE` in a fresh fish with the script loaded: the candidates, first field.
+    static func fishComplete(_ fish: String, _ line: String) -> [String] {
+        let directory = (DaemonProcess.binary as NSString).deletingLastPathComponent
+        let script = "'\(DaemonProcess.binary)' completion fish | source; complete -C \(FishQuoting.quote(line))"
+        let result = run(["/usr/bin/env", "PATH=\(directory):/usr/bin:/bin", fish, "--no-config", "-c", script])
+        #expect(result.status == 0, "\(result.output)")
+        return result.output.split(separator: "\n").map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[0]) }
+    }
+
+    @Test(.enabled(if: shell("fish") != nil)) func fishCompletesCommandsOptionsAppsAndPaths() throws {
+        let fish = try #require(Self.shell("fish"))
+        let syntax = run(["/bin/sh", "-c", "'\(DaemonProcess.binary)' completion fish | '\(fish)' --no-execute"])
+        #expect(syntax.status == 0, "\(syntax.output)")
+        Self.scriptNamesEverything(run([DaemonProcess.binary, "completion", "fish"]).output)
+        let library = try IntegrationLibrary(prefix: "photofs-fish")
+        defer { library.remove() }
+        try library.photofs(["app", "add", "editor"])
+        try library.photofs(["app", "add", "uploader"])
+        let c = library.catalog
+        #expect(Self.fishComplete(fish, "photofs unm") == ["unmount"])
+        #expect(Set(Self.fishComplete(fish, "photofs ls --")).isSuperset(of: ["--json", "--count", "--catalog", "--library"]))
+        #expect(Self.fishComplete(fish, "photofs select --catalog \(c) ") == ["editor", "uploader"])
+        #expect(Self.fishComplete(fish, "photofs app add x --location ").sorted() == ["coarse", "keep", "strip"])
+        #expect(Self.fishComplete(fish, "photofs select --catalog \(c) editor Cam") == ["Camera Roll/"])
+        let inRoll = library.assets.map(\.path).filter { $0.hasPrefix("Camera Roll/") }.sorted()
+        #expect(Self.fishComplete(fish, "photofs select --catalog \(c) editor Camera\\ Roll/").sorted() == inRoll)
+    }
+
+    @Test func candidatesFollowTheUsageLines() throws {
+        let library = try IntegrationLibrary(prefix: "photofs-candidates")
+        defer { library.remove() }
+        try library.photofs(["app", "add", "editor"])
+        func candidates(_ words: [String]) -> [String] {
+            run([DaemonProcess.binary, "completion", "candidates", "--"] + words).output.split(separator: "\n").map(String.init)
+        }
+        let c = library.catalog
+        #expect(candidates(["sel"]) == ["select"])
+        #expect(candidates(["mount", ""]) == [":dir"])
+        #expect(candidates(["mount", "--catalog", ""]) == [":file"])
+        #expect(candidates(["select", "--catalog", c, ""]) == ["editor"])
+        #expect(
+            candidates(["select", "--catalog", c, "editor", "Camera Roll/"])
+                == library.assets.map(\.path).filter { $0.hasPrefix("Camera Roll/") }.sorted())
+        #expect(candidates(["run", "editor", ""]) == ["--"])
+        #expect(candidates(["run", "editor", "--", "l"]) == [":command"])
+        #expect(candidates(["frobnicate", ""]) == [])
+    }
+}
+
+/// Quoting for the fish command line of a test.
+enum FishQuoting {
+    static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+}
