@@ -1,4 +1,5 @@
 import PhotoCore
+import TestSupport
 import Testing
 
 @testable import PhotoImaging
@@ -51,14 +52,13 @@ import Testing
     }
 
     @Test func webpFromImageMagickDecodes() throws {
-        guard let convert = Fixture.tool("convert") else { return }
+        guard let convert = Fixture.tool("convert") else { try Skip.because("a prerequisite is missing (the line above says which)") }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
         let source = dir + "/q.png"
         Fixture.write(try PNGCodec.encode(Fixture.quadrants(width: 64, height: 48)), to: source)
         guard try Fixture.run(convert, [source, "-quality", "95", dir + "/q.webp"]).status == 0 else {
-            print("skipping: this ImageMagick cannot write WebP")
-            return
+            try Skip.because("this ImageMagick cannot write WebP")
         }
         let image = try WebPCodec.decode(Fixture.read(dir + "/q.webp"))
         #expect(image.width == 64 && image.height == 48 && Fixture.corners(image) == "RGBW")
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func heicFromHeifEncDecodesWithItsThumbnail() throws {
-        guard let encoder = Fixture.tool("heif-enc") else { return }
+        guard let encoder = Fixture.tool("heif-enc") else { try Skip.because("a prerequisite is missing (the line above says which)") }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
         Fixture.write(try JPEGCodec.encode(Fixture.quadrants(width: 640, height: 480), quality: 95), to: dir + "/q.jpg")

@@ -3,6 +3,7 @@ import Glibc
 import MediaFormats
 import PhotoCore
 import PhotoSamples
+import TestSupport
 import Testing
 
 @testable import PhotoImaging
@@ -10,7 +11,9 @@ import Testing
 /// The compatible JPEG of a HEIC made here, and the bounded cache that keeps it.
 @Suite struct CompatibleJPEGTests {
     @Test func heicBecomesAJPEGWithItsEXIFAndTheLocationPolicy() throws {
-        guard let encoder = Fixture.tool("heif-enc"), Fixture.tool("exiftool") != nil else { return }
+        guard let encoder = Fixture.tool("heif-enc"), Fixture.tool("exiftool") != nil else {
+            try Skip.because("a prerequisite is missing (the line above says which)")
+        }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
         let fields = ExifFields(
@@ -41,7 +44,7 @@ import Testing
     }
 
     @Test func qualityChangesTheSizeAndNonHEIFIsRefused() throws {
-        guard let encoder = Fixture.tool("heif-enc") else { return }
+        guard let encoder = Fixture.tool("heif-enc") else { try Skip.because("a prerequisite is missing (the line above says which)") }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
         Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 320, height: 240)), to: dir + "/q.jpg")

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotoCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import PhotoImaging
@@ -10,7 +11,7 @@ import Testing
 /// costs only its own process, and the pool carries on with a fresh one.
 @Suite struct DecoderProcessTests {
     @Test func workerAnswersAndSurvivesAMalformedFile() throws {
-        guard Fixture.photofsBuilt else { return }
+        guard Fixture.photofsBuilt else { try Skip.because("a prerequisite is missing (the line above says which)") }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
         Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 300, height: 200)), to: dir + "/good.jpg")
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func poolReplacesDeadProcessesAndRunsRequestsInParallel() throws {
-        guard Fixture.photofsBuilt else { return }
+        guard Fixture.photofsBuilt else { try Skip.because("a prerequisite is missing (the line above says which)") }
         let broken = DecoderPool(executable: "/bin/sh", arguments: ["-c", "exit 3"], size: 1)
         for _ in 0..<2 {
             #expect(throws: ImagingError.workerCrashed("exited with status 3")) {
@@ -94,7 +95,7 @@ import Testing
     }
 
     @Test func serviceStoresFreshThumbnailsAndRemakesStaleOnes() throws {
-        guard Fixture.photofsBuilt else { return }
+        guard Fixture.photofsBuilt else { try Skip.because("a prerequisite is missing (the line above says which)") }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
         let photo = dir + "/photo one.jpg"

@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
 import PhotoCore
+import PhotoSamples
 
 @testable import PhotoImaging
-import PhotoSamples
 
 /// Files and tools the imaging tests share.
 enum Fixture {

@@ -1,6 +1,7 @@
 import MediaFormats
 import PhotoCore
 import PhotoSamples
+import TestSupport
 import Testing
 
 @testable import PhotoImaging
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func exifThumbnailIsUsedWhenItFillsTheBox() throws {
-        guard let exiftool = Fixture.tool("exiftool") else { return }
+        guard let exiftool = Fixture.tool("exiftool") else { try Skip.because("a prerequisite is missing (the line above says which)") }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
         // The main picture reads R G B W; the embedded one is upside down (B W R G), so the

@@ -111,7 +111,12 @@ struct CompletionTests {
 
     /// With bash-completion installed, its on-demand loader finds the script where the
     /// install script and the README put it (a user completions directory here).
-    @Test(.enabled(if: BashAvailability.bashCompletion != nil)) func bashCompletionLoaderFindsTheScript() throws {
+    @Test(
+        .enabled(
+            if: Skip.unless(
+                BashAvailability.bashCompletion != nil,
+                "bash-completion loader test: bash_completion is missing (Debian package bash-completion)")))
+    func bashCompletionLoaderFindsTheScript() throws {
         let loader = try #require(BashAvailability.bashCompletion)
         let directory = temporaryDirectory("photofs-complete")
         defer { run(["/bin/rm", "-rf", directory]) }
@@ -140,8 +145,6 @@ enum BashAvailability {
     /// bash-completion's main script (Debian package bash-completion), or nil with a message.
     static var bashCompletion: String? {
         let path = "/usr/share/bash-completion/bash_completion"
-        if access(path, R_OK) == 0 { return path }
-        print("skipping bash-completion loader test: \(path) is missing (Debian package bash-completion)")
-        return nil
+        return access(path, R_OK) == 0 ? path : nil
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// Runs a shell script as root in a private mount namespace (`unshare -m`), so a test can
 /// put its own socket at `/dev/log` or its own journald under `/run` without touching the
@@ -8,12 +9,10 @@ enum PrivateMountNamespace {
     static var available: Bool {
         guard DaemonProcess.binaryExists else { return false }
         guard getuid() == 0, IntegrationLibrary.program("unshare") != nil else {
-            print("skipping private-namespace logging test: needs root and unshare (util-linux)")
-            return false
+            return Skip.unless(false, "private-namespace logging test: needs root and unshare (util-linux)")
         }
         let probe = PhotoFSTests.run(["/usr/bin/env", "unshare", "-m", "--propagation", "private", "/bin/true"])
-        if probe.status != 0 { print("skipping private-namespace logging test: unshare -m failed: \(probe.output)") }
-        return probe.status == 0
+        return Skip.unless(probe.status == 0, "private-namespace logging test: unshare -m failed: \(probe.output)")
     }
 
     /// Runs `script` with `arguments` as `$1...`; its exit status and output.

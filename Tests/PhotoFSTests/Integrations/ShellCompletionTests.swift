@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `photofs completion zsh` and `photofs completion fish`: each shell reads its script
@@ -10,9 +11,7 @@ import Testing
 @Suite("zsh and fish completion", .serialized, .enabled(if: DaemonProcess.binaryExists))
 struct ShellCompletionTests {
     static func shell(_ name: String) -> String? {
-        if let found = IntegrationLibrary.program(name) { return found }
-        print("skipping \(name) completion test: \(name) is not installed (Debian package \(name))")
-        return nil
+        IntegrationLibrary.program(name)
     }
 
     /// The command names and `--options` of `photofs help COMMAND` for every command.
@@ -38,7 +37,8 @@ struct ShellCompletionTests {
         }
     }
 
-    @Test(.enabled(if: shell("zsh") != nil)) func zshReadsTheScriptAndItNamesEverything() throws {
+    @Test(.enabled(if: Skip.unless(shell("zsh") != nil, "zsh completion test: zsh is not installed (Debian package zsh)")))
+    func zshReadsTheScriptAndItNamesEverything() throws {
         let zsh = try #require(Self.shell("zsh"))
         let result = run(["/bin/sh", "-c", "'\(DaemonProcess.binary)' completion zsh | '\(zsh)' -n"])
         #expect(result.status == 0, "\(result.output)")
@@ -59,7 +59,8 @@ struct ShellCompletionTests {
         return result.output.split(separator: "\n").map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[0]) }
     }
 
-    @Test(.enabled(if: shell("fish") != nil)) func fishCompletesCommandsOptionsAppsAndPaths() throws {
+    @Test(.enabled(if: Skip.unless(shell("fish") != nil, "fish completion test: fish is not installed (Debian package fish)")))
+    func fishCompletesCommandsOptionsAppsAndPaths() throws {
         let fish = try #require(Self.shell("fish"))
         let syntax = run(["/bin/sh", "-c", "'\(DaemonProcess.binary)' completion fish | '\(fish)' --no-execute"])
         #expect(syntax.status == 0, "\(syntax.output)")

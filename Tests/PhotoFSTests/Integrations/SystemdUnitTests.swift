@@ -27,7 +27,8 @@ struct SystemdUnitTests {
         run(["/usr/bin/env", "XDG_RUNTIME_DIR=\(runtime)", analyzer, "verify", "--man=no", "--user", unit])
     }
 
-    @Test(.enabled(if: Skip.unless(analyzer != nil, "systemd unit test: systemd-analyze is not installed (Debian package systemd)"))) func unitVerifiesCleanly() throws {
+    @Test(.enabled(if: Skip.unless(analyzer != nil, "systemd unit test: systemd-analyze is not installed (Debian package systemd)")))
+    func unitVerifiesCleanly() throws {
         let analyzer = try #require(Self.analyzer)
         let directory = temporaryDirectory("photofs-unit")
         defer { run(["/bin/rm", "-rf", directory]) }
@@ -43,7 +44,8 @@ struct SystemdUnitTests {
     }
 
     /// The check above can fail: a misspelt key or a missing program is reported.
-    @Test(.enabled(if: Skip.unless(analyzer != nil, "systemd unit test: systemd-analyze is not installed (Debian package systemd)"))) func verifyCatchesMistakes() throws {
+    @Test(.enabled(if: Skip.unless(analyzer != nil, "systemd unit test: systemd-analyze is not installed (Debian package systemd)")))
+    func verifyCatchesMistakes() throws {
         let analyzer = try #require(Self.analyzer)
         let directory = temporaryDirectory("photofs-unit")
         defer { run(["/bin/rm", "-rf", directory]) }

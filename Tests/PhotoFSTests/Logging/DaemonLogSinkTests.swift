@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Where a mounted daemon's log goes, read back from the receiving end: readable syslog
@@ -207,10 +208,8 @@ enum JournalAvailability {
         print(
             "journal test: the machine's journald \(hostJournal ? "runs" : "does not run"); the test runs its own in a private mount namespace"
         )
-        guard access(journald, X_OK) == 0, IntegrationLibrary.program("journalctl") != nil else {
-            print("skipping journal test: \(journald) or journalctl is missing (Debian package systemd)")
-            return false
-        }
-        return true
+        return Skip.unless(
+            access(journald, X_OK) == 0 && IntegrationLibrary.program("journalctl") != nil,
+            "journal test: \(journald) or journalctl is missing (Debian package systemd)")
     }
 }
