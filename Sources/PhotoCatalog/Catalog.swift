@@ -16,6 +16,9 @@ public final class Catalog: Sendable {
     public let path: String
     /// How hard apps and grants are pushed to disk before `replaceAccessState` returns.
     public let accessDurability: Durability
+    /// What other users may read of this catalog, one sentence each (see `CatalogFileModes`);
+    /// empty when it is private.
+    public let exposure: [String]
     let connection: Mutex<Connection>
 
     /// The connection and what is mirrored from it, guarded together.
@@ -32,11 +35,12 @@ public final class Catalog: Sendable {
     private init(path: String, accessDurability: Durability, db: consuming sending Connection) {
         self.path = path
         self.accessDurability = accessDurability
+        self.exposure = CatalogFileModes.exposure(of: path)
         self.connection = Mutex(db)
     }
 
-    /// Opens the catalog at `path`, creating the file (and missing parent directories,
-    /// mode 0700) and migrating the schema as needed.
+    /// Opens the catalog at `path`, creating the file (mode 0600, and missing parent
+    /// directories, mode 0700) and migrating the schema as needed.
     ///
     /// When `library` is given, the catalog is tied to that library's absolute path: a
     /// new catalog records it, an existing one must name the same library.
@@ -46,6 +50,7 @@ public final class Catalog: Sendable {
         -> Catalog
     {
         try FileSystem.createParentDirectories(of: path)
+        try CatalogFileModes.createPrivately(path)
         let db = try Database(path: path)
         try Schema.migrate(db)
         if let library {
