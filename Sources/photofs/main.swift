@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 // The photofs command-line tool and daemon entry point: builds the environment once and
-// hands argv to the dispatcher.
+// hands argv (as bytes, see `RawArguments`) to the dispatcher.
 let environment = Environment(
     variables: ProcessInfo.processInfo.environment,
     stderrIsTerminal: isatty(2) == 1,
@@ -10,5 +10,5 @@ let environment = Environment(
     executablePath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
     output: Output()
 )
-let code = Dispatcher(environment: environment).run(Array(CommandLine.arguments.dropFirst()))
+let code = Dispatcher(environment: environment).run(RawArguments.current())
 exit(code.rawValue)

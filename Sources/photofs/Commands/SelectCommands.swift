@@ -43,7 +43,7 @@ enum SelectCommands {
         let words = [verb] + arguments.positionals
         let command: PickerCommand
         do throws(PickerError) {
-            command = try PickerCommandParser.command(arguments: words.map { Array($0.utf8) })
+            command = try PickerCommandParser.command(arguments: words.map(RawArguments.bytes))
         } catch {
             throw PickerClient.cliError(errno: PickerControl.errno(for: error.errnoKind), reason: error.reason)
         }
