@@ -18,6 +18,15 @@ enum CatalogFileModes {
         if code != EEXIST && code != EROFS && code != EACCES { throw .openFailed(path: path, message: String(cString: strerror(code))) }
     }
 
+    /// Whether the catalog file exists and is readable, but it or its directory cannot be
+    /// written (a read-only file system answers EROFS even to root).
+    static func existsButIsNotWritable(_ path: String) -> Bool {
+        guard access(path, R_OK) == 0 else { return false }
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let folder = directory.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : directory
+        return access(path, W_OK) != 0 || access(folder, W_OK) != 0
+    }
+
     /// What others may read of an existing catalog: one sentence per file or directory
     /// that is readable by its group or by everyone, or none.
     static func exposure(of path: String) -> [String] {
