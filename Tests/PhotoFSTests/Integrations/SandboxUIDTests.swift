@@ -32,8 +32,11 @@ struct SandboxUIDTests {
         #expect(fixture.finish().status == 0)
     }
 
-    /// A non-root user mounts (privately, no `--allow-other`) and binds an app to another
-    /// uid: the view is hers (no one else can enter the mount), so her `photofs run` works.
+    /// A non-root user mounts and binds an app to another uid. Privately (no
+    /// `--allow-other`) the view is hers (no one else can enter the mount), so her
+    /// `photofs run` works; with `--allow-other` (a test-owned `user_allow_other` line in
+    /// /etc/fuse.conf, restored afterwards) the view is the bound uid's, which she cannot
+    /// become: she is told so, plainly.
     @Test func aNonRootOwnerRunsItsBoundApp() throws {
         let owner = try UnixUsers.create("pfsowner")
         defer { UnixUsers.remove(owner) }
@@ -73,5 +76,20 @@ struct SandboxUIDTests {
         #expect(lines.contains(name), "lists the view: \(result.output)")
         let unmounted = asOwner(["unmount", mountpoint])
         #expect(unmounted.status == 0, "\(unmounted.output)")
+
+        // Shared with other users: the bound view is not hers to enter.
+        let fuseConf = "/etc/fuse.conf"
+        let saved = FileManager.default.contents(atPath: fuseConf)
+        defer {
+            if let saved { FileManager.default.createFile(atPath: fuseConf, contents: saved) } else { unlink(fuseConf) }
+        }
+        let original = saved.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        try (original + "\nuser_allow_other\n").write(toFile: fuseConf, atomically: false, encoding: .utf8)
+        let shared = asOwner(["mount", "--quiet", "--allow-other", "--catalog", catalog, library, mountpoint])
+        try #require(shared.status == 0, "mount --allow-other as \(owner.name): \(shared.output)")
+        let refused = asOwner(["run", "--mountpoint", mountpoint, "editor", "--", "/bin/ls", "\(home)/Pictures"])
+        #expect(refused.status == 5, "\(refused.output)")
+        #expect(refused.output.contains("bound to uid 4242") && refused.output.contains("as root"), "\(refused.output)")
+        #expect(asOwner(["unmount", mountpoint]).status == 0)
     }
 }
