@@ -99,7 +99,15 @@ enum FailureRows {
         try bind(s)
         var records: [FailureRecord] = []
         while try s.step() {
-            let reason: AnalysisError = s.text(4) == "unreadable" ? .unreadable(errno: Int32(truncatingIfNeeded: s.int64(5))) : .notMedia
+            let kind = s.text(4)
+            let reason: AnalysisError =
+                if kind == "unreadable" {
+                    .unreadable(errno: Int32(truncatingIfNeeded: s.int64(5)))
+                } else if kind.hasPrefix("special-"), let special = SpecialFile(rawValue: String(kind.dropFirst(8))) {
+                    .notRegularFile(special)
+                } else {
+                    .notMedia
+                }
             records.append(
                 FailureRecord(
                     path: LibraryPath(bytes: s.blob(0)), size: s.int64(1), mtimeNanoseconds: s.int64(2),
@@ -122,6 +130,9 @@ enum FailureRows {
         case .unreadable(let errno):
             try s.bind(5, "unreadable")
             try s.bind(6, Int(errno))
+        case .notRegularFile(let kind):
+            try s.bind(5, "special-" + kind.rawValue)
+            try s.bind(6, 0)
         }
         try s.bind(7, record.recordedAtNanoseconds)
         try s.run()

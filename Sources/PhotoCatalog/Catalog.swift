@@ -16,6 +16,12 @@ public final class Catalog: Sendable {
     public let path: String
     /// How hard apps and grants are pushed to disk before `replaceAccessState` returns.
     public let accessDurability: Durability
+    /// What other users may read of this catalog, one sentence each (see `CatalogFileModes`);
+    /// empty when it is private.
+    public let exposure: [String]
+    /// Opened for reading only: it could not be written (see `open`); every write throws
+    /// `CatalogError.readOnly`.
+    public let isReadOnly: Bool
     let connection: Mutex<Connection>
 
     /// The connection and what is mirrored from it, guarded together.
@@ -29,23 +35,56 @@ public final class Catalog: Sendable {
         var assetsDataVersion: Int64?
     }
 
-    private init(path: String, accessDurability: Durability, db: consuming sending Connection) {
+    private init(path: String, accessDurability: Durability, readOnly: Bool = false, db: consuming sending Connection) {
         self.path = path
         self.accessDurability = accessDurability
+        self.isReadOnly = readOnly
+        self.exposure = CatalogFileModes.exposure(of: path)
         self.connection = Mutex(db)
     }
 
-    /// Opens the catalog at `path`, creating the file (and missing parent directories,
-    /// mode 0700) and migrating the schema as needed.
+    /// Opens the catalog at `path`, creating the file (mode 0600, and missing parent
+    /// directories, mode 0700) and migrating the schema as needed.
     ///
     /// When `library` is given, the catalog is tied to that library's absolute path: a
     /// new catalog records it, an existing one must name the same library.
     /// `accessDurability` `.processCrash` trades power-loss safety of grants for speed
     /// (no fsync per picker write); a crash of the process still loses nothing.
+    ///
+    /// A catalog that exists but cannot be written (a read-only file system, no write
+    /// permission on it or its directory) is opened for reading only: listing and showing
+    /// work, and the first write says what is wrong (`CatalogError.readOnly`).
     public static func open(at path: String, library: [UInt8]? = nil, accessDurability: Durability = .powerLoss) throws(CatalogError)
         -> Catalog
     {
+        do throws(CatalogError) {
+            return try openWritable(at: path, library: library, accessDurability: accessDurability)
+        } catch {
+            guard CatalogFileModes.existsButIsNotWritable(path) else { throw error }
+            return try openReadOnly(at: path, library: library, accessDurability: accessDurability)
+        }
+    }
+
+    private static func openReadOnly(at path: String, library: [UInt8]?, accessDurability: Durability) throws(CatalogError) -> Catalog {
+        let db: Database
+        do throws(CatalogError) {
+            db = try Database(path: path, readOnly: .readOnly)
+        } catch {
+            db = try Database(path: path, readOnly: .immutable)
+        }
+        let found = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+        guard found <= Schema.currentVersion else { throw .schemaTooNew(found: found, supported: Schema.currentVersion) }
+        guard found == Schema.currentVersion else { throw .readOnlyNeedsUpgrade(path: path, found: found, current: Schema.currentVersion) }
+        if let library, let stored = try Self.setting(Settings.libraryRoot, in: db), stored != library {
+            throw .libraryMismatch(stored: LibraryPath(bytes: stored).display, given: LibraryPath(bytes: library).display)
+        }
+        let access = try AccessMirror.load(from: db)
+        return Catalog(path: path, accessDurability: accessDurability, readOnly: true, db: Connection(db: db, access: access))
+    }
+
+    private static func openWritable(at path: String, library: [UInt8]?, accessDurability: Durability) throws(CatalogError) -> Catalog {
         try FileSystem.createParentDirectories(of: path)
+        try CatalogFileModes.createPrivately(path)
         let db = try Database(path: path)
         try Schema.migrate(db)
         if let library {

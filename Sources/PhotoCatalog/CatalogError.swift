@@ -25,6 +25,11 @@ public enum CatalogError: Error, Hashable, Sendable {
     case grantsForUnknownApp(String)
     /// An app's grant list names the same asset twice.
     case duplicateGrant(app: String, asset: String)
+    /// The catalog can be read but not written (a read-only file system, or no write
+    /// permission on the file or its directory).
+    case readOnly(path: String)
+    /// A read-only catalog needs its schema upgraded first, which needs write access.
+    case readOnlyNeedsUpgrade(path: String, found: Int, current: Int)
 }
 
 extension CatalogError: CustomStringConvertible {
@@ -43,6 +48,13 @@ extension CatalogError: CustomStringConvertible {
         case .badStoredValue(let column, let detail): "the catalog holds a bad value in \(column): \(detail)"
         case .grantsForUnknownApp(let app): "grants name the unknown app \(app)"
         case .duplicateGrant(let app, let asset): "the app \(app) is granted \(asset) twice"
+        case .readOnly(let path):
+            "the catalog \(path) can be read but not written (it is on a read-only file system, or you may not write it or its "
+                + "directory); reading commands work, changes need a writable catalog: remount it read-write, fix its permissions, "
+                + "or copy it somewhere writable and pass --catalog"
+        case .readOnlyNeedsUpgrade(let path, let found, let current):
+            "the catalog \(path) has schema version \(found) and must be upgraded to \(current) before use, which needs write "
+                + "access; it cannot be written (a read-only file system, or no write permission): open it once where it can be written"
         }
     }
 }

@@ -15,7 +15,7 @@ public enum ControlOutcome: Sendable {
     /// Everything applied. `snapshot`, when given, is the catalog afterwards: the daemon
     /// shows it (and has the kernel drop what it no longer may see) before the write returns.
     case success(snapshot: LibrarySnapshot?)
-    /// Nothing applied: the errno the writer gets and the one-line reason the same open
-    /// descriptor then reads back.
+    /// Nothing applied: the errno the writer gets and the one-line reason (which the CLI
+    /// gets over the picker socket; `.picker` itself has nowhere per writer to show it).
     case failure(errno: Int32, reason: String)
 }

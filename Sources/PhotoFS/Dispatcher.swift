@@ -16,6 +16,11 @@ enum Reply {
 }
 
 extension PhotoFileSystem {
+    /// The tree's number for a kernel inode: `.picker`'s renderings are its node.
+    static func treeInode(_ inode: UInt64) -> UInt64 {
+        PickerGenerations.isPicker(inode) ? ViewInode.picker : inode
+    }
+
     /// The file system behind a request (the session userdata).
     static func from(_ request: fuse_req_t) -> PhotoFileSystem? {
         guard let userdata = fuse_req_userdata(request) else { return nil }
@@ -78,9 +83,10 @@ extension PhotoFileSystem {
         return caller
     }
 
-    /// The node for `inode` if this caller may see it; ENOENT otherwise.
+    /// The node for `inode` if this caller may see it; ENOENT otherwise. Every rendering
+    /// of `.picker` is its one node.
     func visibleNode(_ inode: UInt64, in tree: ViewTree, to caller: ViewCaller) throws(FileSystemError) -> ViewNode {
-        guard let node = tree.node(inode: inode), tree.isVisible(node, to: caller) else { throw .notFound }
+        guard let node = tree.node(inode: Self.treeInode(inode)), tree.isVisible(node, to: caller) else { throw .notFound }
         return node
     }
 }

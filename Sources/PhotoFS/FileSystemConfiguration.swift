@@ -11,6 +11,10 @@ public struct FileSystemConfiguration: Sendable {
     public var cacheTimeout: Double
     /// The most FUSE worker threads.
     public var maxThreads: Int
+    /// Whether users other than the mounting one may enter (`allow_other`, `allow_root`):
+    /// then the kernel's caches, which serve every caller alike, must not carry what
+    /// differs by caller (`FuseMount.othersMayEnter`).
+    public var othersMayEnter = false
     /// Where log lines go (stderr in the daemon). Never given a GPS coordinate.
     public var log: @Sendable (String) -> Void
 

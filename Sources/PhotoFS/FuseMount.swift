@@ -24,9 +24,18 @@ public final class FuseMount: @unchecked Sendable {
     /// checked by the kernel alone, from the ownership and modes the daemon reports, and
     /// a page another user cached must not be readable through a dentry the kernel kept.
     static func withKernelPermissions(_ options: [String]) -> [String] {
-        let names = options.flatMap { $0.split(separator: ",").map { $0.split(separator: "=").first.map(String.init) ?? "" } }
-        guard names.contains("allow_other") || names.contains("allow_root"), !names.contains("default_permissions") else { return options }
+        guard othersMayEnter(options), !optionNames(options).contains("default_permissions") else { return options }
         return options + ["default_permissions"]
+    }
+
+    /// Whether `options` let users other than the mounting one in (`allow_other`, `allow_root`).
+    public static func othersMayEnter(_ options: [String]) -> Bool {
+        let names = optionNames(options)
+        return names.contains("allow_other") || names.contains("allow_root")
+    }
+
+    private static func optionNames(_ options: [String]) -> [String] {
+        options.flatMap { $0.split(separator: ",").map { $0.split(separator: "=").first.map(String.init) ?? "" } }
     }
 
     /// Creates the session and mounts it. `options` are `-o` mount options

@@ -9,18 +9,33 @@ import PhotoCore
 enum FuseOperations {
     static func table() -> fuse_lowlevel_ops {
         var ops = fuse_lowlevel_ops()
-        ops.`init` = { _, connection in
+        ops.`init` = { userdata, connection in
             guard let connection else { return }
             FuseOperations.negotiate(&connection.pointee)
+            if let userdata {
+                // libfuse derives max_pages from max_write: ceil(max_write / page size).
+                let fileSystem = Unmanaged<PhotoFileSystem>.fromOpaque(userdata).takeUnretainedValue()
+                let maxWrite = Int(connection.pointee.max_write)
+                fileSystem.controlFile.maxWrite.store(maxWrite, ordering: .relaxed)
+                fileSystem.controlFile.maxWritePages.store((maxWrite - 1) / Int(getpagesize()) + 1, ordering: .relaxed)
+            }
         }
         ops.lookup = { request, parent, name in
             FuseOperations.with(request) { $0.lookup($1, parent, name) }
         }
-        ops.forget = { request, _, _ in
-            if let request { fuse_reply_none(request) }
+        ops.forget = { request, inode, count in
+            guard let request else { return }
+            if PickerGenerations.isPicker(inode) { PhotoFileSystem.from(request)?.controlFile.generations.forget(inode, count: count) }
+            fuse_reply_none(request)
         }
-        ops.forget_multi = { request, _, _ in
-            if let request { fuse_reply_none(request) }
+        ops.forget_multi = { request, count, forgotten in
+            guard let request else { return }
+            if let fileSystem = PhotoFileSystem.from(request), let forgotten {
+                for item in UnsafeBufferPointer(start: forgotten, count: count) where PickerGenerations.isPicker(item.ino) {
+                    fileSystem.controlFile.generations.forget(item.ino, count: item.nlookup)
+                }
+            }
+            fuse_reply_none(request)
         }
         ops.getattr = { request, inode, info in
             FuseOperations.with(request) { $0.getattr($1, inode, info) }
@@ -49,8 +64,8 @@ enum FuseOperations {
         ops.read = { request, inode, size, offset, info in
             FuseOperations.with(request) { $0.read($1, inode, size, offset, info) }
         }
-        ops.write = { request, inode, bytes, size, _, info in
-            FuseOperations.with(request) { $0.write($1, inode, bytes, size, info) }
+        ops.write = { request, inode, bytes, size, offset, info in
+            FuseOperations.with(request) { $0.write($1, inode, bytes, size, Int(offset), info) }
         }
         ops.release = { request, _, info in
             FuseOperations.with(request) { $0.release($1, info) }
@@ -96,7 +111,9 @@ enum FuseOperations {
     static func negotiate(_ connection: inout fuse_conn_info) {
         let capable = connection.capable
         var want = connection.want
-        for flag in [FUSE_CAP_READDIRPLUS, FUSE_CAP_ASYNC_READ, FUSE_CAP_PARALLEL_DIROPS, FUSE_CAP_NO_OPEN_SUPPORT, FUSE_CAP_AUTO_INVAL_DATA] {
+        for flag in [
+            FUSE_CAP_READDIRPLUS, FUSE_CAP_ASYNC_READ, FUSE_CAP_PARALLEL_DIROPS, FUSE_CAP_NO_OPEN_SUPPORT, FUSE_CAP_AUTO_INVAL_DATA,
+        ] {
             if capable & UInt32(flag) != 0 { want |= UInt32(flag) }
         }
         // READDIRPLUS always, not "auto": a listing that `ls -f` cached would otherwise
@@ -109,5 +126,8 @@ enum FuseOperations {
         }
         connection.want = want
         connection.time_gran = 1
+        // Stated rather than left to libfuse's default, so `.picker` knows where the
+        // kernel splits a write (see `Control.swift`): 1 MiB, libfuse's largest buffer.
+        connection.max_write = 1 << 20
     }
 }

@@ -17,10 +17,8 @@ public final class PhotoFileSystem: Sendable {
     let libraryFD: Int32
     let buffers: ThreadBuffers
     let invalidator: Invalidator
-    /// Reasons of refused `.picker` writes, by writing thread.
-    let pickerReasons = PickerReasons()
-    /// Counts GETATTRs of `.picker`, each of which reports a new mtime.
-    let controlTicks = Atomic<Int>(0)
+    /// The renderings of `.picker`, one inode each, and its write limit.
+    let controlFile = ControlFileState()
     /// Directory times: when the daemon started.
     let startTime: timespec
     /// Where the newest snapshot can be read, when the daemon has more than one writer

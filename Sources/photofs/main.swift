@@ -3,7 +3,7 @@ import Glibc
 import PhotoImaging
 
 // The photofs command-line tool and daemon entry point: builds the environment once and
-// hands argv to the dispatcher.
+// hands argv (as bytes, see `RawArguments`) to the dispatcher.
 
 // The hidden decoder process: serves decode requests on stdin/stdout (a socket) and never
 // parses anything else, so it starts fast and a crash in a C decoder stays in it.
@@ -18,5 +18,5 @@ let environment = Environment(
     executablePath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
     output: Output()
 )
-let code = Dispatcher(environment: environment).run(Array(CommandLine.arguments.dropFirst()))
+let code = Dispatcher(environment: environment).run(RawArguments.current())
 exit(code.rawValue)

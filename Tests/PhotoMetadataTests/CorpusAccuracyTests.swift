@@ -39,6 +39,8 @@ import Testing
                     rejected.append("\(path) (\(entry["fileType"] as? String ?? "unknown type")): not a photo or video format")
                 case .unreadable(let code):
                     Issue.record("\(path): unreadable, errno \(code)")
+                case .notRegularFile(let kind):
+                    Issue.record("\(path): \(kind.description)")
                 }
                 continue
             }

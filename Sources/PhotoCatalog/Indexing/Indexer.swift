@@ -123,7 +123,7 @@ private struct IndexRun {
         stored = unreadable.isEmpty ? states.assets : states.assets.filter { entry in !unreadable.contains { $0.contains(entry.key) } }
         storedFailures =
             unreadable.isEmpty ? states.failures : states.failures.filter { entry in !unreadable.contains { $0.contains(entry.key) } }
-        walked = Set(walk.files.map(\.path))
+        walked = Set(walk.files.map(\.path) + walk.special.map(\.file.path))
     }
 
     mutating func execute(summary: inout IndexSummary, progress: @escaping @Sendable (IndexProgress) -> Void) throws(CatalogError) {
@@ -184,7 +184,24 @@ private struct IndexRun {
             }
         }
         try indexer.catalog.withIndexTransaction { (writer: IndexWriter) throws(CatalogError) in
+            try recordSpecialFiles(writer: writer, summary: &summary)
             try finish(writer: writer, summary: &summary)
+        }
+    }
+
+    /// Links, FIFOs, sockets and devices are not assets: each is recorded with why, so
+    /// `photofs show` can say it (unless recorded already with the same stat).
+    private func recordSpecialFiles(writer: IndexWriter, summary: inout IndexSummary) throws(CatalogError) {
+        for (file, kind) in walk.special {
+            if storedFailures[file.path] == file.stat {
+                summary.unchanged += 1
+                continue
+            }
+            try writer.write(
+                FailureRecord(
+                    path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode,
+                    reason: .notRegularFile(kind), recordedAtNanoseconds: FileSystem.nowNanoseconds()))
+            summary.failed += 1
         }
     }
 

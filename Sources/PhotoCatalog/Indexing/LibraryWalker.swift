@@ -2,9 +2,10 @@
 // Supports: names with any bytes but `/` and NUL, deep trees (one descriptor per level),
 // loops through bind mounts (directories are recognised by device and inode).
 // Does not follow symbolic links at all, neither to files nor to folders, inside or
-// outside the library: a link is skipped. Skips every name that starts with `.` (hidden
-// files and folders: .DS_Store, .thumbnails, .git, editors' temporary files), and
-// anything that is not a regular file or a folder (FIFOs, sockets, devices).
+// outside the library: a link is listed as a special file (so the catalog can say why
+// it is not an asset), as are FIFOs, sockets and devices. Skips every name that starts
+// with `.` (hidden files and folders: .DS_Store, .thumbnails, .git, editors' temporary
+// files).
 import Glibc
 import PhotoCore
 
@@ -25,6 +26,8 @@ struct WalkedFile: Sendable {
 struct WalkResult: Sendable {
     /// Regular files in path order.
     var files: [WalkedFile] = []
+    /// Links, FIFOs, sockets and devices: recorded as not assets, never opened.
+    var special: [(file: WalkedFile, kind: SpecialFile)] = []
     /// Folders that could not be opened or read, with errno: nothing below them is
     /// known, so nothing catalogued below them may be taken as deleted.
     var unreadableFolders: [(LibraryPath, Int32)] = []
@@ -77,6 +80,7 @@ enum LibraryWalker {
             }
         }
         walk.result.files.sort { $0.path < $1.path }
+        walk.result.special.sort { $0.file.path < $1.file.path }
         return walk.result
     }
 
@@ -124,6 +128,18 @@ private struct Walk {
         self.entering = entering
     }
 
+    /// The kind of a file that is neither regular nor a folder.
+    static func special(_ kind: mode_t) -> SpecialFile? {
+        switch kind {
+        case S_IFLNK: .symbolicLink
+        case S_IFIFO: .fifo
+        case S_IFSOCK: .socket
+        case S_IFCHR: .characterDevice
+        case S_IFBLK: .blockDevice
+        default: nil
+        }
+    }
+
     /// Reads one open directory (takes ownership of `fd`) and, when `recursive`, its
     /// sub-folders.
     mutating func directory(fd: Int32, path: LibraryPath, recursive: Bool) {
@@ -161,12 +177,10 @@ private struct Walk {
             // Hidden names, `.` and `..` all start with a dot.
             guard let first = name.first, first != UInt8(ascii: ".") else { continue }
             let type = entry.pointee.d_type
-            if type == UInt8(DT_LNK) { continue }
             if type == UInt8(DT_DIR) {
                 if recursive { subfolders.append(name) }
                 continue
             }
-            if type != UInt8(DT_REG) && type != UInt8(DT_UNKNOWN) { continue }
             var st = stat()
             // d_name is NUL-terminated in place: no copy per file.
             let rc = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
@@ -178,11 +192,14 @@ private struct Walk {
                 if recursive { subfolders.append(name) }
                 continue
             }
-            guard kind == S_IFREG else { continue }
             let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
-            result.files.append(
-                WalkedFile(
-                    path: path.appending(name), stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino))))
+            let file = WalkedFile(
+                path: path.appending(name), stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino)))
+            guard kind == S_IFREG else {
+                if let special = Self.special(kind) { result.special.append((file, special)) }
+                continue
+            }
+            result.files.append(file)
             if result.files.count % 1024 == 0 { found(result.files.count) }
         }
         for name in subfolders.sorted(by: { $0.lexicographicallyPrecedes($1) }) {

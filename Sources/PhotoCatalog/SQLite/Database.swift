@@ -27,11 +27,18 @@ final class Database {
     private var cache: [String: Statement] = [:]
     private var currentSynchronous: Durability = .processCrash
 
-    /// Opens (creating if needed) the database at `path` in WAL mode.
-    init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(CatalogError) {
+    /// Opens (creating if needed) the database at `path` in WAL mode. `readOnly` opens an
+    /// existing one for reading only, as it is (see `Catalog.open`): `immutable` when
+    /// not even SQLite's shared-memory file can be made (a read-only file system).
+    init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, readOnly: ReadOnlyMode? = nil) throws(CatalogError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        var name = path
+        if let readOnly {
+            flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+            name = "file:" + Self.uriPath(path) + (readOnly == .immutable ? "?immutable=1" : "?mode=ro")
+        }
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             sqlite3_close_v2(db)
@@ -42,6 +49,11 @@ final class Database {
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         do throws(CatalogError) {
+            if readOnly != nil {
+                // Reading as it is: the first read tells whether it is a database at all.
+                _ = try scalarInt("PRAGMA user_version")
+                return
+            }
             // The first statement to touch the file tells whether it is a database at all.
             let mode = try scalarText("PRAGMA journal_mode=WAL")
             guard mode?.lowercased() == "wal" else {
@@ -149,7 +161,30 @@ final class Database {
         switch code & 0xFF {
         case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt(path: path, message: message)
         case SQLITE_BUSY, SQLITE_LOCKED: .busy(message: message)
+        case SQLITE_READONLY: .readOnly(path: path)
         default: .sqlite(code: code, message: message)
         }
+    }
+
+    /// How a catalog that cannot be written is opened.
+    enum ReadOnlyMode {
+        /// Read-only, with SQLite's usual locking (its `-shm` file exists or can be made).
+        case readOnly
+        /// Nothing is written at all, not even a lock: for a read-only file system.
+        case immutable
+    }
+
+    /// A path as the path part of a `file:` URI (`%`, `?`, `#` and every byte that is not
+    /// ASCII escaped as `%XX`).
+    private static func uriPath(_ path: String) -> String {
+        var escaped = ""
+        for byte in path.utf8 {
+            if byte < 0x80 && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "?") && byte != UInt8(ascii: "#") {
+                escaped.unicodeScalars.append(UnicodeScalar(byte))
+            } else {
+                escaped += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return escaped
     }
 }

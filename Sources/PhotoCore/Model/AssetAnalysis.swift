@@ -21,6 +21,24 @@ public enum AnalysisError: Error, Hashable, Sendable {
     case notMedia
     /// The file could not be opened or read (errno).
     case unreadable(errno: Int32)
+    /// Not a regular file: nothing to read (a device, a pipe) or not followed (a link).
+    case notRegularFile(SpecialFile)
+}
+
+/// A directory entry that is neither a regular file nor a folder.
+public enum SpecialFile: String, Hashable, Sendable, CaseIterable {
+    case symbolicLink, fifo, socket, characterDevice, blockDevice
+
+    /// What `photofs show` says about it.
+    public var description: String {
+        switch self {
+        case .symbolicLink: "symbolic link, not followed"
+        case .fifo: "FIFO (named pipe)"
+        case .socket: "socket"
+        case .characterDevice: "character device"
+        case .blockDevice: "block device"
+        }
+    }
 }
 
 /// Reads one file of the library and says what it is. Injected into the indexer so that
@@ -38,6 +56,7 @@ extension AnalysisError: CustomStringConvertible {
         switch self {
         case .notMedia: "not a photo or video format photofs knows (decided from the file's first bytes)"
         case .unreadable(let errno): "the file could not be read (errno \(errno))"
+        case .notRegularFile(let kind): "not a regular file: \(kind.description)"
         }
     }
 }

@@ -3,8 +3,8 @@
 /// `line` is the 1-based line of the write where the failing command starts (0 when the
 /// command did not come from text, e.g. the CLI built it; `reason` then omits it);
 /// `column` is a 1-based byte column. Every case maps to one errno through `errnoKind`,
-/// and `reason` is the one-line message the control file reads back. Neither ever holds
-/// a coordinate or any other metadata value.
+/// and `reason` is the one-line message the CLI prints (the daemon sends it over the
+/// picker socket). Neither ever holds a coordinate or any other metadata value.
 public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
     // Malformed text (EINVAL).
     /// A `'` or `"` never closed; the position of the opening quote.

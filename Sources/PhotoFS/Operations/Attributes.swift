@@ -8,17 +8,26 @@ import PhotoCore
 /// `default_permissions` under `--allow-other`) refuses a walk the daemon would refuse,
 /// even from a cached dentry: `library/` 0500 and `.picker` 0600 belong to the owner, an
 /// app's directory 0500 to its bound uid (or the owner), everything else is 0555/0444.
+/// A private mount (no `--allow-other`) lets only its owner in, so there every app's
+/// directory is the owner's: the owner (who has no DAC override unless root) can enter
+/// every view, a sandbox of a bound app included.
+///
+/// When other users may enter, the entries of `apps/` differ by caller (a bound uid sees
+/// only its own app) while the kernel's name and attribute caches serve every caller
+/// alike: they are not cached at all, so each walk asks the daemon as this caller.
 extension PhotoFileSystem {
-    /// With a file (`fstat`, and the attribute refresh the kernel makes before a read once a
-    /// revocation invalidated them), an inode that left the tree answers EACCES like its
-    /// reads, rather than ENOENT. `.picker` reports the size of what this caller's next
-    /// read returns and a new mtime every time (see `Control.swift`).
+    /// A GETATTR names an inode the kernel holds: names are resolved by LOOKUP, which
+    /// answers ENOENT for what the caller may not see, and a revocation drops the names the
+    /// kernel cached. So an inode that left the tree is one held open (a descriptor, whose
+    /// `fstat` comes here without naming the file, or a working directory) and answers
+    /// EACCES like its reads; one in the tree but not visible to this caller answers ENOENT.
     func getattr(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>? = nil) {
         respond(request, "getattr") { () throws(FileSystemError) -> Reply in
             let tree = self.tree
-            if info != nil, tree.node(inode: inode) == nil { throw .accessDenied }
+            if tree.node(inode: Self.treeInode(inode)) == nil { throw .accessDenied }
             let node = try visibleNode(inode, in: tree, to: try caller(of: request, in: tree))
-            return .attributes(attributes(of: node, in: tree, for: request), timeout: attributeTimeout(of: node))
+            let text = node.kind == .picker ? try pickerText(inode) : nil
+            return .attributes(attributes(of: node, in: tree, picker: text), timeout: attributeTimeout(of: node))
         }
     }
 
@@ -49,16 +58,16 @@ extension PhotoFileSystem {
                 fields & FUSE_SET_ATTR_SIZE == 0 || wanted?.pointee.st_size == 0
             else { throw .readOnly }
             guard caller == .owner else { throw .accessDenied }
-            return .attributes(attributes(of: node, in: tree, for: request), timeout: 0)
+            return .attributes(attributes(of: node, in: tree, picker: try pickerText(inode)), timeout: 0)
         }
     }
 
     /// The `stat` of a node: exact size and mtime of the source for files; for `.picker`,
-    /// when the request is known, the size and a fresh mtime for that caller.
-    func attributes(of node: ViewNode, in tree: ViewTree, for request: fuse_req_t? = nil) -> stat {
+    /// those of the rendering `picker` (the current one when not given).
+    func attributes(of node: ViewNode, in tree: ViewTree, picker: PickerGenerations.Text? = nil) -> stat {
         var status = stat()
         status.st_ino = __ino_t(node.inode)
-        status.st_uid = tree.boundUID(of: node) ?? configuration.ownerUID
+        status.st_uid = configuration.othersMayEnter ? tree.boundUID(of: node) ?? configuration.ownerUID : configuration.ownerUID
         status.st_gid = configuration.ownerGID
         status.st_blksize = 1 << 17
         status.st_atim = startTime
@@ -71,11 +80,11 @@ extension PhotoFileSystem {
         case .picker:
             status.st_mode = S_IFREG | 0o600
             status.st_nlink = 1
-            if let request {
-                status.st_size = controlSize(for: request)
-                status.st_mtim = nextControlTime()
-                status.st_ctim = status.st_mtim
-            }
+            let text = picker ?? currentPickerText()
+            status.st_ino = __ino_t(text.inode)
+            status.st_size = text.bytes.count
+            status.st_mtim = controlTime(text)
+            status.st_ctim = status.st_mtim
         case .file:
             let asset = tree.asset(of: node)
             let size = max(0, asset?.size ?? 0)
@@ -99,20 +108,33 @@ extension PhotoFileSystem {
         return 0o555
     }
 
-    /// How long the kernel may trust a node's attributes: never for `.picker` (its content
-    /// changes under the kernel), long for everything else (changes are pushed).
+    /// How long the kernel may trust a node's attributes: never for `.picker` (a write
+    /// through it changes its size in the kernel) nor for what differs by caller (see the
+    /// type's comment), long for everything else (changes are pushed).
     func attributeTimeout(of node: ViewNode) -> Double {
-        node.kind == .picker ? 0 : configuration.cacheTimeout
+        node.kind == .picker || differsByCaller(node) ? 0 : configuration.cacheTimeout
     }
 
-    /// A LOOKUP/READDIRPLUS entry for a node.
-    func entry(for node: ViewNode, in tree: ViewTree, for request: fuse_req_t? = nil) -> fuse_entry_param {
+    /// Whether other callers may get another answer for this node's name: the apps under
+    /// `apps/`, when other users may enter.
+    func differsByCaller(_ node: ViewNode) -> Bool {
+        configuration.othersMayEnter && node.parent == ViewInode.apps
+    }
+
+    /// A LOOKUP/READDIRPLUS entry for a node; for `.picker`, for its rendering `picker`
+    /// (the kernel must ask again on every walk, to get the newest one).
+    func entry(for node: ViewNode, in tree: ViewTree, picker: PickerGenerations.Text? = nil) -> fuse_entry_param {
         var entry = fuse_entry_param()
         entry.ino = node.inode
         entry.generation = 0
-        entry.attr = attributes(of: node, in: tree, for: request)
+        entry.attr = attributes(of: node, in: tree, picker: picker)
         entry.attr_timeout = attributeTimeout(of: node)
-        entry.entry_timeout = configuration.cacheTimeout
+        entry.entry_timeout = differsByCaller(node) ? 0 : configuration.cacheTimeout
+        if node.kind == .picker {
+            entry.ino = UInt64(entry.attr.st_ino)
+            entry.generation = picker?.generation ?? 0
+            entry.entry_timeout = 0
+        }
         return entry
     }
 }

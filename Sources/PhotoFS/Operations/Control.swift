@@ -6,90 +6,98 @@ import PhotoCore
 ///
 /// The mount has no OPEN requests (OPEN answers ENOSYS, see `Read.swift`), so the control
 /// file keeps no per-descriptor state and its pages live in the kernel's cache like any
-/// file's. To keep reads true to the state: its attributes are never cached, every
-/// GETATTR reports a new mtime, and the mount negotiates automatic data invalidation, so
-/// every `read(2)` first refreshes the attributes, sees the mtime move and drops whatever
-/// pages it held, and the READ reaches the daemon. A READ carries the descriptor's open
-/// flags but a GETATTR does not, so the size reported is the longest text this caller may
-/// read; the kernel trims the file at the end of a shorter READ reply.
+/// file's. Each state's rendering is an inode of its own (`PickerGenerations`): a lookup
+/// of `.picker` (never cached) answers with the current one, and a descriptor reads the
+/// state it was opened on, whole, however the state changes meanwhile. Its attributes are
+/// never cached, so a `read(2)` after a write through the same inode (which leaves the
+/// written bytes in the kernel's pages and may grow its size) gets the size back and, with
+/// automatic data invalidation, the pages dropped.
 ///
 /// Only the mounting user and root may write (the kernel refuses others from the 0600
 /// mode under `default_permissions`; the daemon checks again). A write is one transaction
 /// handed to the injected `ControlHandling`; on success the new snapshot is shown before
-/// the write returns, on failure the write gets the errno and the writing thread's reads
-/// through a descriptor open for writing (the one it wrote with, `O_RDWR`) return the
-/// one-line reason for a few seconds (`PickerReasons`). Every other read (a fresh
-/// `O_RDONLY` open, `cat .picker`) returns the rendered state.
+/// the write returns, on failure the write gets the errno (the reason is logged; the CLI
+/// gets it over its own socket). A `write(2)` the kernel may have split into several
+/// WRITE requests (one that fills `max_write`) is refused whole with EFBIG, before any
+/// part of it runs.
 extension PhotoFileSystem {
-    /// The bytes a read of `.picker` by this request's thread returns, through a descriptor
-    /// opened with `flags`.
-    func controlText(for request: fuse_req_t, flags: Int32) -> [UInt8] {
-        if flags & O_ACCMODE != O_RDONLY, let pid = fuse_req_ctx(request)?.pointee.pid, let reason = pickerReasons.reason(for: pid) {
-            return reason
-        }
-        return renderedControl()
+    /// The rendering a `.picker` inode stands for: the current one for the tree's own
+    /// number; ESTALE for one the daemon no longer has.
+    func pickerText(_ inode: UInt64) throws(FileSystemError) -> PickerGenerations.Text {
+        if inode == ViewInode.picker { return controlFile.generations.current(render: renderedControl) }
+        guard let text = controlFile.generations.text(of: inode) else { throw .stale }
+        return text
     }
 
-    /// The size `.picker` reports to this request's caller: the longest text its next read
-    /// may return (see the type's comment).
-    func controlSize(for request: fuse_req_t) -> Int {
-        let rendered = renderedControl().count
-        guard let pid = fuse_req_ctx(request)?.pointee.pid, let reason = pickerReasons.reason(for: pid) else { return rendered }
-        return max(rendered, reason.count)
+    /// The current rendering, for a LOOKUP or listing entry of `.picker`.
+    func currentPickerText() -> PickerGenerations.Text {
+        controlFile.generations.current(render: renderedControl)
     }
 
     private func renderedControl() -> [UInt8] {
         control?.render() ?? Array("photofs: this mount has no picker\n".utf8)
     }
 
-    /// A fresh mtime for every GETATTR of `.picker` (see the type's comment): the mount's
-    /// start time plus a counter in nanoseconds.
-    func nextControlTime() -> timespec {
-        let tick = controlTicks.add(1, ordering: .relaxed).newValue
-        let nanoseconds = startTime.tv_nsec + tick % 1_000_000_000
-        return timespec(tv_sec: startTime.tv_sec + tick / 1_000_000_000 + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+    /// The mtime of a rendering's inode: the mount's start plus its generation in seconds,
+    /// plus the writes through it in nanoseconds (see `PickerGenerations.written`).
+    func controlTime(_ text: PickerGenerations.Text) -> timespec {
+        let writes = controlFile.generations.writes(through: text)
+        return timespec(tv_sec: startTime.tv_sec + Int(text.generation % (1 << 40)), tv_nsec: Int(writes % 1_000_000_000))
     }
 
-    func readControl(_ request: fuse_req_t, _ size: Int, _ offset: Int, flags: Int32) {
+    func readControl(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int) {
         respond(request, "read .picker") { () throws(FileSystemError) -> Reply in
             guard offset >= 0, size >= 0 else { throw .invalidArgument }
             let tree = self.tree
             guard try caller(of: request, in: tree) == .owner else { throw .accessDenied }
-            let text = controlText(for: request, flags: flags)
-            let start = min(offset, text.count)
-            let end = min(text.count, start + min(size, text.count - start))
+            let bytes = try pickerText(inode).bytes
+            let start = min(offset, bytes.count)
+            let end = min(bytes.count, start + min(size, bytes.count - start))
             let buffer = buffers.buffer(atLeast: end - start)
-            text.withUnsafeBytes { source in
+            bytes.withUnsafeBytes { source in
                 if end > start { buffer.baseAddress!.copyMemory(from: source.baseAddress! + start, byteCount: end - start) }
             }
             return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<(end - start)]))
         }
     }
 
+    /// Whether a WRITE of `size` bytes at `offset` may be the first part of a larger
+    /// `write(2)`: the kernel cuts a write at `max_write` bytes and at `max_pages` pages.
+    func mayBeSplit(size: Int, offset: Int) -> Bool {
+        let maxWrite = controlFile.maxWrite.load(ordering: .relaxed)
+        let pageSize = Int(getpagesize())
+        let pageSpan = controlFile.maxWritePages.load(ordering: .relaxed) * pageSize
+        return size >= maxWrite || offset % pageSize + size >= pageSpan
+    }
+
     func write(
-        _ request: fuse_req_t, _ inode: UInt64, _ bytes: UnsafePointer<CChar>?, _ size: Int, _ info: UnsafeMutablePointer<fuse_file_info>?
+        _ request: fuse_req_t, _ inode: UInt64, _ bytes: UnsafePointer<CChar>?, _ size: Int, _ offset: Int,
+        _ info: UnsafeMutablePointer<fuse_file_info>?
     ) {
         respond(request, "write") { () throws(FileSystemError) -> Reply in
-            guard inode == ViewInode.picker else { throw .readOnly }
+            guard PickerGenerations.isPicker(inode) else { throw .readOnly }
             let tree = self.tree
             let caller = try caller(of: request, in: tree)
             _ = try visibleNode(ViewInode.picker, in: tree, to: caller)
             guard caller == .owner else { throw .accessDenied }
             let context = fuse_req_ctx(request)?.pointee
-            let thread = context?.pid ?? 0
-            guard let control else {
-                pickerReasons.set(Array("photofs: this mount has no picker\n".utf8), for: thread)
-                throw .readOnly
+            guard let control else { throw .readOnly }
+            let uid = context?.uid ?? configuration.ownerUID
+            if mayBeSplit(size: size, offset: offset) {
+                // Its first part would run as a transaction of its own, and the rest as others.
+                configuration.log(
+                    "picker: uid \(uid) write refused: \(size) bytes at offset \(offset) may be part of a larger write(2), "
+                        + "which the kernel splits; write less than \(controlFile.maxWrite.load(ordering: .relaxed)) bytes, or use the photofs CLI"
+                )
+                throw .refused(errno: EFBIG)
             }
             let input = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
-            switch control.execute(input, caller: context?.uid ?? configuration.ownerUID) {
+            switch control.execute(input, caller: uid) {
             case .success(let snapshot):
-                pickerReasons.clear(for: thread)
+                controlFile.generations.written(inode)
                 if let snapshot { install(snapshot) }
                 return .written(size)
-            case .failure(let code, let reason):
-                let line = reason.hasSuffix("\n") ? reason : reason + "\n"
-                pickerReasons.set(Array(line.utf8), for: thread)
+            case .failure(let code, _):
                 throw .refused(errno: code)
             }
         }

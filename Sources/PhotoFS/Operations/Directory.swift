@@ -48,12 +48,16 @@ extension PhotoFileSystem {
                 guard tree.isVisible(child, to: directory.caller), current.node(inode: child.inode) != nil else { continue }
                 let needed = child.name.withCString { name -> Int in
                     let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
+                    let picker = child.kind == .picker ? currentPickerText() : nil
                     if plus {
-                        var entry = entry(for: child, in: tree)
-                        return fuse_add_direntry_plus(request, space, capacity - used, name, &entry, off_t(position))
+                        var entry = entry(for: child, in: tree, picker: picker)
+                        let needed = fuse_add_direntry_plus(request, space, capacity - used, name, &entry, off_t(position))
+                        // The kernel holds the entry (a lookup) only if it fit.
+                        if let picker, needed <= capacity - used { controlFile.generations.retain(picker) }
+                        return needed
                     }
                     var status = stat()
-                    status.st_ino = __ino_t(child.inode)
+                    status.st_ino = __ino_t(picker?.inode ?? child.inode)
                     status.st_mode = child.isDirectory ? S_IFDIR : S_IFREG
                     return fuse_add_direntry(request, space, capacity - used, name, &status, off_t(position))
                 }

@@ -2,8 +2,9 @@ import CFuse
 import Glibc
 import PhotoCore
 
-/// LOOKUP and FORGET. Inode numbers are derived from the view tree, not allocated, so
-/// there is no lookup count to keep: FORGET only acknowledges.
+/// LOOKUP. Inode numbers are derived from the view tree, not allocated, so there is no
+/// lookup count to keep, except for `.picker`'s renderings (`PickerGenerations`, which
+/// FORGET counts down).
 extension PhotoFileSystem {
     func lookup(_ request: fuse_req_t, _ parent: UInt64, _ name: UnsafePointer<CChar>?) {
         respond(request, "lookup") { () throws(FileSystemError) -> Reply in
@@ -16,7 +17,10 @@ extension PhotoFileSystem {
             guard let child = tree.lookup(parent: parent, name: Array(bytes)), tree.isVisible(child, to: caller) else {
                 throw .notFound
             }
-            return .entry(entry(for: child, in: tree, for: request))
+            guard child.kind == .picker else { return .entry(entry(for: child, in: tree)) }
+            let text = currentPickerText()
+            controlFile.generations.retain(text)
+            return .entry(entry(for: child, in: tree, picker: text))
         }
     }
 }

@@ -25,8 +25,8 @@ extension PhotoFileSystem {
     }
 
     func read(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?) {
-        if inode == ViewInode.picker {
-            readControl(request, size, offset, flags: info?.pointee.flags ?? O_RDONLY)
+        if PickerGenerations.isPicker(inode) {
+            readControl(request, inode, size, offset)
             return
         }
         respond(request, "read") { () throws(FileSystemError) -> Reply in try readFile(request, inode, size, offset) }

@@ -29,6 +29,7 @@ struct LibraryContext {
         do throws(CatalogError) {
             try CatalogLocation.validate(catalog: catalogPath, library: library)
             let catalog = try Catalog.open(at: catalogPath, library: CatalogLocation.canonicalLibraryPath(library))
+            for line in catalog.exposure { environment.output.error("warning: \(line).") }
             return LibraryContext(library: library, catalogPath: catalogPath, catalog: catalog)
         } catch {
             throw .failure("cannot open the catalog \(catalogPath): \(error).")
@@ -43,6 +44,7 @@ struct LibraryContext {
             }
             do throws(CatalogError) {
                 let catalog = try Catalog.open(at: catalogPath)
+                for line in catalog.exposure { environment.output.error("warning: \(line).") }
                 let root = (try? catalog.libraryRoot).flatMap { $0 }.map { LibraryPath(bytes: $0).display } ?? "?"
                 return LibraryContext(library: root, catalogPath: catalogPath, catalog: catalog)
             } catch {

@@ -2,11 +2,14 @@ import Glibc
 import PhotoCatalog
 import PhotoCore
 
-/// Sends picker commands the way DESIGN.md says: through `MOUNTPOINT/.picker` when the
-/// library is mounted (so the daemon applies them and invalidates the kernel's caches),
+/// Sends picker commands the way DESIGN.md says: to the daemon when the library is mounted
+/// (so it applies them and invalidates the kernel's caches) — over its picker socket, which
+/// answers this call alone, or through `MOUNTPOINT/.picker` when there is no socket —
 /// straight to the catalog otherwise. Either way one parser and one executor run them.
 struct PickerClient {
     let context: LibraryContext
+    /// The environment, which says where the picker socket is (`PickerSocketPath`).
+    var environment: [String: String] = [:]
 
     /// The mount of this library, if one is active.
     var mountpoint: String? {
@@ -17,7 +20,12 @@ struct PickerClient {
     /// Runs one write (one transaction); throws the refusal as a CLI error.
     func send(_ write: [UInt8]) throws(CLIError) {
         if let mountpoint {
-            try sendThroughMount(write, picker: mountpoint + "/.picker")
+            switch PickerSocketClient.send(write, mountpoint: Array(mountpoint.utf8), environment: environment) {
+            case .answered(let code, _) where code == 0: return
+            case .answered(let code, let reason): throw Self.cliError(errno: code, reason: reason)
+            case .failed(let why): throw .failure(why + ".")
+            case .unavailable: try sendThroughMount(write, picker: mountpoint + "/.picker")
+            }
             return
         }
         let state: LibraryState
@@ -36,9 +44,10 @@ struct PickerClient {
         }
     }
 
-    /// Writes to `.picker` and, on a refusal, reads the reason back from the same descriptor.
+    /// Writes to `.picker` (when the daemon has no picker socket): the errno is this write's
+    /// own, but `.picker` has no per-writer reason to read back, so the errno is explained.
     private func sendThroughMount(_ write: [UInt8], picker: String) throws(CLIError) {
-        let fd = open(picker, O_RDWR | O_CLOEXEC)
+        let fd = open(picker, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
             throw code == EACCES
@@ -49,10 +58,7 @@ struct PickerClient {
         let written = write.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         if written == write.count { return }
         let code = written < 0 ? errno : EIO
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        let reason = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).trimmingTrailingNewlines() : String(cString: strerror(code))
-        throw Self.cliError(errno: code, reason: reason)
+        throw Self.cliError(errno: code, reason: "\(picker) refused the change: \(String(cString: strerror(code))).")
     }
 
     /// Maps a refusal's errno to the documented exit code.

@@ -34,8 +34,9 @@ enum MountDaemon {
         }
         scanning.compare(with: state.current.snapshot)
         clock.lap("snapshot")
-        let configuration = FileSystemConfiguration(
+        var configuration = FileSystemConfiguration(
             libraryPath: libraryPath, ownerUID: getuid(), ownerGID: getgid(), log: { logger.warning($0) })
+        configuration.othersMayEnter = FuseMount.othersMayEnter(options)
         let control = PickerControl(state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
         var fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
         clock.lap("view tree")
@@ -64,6 +65,9 @@ enum MountDaemon {
             throw describe(error, library: library, mountpoint: mountpoint)
         }
         clock.lap("mount")
+        let pickerSocket = PickerSocketServer.start(
+            mountpoint: control.mountpoint, control: control, fileSystem: fileSystem, environment: environment.variables, log: logger)
+        defer { pickerSocket?.stop() }
         logger.debug("startup (\(fileCount) files): " + clock.summary)
         if !arguments.flag("quiet") { output.error("mounted \(library) on \(mountpoint)") }
         logger.info("mount ready on \(mountpoint) (\(state.current.snapshot.assets.count) assets)")

@@ -7,6 +7,11 @@ import Glibc
 /// the system directories read-only, an empty tmpfs for the home directory and `/tmp`,
 /// and dies with its parent. Only `MOUNTPOINT/apps/APP` is bound: the mount root, with
 /// `.picker` and `library/`, is never reachable from inside.
+///
+/// A view that belongs to another uid is that of an app bound to it (under
+/// `--allow-other`; mode 0500): root runs the sandbox as that uid and its group, the uid
+/// the view is for (root in a sandbox has no capabilities, so it could not enter the view
+/// anyway); anyone else is refused, since only that uid and root may enter it.
 enum SandboxCommand {
     static let command = Command(
         name: "run",
@@ -34,14 +39,15 @@ enum SandboxCommand {
         let (app, commandLine) = try split(arguments.positionals)
         let mountpoint = try findMount(arguments, environment)
         let view = mountpoint + "/apps/" + app
-        try checkView(view, app: app, mountpoint: mountpoint)
+        let owner = try checkView(view, app: app, mountpoint: mountpoint)
+        let user = try runAs(owner, app: app)
         guard let bwrap = findProgram("bwrap", environment) else {
             throw .missingDependency("bwrap was not found on the PATH: install bubblewrap ('apt install bubblewrap').")
         }
         let argv =
             [bwrap] + sandboxArguments(view: view, mountpoint: mountpoint, arguments: arguments, environment: environment) + ["--"]
             + commandLine
-        return try exec(argv)
+        return try exec(argv, as: user)
     }
 
     /// APP and the command after `--`; anything else before `--` is an unknown option.
@@ -92,8 +98,8 @@ enum SandboxCommand {
         }
     }
 
-    /// The app's view must be a directory in a live mount.
-    static func checkView(_ view: String, app: String, mountpoint: String) throws(CLIError) {
+    /// The app's view must be a directory in a live mount; returns the uid it belongs to.
+    static func checkView(_ view: String, app: String, mountpoint: String) throws(CLIError) -> uid_t {
         var status = stat()
         guard stat(view, &status) == 0 else {
             switch errno {
@@ -106,6 +112,21 @@ enum SandboxCommand {
             }
         }
         guard status.st_mode & S_IFMT == S_IFDIR else { throw .notFound("no app named '\(app)' in \(mountpoint).") }
+        return status.st_uid
+    }
+
+    /// The uid and gid to run the sandbox as: nil (as we are) for a view of our own; the
+    /// view's uid and its group when root starts the sandbox of an app bound to a uid.
+    static func runAs(_ owner: uid_t, app: String) throws(CLIError) -> (uid: uid_t, gid: gid_t)? {
+        let me = getuid()
+        if owner == me { return nil }
+        guard me == 0 else {
+            throw .refused(
+                "the app '\(app)' is bound to uid \(owner): only that user and root may enter its view; "
+                    + "run 'photofs run' as root (it runs the command as uid \(owner)), or as that user.")
+        }
+        let gid = getpwuid(owner).map { $0.pointee.pw_gid } ?? 65_534
+        return (owner, gid)
     }
 
     /// bwrap's options (without the program and the command).
@@ -150,8 +171,15 @@ enum SandboxCommand {
         return "/home/photofs"
     }
 
-    /// Replaces this process with bwrap, so signals and the exit code are the command's.
-    private static func exec(_ argv: [String]) throws(CLIError) -> ExitCode {
+    /// Replaces this process with bwrap, so signals and the exit code are the command's;
+    /// as `user` when given (root only: drops supplementary groups, then group, then uid).
+    private static func exec(_ argv: [String], as user: (uid: uid_t, gid: gid_t)?) throws(CLIError) -> ExitCode {
+        if let user {
+            guard setgroups(0, nil) == 0, setgid(user.gid) == 0, setuid(user.uid) == 0, getuid() == user.uid, geteuid() == user.uid
+            else {
+                throw .failure("cannot switch to uid \(user.uid) and gid \(user.gid): \(String(cString: strerror(errno))).")
+            }
+        }
         let cArguments = argv.map { strdup($0) } + [nil]
         execv(argv[0], cArguments)
         let code = errno

@@ -10,7 +10,7 @@ enum SelectCommands {
         details: """
             A TARGET is an asset id, a path relative to the library, or a path inside the mount. Every \
             target must pass the app's filter (else exit 5, EPERM) and the selection may not pass the \
-            app's limit (EDQUOT). All targets are granted, or none. Through MOUNTPOINT/.picker when the \
+            app's limit (EDQUOT). All targets are granted, or none. Through the mount's picker socket when the \
             library is mounted, straight to the catalog otherwise.
             """,
         options: LibraryContext.options, passesUnknownOptions: true
@@ -43,12 +43,12 @@ enum SelectCommands {
         let words = [verb] + arguments.positionals
         let command: PickerCommand
         do throws(PickerError) {
-            command = try PickerCommandParser.command(arguments: words.map { Array($0.utf8) })
+            command = try PickerCommandParser.command(arguments: words.map(RawArguments.bytes))
         } catch {
             throw PickerClient.cliError(errno: PickerControl.errno(for: error.errnoKind), reason: error.reason)
         }
         let context = try LibraryContext.existing(arguments: arguments, environment: environment)
-        try PickerClient(context: context).send(command.serialized)
+        try PickerClient(context: context, environment: environment.variables).send(command.serialized)
         return .success
     }
 }

@@ -10,14 +10,14 @@ enum ShowCommand {
         details: "ASSET is an asset id (12 hex digits) or a path relative to the library root. A file that is not an asset is explained.",
         options: LibraryContext.options + [.flag("json", "print a JSON object")]
     ) { arguments, environment throws(CLIError) in
-        let target = try arguments.positional(0, "ASSET")
+        let target = RawArguments.bytes(try arguments.positional(0, "ASSET"))
         let context = try LibraryContext.existing(arguments: arguments, environment: environment)
         let output = environment.output
         let matches: [AssetRecord]
         let failure: FailureRecord?
         do throws(CatalogError) {
-            matches = try context.catalog.assets(matchingPathOrID: Array(target.utf8))
-            failure = try context.catalog.failure(at: LibraryPath(target))
+            matches = try context.catalog.assets(matchingPathOrID: target)
+            failure = try context.catalog.failure(at: LibraryPath(bytes: target))
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
@@ -25,7 +25,7 @@ enum ShowCommand {
             if let failure {
                 throw .notFound("\(failure.path.display) is not an asset: \(failure.reason).")
             }
-            throw .notFound("no asset '\(target)' in the catalog of \(context.library).")
+            throw .notFound("no asset '\(LibraryPath(bytes: target).display)' in the catalog of \(context.library).")
         }
         if arguments.flag("json") {
             output.line(AssetFormatting.encode(AssetFormatting.json(record.asset, fingerprint: record.fingerprint)))

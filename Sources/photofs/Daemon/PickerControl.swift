@@ -4,7 +4,8 @@ import PhotoCore
 import PhotoFS
 
 /// The daemon's `.picker`: hands each write to the library state (parser, executor,
-/// catalog) and turns a refusal into the errno the writer sees and the reason it reads back.
+/// catalog) and turns a refusal into the errno the writer sees and the one-line reason the
+/// CLI gets over the picker socket.
 struct PickerControl: ControlHandling {
     let state: LibraryState
     /// The mountpoint, so targets may be given as absolute paths inside the mount.

@@ -37,6 +37,10 @@ struct LibraryWalkerTests {
         _ = FileOps.cString(lib + Array("/fifo".utf8)) { mkfifo($0, 0o644) }
         let result = try LibraryWalker.walk(root: lib, scope: .everything)
         #expect(result.files.map(\.path.display) == ["keep.jpg"])
+        // Links and the FIFO are listed as special files (recorded as not assets), hidden names not at all.
+        #expect(
+            result.special.map { "\($0.file.path.display) \($0.kind)" }
+                == ["alias.jpg symbolicLink", "fifo fifo", "link-in symbolicLink", "link-out symbolicLink", "secret.jpg symbolicLink"])
     }
 
     @Test func theRootMayBeASymlink() throws {

@@ -80,7 +80,8 @@ struct VisibilityTests {
         #expect(PickerFile.selection(in: rendered, app: "photos") == photos.map(\.id))
         #expect(PickerFile.selection(in: rendered, app: "canon") == canonGrants.map(\.id))
 
-        // Refusals: errno from write(2), the reason from the same descriptor, and no trace.
+        // Refusals: errno from write(2), the same errno and the reason over the picker
+        // socket, and no trace.
         let refusals: [(String, Int32, String)] = [
             ("select canon \(canon[4].id) \(canon[5].id)\n", EDQUOT, "limit"),
             ("select canon \(notCanon[0].id)\n", EPERM, "filter"),
@@ -103,7 +104,8 @@ struct VisibilityTests {
             ("deselect canon \(canon[0].id)\nselect canon \(canon[1].id) \(canon[4].id) \(canon[5].id)\n", EDQUOT, "line 2"),
         ]
         for (text, code, mention) in refusals {
-            let outcome = write(text)
+            #expect(write(text).errno == code, "\(text.debugDescription) through .picker")
+            let outcome = PickerSocket.send(mnt, text)
             #expect(outcome.errno == code, "\(text.debugDescription) → \(outcome)")
             #expect(
                 outcome.reason.hasSuffix("\n") && outcome.reason.dropLast().split(separator: "\n").count == 1,

@@ -47,7 +47,10 @@ final class DaemonProcess {
         posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
         posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        let argv = [Self.binary, "mount", "-f", "--ready-fd", "3", "--quiet", "--log-level", "debug", "--catalog", catalog] + extra + ["--", library, mountpoint]
+        let argv =
+            [Self.binary, "mount", "-f", "--ready-fd", "3", "--quiet", "--log-level", "debug", "--catalog", catalog] + extra + [
+                "--", library, mountpoint,
+            ]
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         // Test threads block signals; the daemon must start as a shell would start it.
@@ -230,9 +233,17 @@ func run(_ argv: [String]) -> (status: Int32, output: String) {
     return (code, String(decoding: output, as: UTF8.self))
 }
 
-/// A fresh temporary directory.
+/// Where the tests make their directories and mounts: `$PHOTOFS_TEST_ROOT` when set (the
+/// directory `mount-scripts/test` makes for one run, and whose mounts alone it cleans up
+/// after a failed test), else `/tmp`.
+let testRoot: String = {
+    if let root = ProcessInfo.processInfo.environment["PHOTOFS_TEST_ROOT"], root.hasPrefix("/") { return root }
+    return "/tmp"
+}()
+
+/// A fresh temporary directory below `testRoot`.
 func temporaryDirectory(_ prefix: String) -> String {
-    var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+    var template = Array("\(testRoot)/\(prefix)-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     return String(cString: made!)
 }

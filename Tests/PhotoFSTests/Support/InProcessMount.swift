@@ -17,9 +17,7 @@ final class InProcessMount: @unchecked Sendable {
         library: TestLibrary, snapshot: LibrarySnapshot, control: (any ControlHandling)? = nil,
         filters: some AppFilterResolving = FilterLanguageResolver()
     ) throws {
-        var template = Array("/tmp/photofs-mnt-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        mountpoint = Array(String(cString: made!).utf8)
+        mountpoint = Array(temporaryDirectory("photofs-mnt").utf8)
         let configuration = FileSystemConfiguration(
             libraryPath: library.root, ownerUID: getuid(), ownerGID: getgid(), maxThreads: 8,
             log: { FileHandle.standardError.write(("photofs (test): " + $0 + "\n").data(using: .utf8)!) })

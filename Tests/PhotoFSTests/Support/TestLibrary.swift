@@ -9,9 +9,7 @@ final class TestLibrary {
     private(set) var assets: [Asset] = []
 
     init() {
-        var template = Array("/tmp/photofs-lib-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        root = made.map { Array(String(cString: $0).utf8) } ?? Array("/tmp/photofs-lib-failed".utf8)
+        root = Array(temporaryDirectory("photofs-lib").utf8)
     }
 
     /// Writes a file and records it as an asset with the next id; returns the asset.

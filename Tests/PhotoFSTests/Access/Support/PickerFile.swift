@@ -1,9 +1,11 @@
 import Glibc
 
 /// The control file as a user program drives it: one `write(2)` per call on a fresh
-/// `O_RDWR|O_TRUNC` open, and on failure the reason read back from the same descriptor.
+/// `O_RDWR|O_TRUNC` open. A refusal is its errno alone (the reason comes over the picker
+/// socket, `PickerSocket`).
 enum PickerFile {
-    /// The result of one write: errno 0 on success, else the errno and the reason line.
+    /// The result of one write: errno 0 on success, else the errno (and, over the socket,
+    /// the reason line).
     struct Outcome: Equatable, CustomStringConvertible {
         let errno: Int32
         let reason: String
@@ -20,8 +22,7 @@ enum PickerFile {
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) }
         if written == bytes.count { return Outcome(errno: 0, reason: "") }
-        let code = written < 0 ? errno : EIO
-        return Outcome(errno: code, reason: String(decoding: readAll(fd), as: UTF8.self))
+        return Outcome(errno: written < 0 ? errno : EIO, reason: "")
     }
 
     /// What a fresh open of `.picker` reads: the rendered apps and selections.
