@@ -12,25 +12,28 @@ let package = Package(
         .systemLibrary(name: "CFuse", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "PhotoCore"),
-        .target(name: "PhotoMetadata", dependencies: ["PhotoCore", "CExif"]),
-        .target(name: "PhotoCatalog", dependencies: ["PhotoCore", "CSQLite"]),
+        .target(name: "PhotoHashing", dependencies: ["PhotoCore", "CCrypto"]),
+        .target(name: "PhotoMetadata", dependencies: ["PhotoCore", "PhotoHashing", "CExif"]),
+        .target(name: "PhotoCatalog", dependencies: ["PhotoCore", "PhotoHashing", "CSQLite"]),
         .target(name: "PhotoFS", dependencies: ["PhotoCore", "CFuse"]),
         .executableTarget(
             name: "photofs",
-            dependencies: ["PhotoCore", "PhotoMetadata", "PhotoCatalog", "PhotoFS"]
+            dependencies: ["PhotoCore", "PhotoHashing", "PhotoMetadata", "PhotoCatalog", "PhotoFS"]
         ),
 
         .testTarget(name: "PhotoCoreTests", dependencies: ["PhotoCore"]),
-        .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoCore", "PhotoMetadata"]),
+        .testTarget(name: "PhotoHashingTests", dependencies: ["PhotoCore", "PhotoHashing"]),
+        .testTarget(name: "PhotoMetadataTests", dependencies: ["PhotoCore", "PhotoHashing", "PhotoMetadata"]),
         .testTarget(
             name: "PhotoCatalogTests",
-            dependencies: ["PhotoCore", "PhotoCatalog", "PhotoMetadata"]
+            dependencies: ["PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata"]
         ),
         .testTarget(
             name: "PhotoFSTests",
-            dependencies: ["PhotoCore", "PhotoFS", "PhotoCatalog", "PhotoMetadata"]
+            dependencies: ["PhotoCore", "PhotoHashing", "PhotoFS", "PhotoCatalog", "PhotoMetadata"]
         ),
     ],
     swiftLanguageModes: [.v6]

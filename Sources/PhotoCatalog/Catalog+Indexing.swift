@@ -15,13 +15,13 @@ extension Catalog {
             var failures: [LibraryPath: FileStat] = [:]
             for (lower, upper) in Self.pathRanges(scope) {
                 let a = try Self.rangeStatement(
-                    "SELECT path, id, fingerprint, size, mtime_ns, inode FROM assets", from: lower, to: upper, in: db)
+                    "SELECT path, id, fingerprint, size, mtime_ns, inode, ctime_ns FROM assets", from: lower, to: upper, in: db)
                 while try a.step() {
                     let path = LibraryPath(bytes: a.blob(0))
                     guard scope.contains(path), let id = AssetID(a.text(1)) else { continue }
                     assets[path] = StoredFileState(
                         id: id, fingerprint: a.text(2), size: a.int64(3), mtimeNanoseconds: a.int64(4),
-                        inode: UInt64(bitPattern: a.int64(5)))
+                        inode: UInt64(bitPattern: a.int64(5)), ctimeNanoseconds: a.int64(6))
                 }
                 a.reset()
                 try Self.readFailures(from: lower, to: upper, in: db, where: { scope.contains($0) }, into: &failures)
@@ -57,12 +57,13 @@ extension Catalog {
         from lower: [UInt8], to upper: [UInt8]?, in db: Database, where keep: (LibraryPath) -> Bool,
         into failures: inout [LibraryPath: FileStat]
     ) throws(CatalogError) {
-        let f = try rangeStatement("SELECT path, size, mtime_ns, inode FROM failures", from: lower, to: upper, in: db)
+        let f = try rangeStatement("SELECT path, size, mtime_ns, inode, ctime_ns FROM failures", from: lower, to: upper, in: db)
         defer { f.reset() }
         while try f.step() {
             let path = LibraryPath(bytes: f.blob(0))
             guard keep(path) else { continue }
-            failures[path] = FileStat(size: f.int64(1), mtimeNanoseconds: f.int64(2), inode: UInt64(bitPattern: f.int64(3)))
+            failures[path] = FileStat(
+                size: f.int64(1), mtimeNanoseconds: f.int64(2), inode: UInt64(bitPattern: f.int64(3)), ctimeNanoseconds: f.int64(4))
         }
     }
 
@@ -107,6 +108,16 @@ struct IndexWriter {
     /// The stored record with this id.
     func record(_ id: AssetID) throws(CatalogError) -> AssetRecord? {
         try AssetRows.records(in: db, where: "id = ?1") { s throws(CatalogError) in try s.bind(1, id.rawValue) }.first
+    }
+
+    /// The id of the row at `path` when it holds content with this fingerprint: a row
+    /// another index run wrote after this run read the catalog.
+    func id(at path: LibraryPath, fingerprint: String) throws(CatalogError) -> AssetID? {
+        let s = try db.statement("SELECT id FROM assets WHERE path = ?1 AND fingerprint = ?2")
+        defer { s.reset() }
+        try s.bind(1, path.bytes)
+        try s.bind(2, fingerprint)
+        return try s.step() ? AssetID(s.text(0)) : nil
     }
 
     /// Whether some row holds this id.

@@ -1,4 +1,5 @@
 import PhotoCore
+import PhotoHashing
 
 /// Where a library's catalog lives by default, following the XDG base-directory
 /// convention, and the rule that a catalog never lies inside its library.

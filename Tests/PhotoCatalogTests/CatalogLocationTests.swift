@@ -1,4 +1,5 @@
 import PhotoCore
+import PhotoHashing
 import Testing
 
 @testable import PhotoCatalog

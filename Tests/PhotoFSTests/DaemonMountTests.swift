@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotoCatalog
 import PhotoCore
+import PhotoHashing
 import Testing
 
 /// The shipped binary, mounted for real: `photofs mount -f` with a readiness pipe.

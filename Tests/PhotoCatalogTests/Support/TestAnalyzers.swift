@@ -1,5 +1,6 @@
 import Glibc
 import PhotoCore
+import PhotoHashing
 import Synchronization
 
 /// Tiny JPEGs made in code: SOI, a comment that makes each one unique, a frame header with

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotoCatalog
 import PhotoCore
+import PhotoHashing
 import Testing
 
 /// Issue 5's acceptance through the kernel: every corpus file that `manifest.json` marks
