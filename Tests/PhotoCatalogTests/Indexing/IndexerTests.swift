@@ -397,3 +397,66 @@ struct IndexerUpgradeTests {
         return ids
     }
 }
+
+/// Several index runs at once (each with its own connection, as separate `photofs index`
+/// processes have) over a library with identical copies: every run must leave the ids a
+/// single run gives, whatever order their transactions land in.
+@Suite("Indexer: concurrent runs agree on ids")
+struct IndexerConcurrencyTests {
+    @Test func concurrentRunsGiveTheIdsOfASingleRun() throws {
+        let fixture = try Fixture()
+        for n in 0..<20 {
+            for copy in 0..<3 {
+                try FileOps.write(TinyJPEG.bytes(comment: "content \(n)"), to: fixture.path("c\(copy)/\(n % 4)/IMG_\(n).jpg"))
+            }
+        }
+        _ = try fixture.index(batchSize: 5)
+        let reference = try Dictionary(uniqueKeysWithValues: fixture.catalog.snapshot().assets.map { ($0.path.display, $0.id) })
+        #expect(reference.count == 60 && Set(reference.values).count == 60)
+
+        var differing: [String] = []
+        for trial in 0..<5 {
+            let path = fixture.dir.string + "/concurrent-\(trial).sqlite"
+            _ = try Catalog.open(at: path)
+            let library = fixture.dir.child("lib")
+            let failures = Mutex<[String]>([])
+            let threads = (0..<3).map { run in
+                Thread {
+                    do {
+                        let catalog = try Catalog.open(at: path)
+                        _ = try Indexer(catalog: catalog, library: library, analyzer: FileAnalyzer(), batchSize: 3 + run).run()
+                    } catch {
+                        failures.withLock { $0.append("run \(run): \(error)") }
+                    }
+                }
+            }
+            threads.forEach { $0.start() }
+            threads.forEach { $0.join() }
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+            let ids = try Dictionary(uniqueKeysWithValues: Catalog.open(at: path).snapshot().assets.map { ($0.path.display, $0.id) })
+            if ids != reference { differing.append("trial \(trial): \(ids.filter { reference[$0.key] != $0.value }.count) paths differ") }
+        }
+        #expect(differing.isEmpty, "\(differing)")
+    }
+}
+
+/// A joinable thread (the toolchain's Foundation-free test target has no `Thread`).
+private final class Thread: @unchecked Sendable {
+    private var handle = pthread_t()
+    private let body: () -> Void
+
+    init(_ body: @escaping () -> Void) { self.body = body }
+
+    func start() {
+        let box = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(
+            &handle, nil,
+            { raw in
+                let thread = Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue()
+                thread.body()
+                return nil
+            }, box)
+    }
+
+    func join() { pthread_join(handle, nil) }
+}
