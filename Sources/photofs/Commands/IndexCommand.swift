@@ -43,7 +43,10 @@ enum IndexCommand {
     {
         let bar = quiet ? nil : ProgressBar(label: "indexing", isTerminal: environment.stderrIsTerminal, output: environment.output)
         let progress: @Sendable (IndexProgress) -> Void = { progress in
-            if progress.phase == .analyzing, progress.filesTotal > 0 { bar?.update(done: progress.filesDone, total: progress.filesTotal) }
+            if progress.phase == .analyzing, progress.filesTotal > 0 {
+                bar?.update(
+                    done: progress.filesDone, total: progress.filesTotal, bytesDone: progress.bytesDone, bytesTotal: progress.bytesTotal)
+            }
         }
         do throws(IndexError) {
             let summary: IndexSummary
