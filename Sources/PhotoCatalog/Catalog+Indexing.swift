@@ -3,7 +3,8 @@ import PhotoCore
 /// The catalog's side of indexing: reading what is stored under a scope and writing a
 /// batch of results in one transaction.
 extension Catalog {
-    /// The stored state of every asset and failure within the scope, by path.
+    /// The stored state of every asset and failure within the scope, by path; the
+    /// fingerprints are left empty (see `fingerprints(of:)`): an unchanged file needs none.
     func storedStates(in scope: IndexScope) throws(CatalogError) -> (
         assets: [LibraryPath: StoredFileState], failures: [LibraryPath: FileStat]
     ) {
@@ -15,18 +16,36 @@ extension Catalog {
             var failures: [LibraryPath: FileStat] = [:]
             for (lower, upper) in Self.pathRanges(scope) {
                 let a = try Self.rangeStatement(
-                    "SELECT path, id, fingerprint, size, mtime_ns, inode, ctime_ns FROM assets", from: lower, to: upper, in: db)
+                    "SELECT path, id, size, mtime_ns, inode, ctime_ns FROM assets", from: lower, to: upper, in: db)
                 while try a.step() {
                     let path = LibraryPath(bytes: a.blob(0))
-                    guard scope.contains(path), let id = AssetID(a.text(1)) else { continue }
+                    guard scope.contains(path), let id = a.withTextBytes(1, { AssetID(utf8: $0) }) else { continue }
                     assets[path] = StoredFileState(
-                        id: id, fingerprint: a.text(2), size: a.int64(3), mtimeNanoseconds: a.int64(4),
-                        inode: UInt64(bitPattern: a.int64(5)), ctimeNanoseconds: a.int64(6))
+                        id: id, fingerprint: "", size: a.int64(2), mtimeNanoseconds: a.int64(3),
+                        inode: UInt64(bitPattern: a.int64(4)), ctimeNanoseconds: a.int64(5))
                 }
                 a.reset()
                 try Self.readFailures(from: lower, to: upper, in: db, where: { scope.contains($0) }, into: &failures)
             }
             return (assets, failures)
+        }
+    }
+
+    /// The fingerprints of these assets, by id (one read transaction).
+    func fingerprints(of ids: [AssetID]) throws(CatalogError) -> [AssetID: String] {
+        try connection.withLock { (c: inout Connection) throws(CatalogError) -> [AssetID: String] in
+            let db = c.db
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
+            let s = try db.statement("SELECT fingerprint FROM assets WHERE id = ?1")
+            var result: [AssetID: String] = [:]
+            for id in ids {
+                s.reset()
+                try s.bind(1, id.rawValue)
+                if try s.step() { result[id] = s.text(0) }
+            }
+            s.reset()
+            return result
         }
     }
 

@@ -3,7 +3,7 @@
 # in one run. Prints markdown tables on stdout.
 #
 # Usage: Tests/Benchmarks/index-bench.sh [WORKDIR]
-#   env: COUNT=10000 SEED=7 (small library), REAL_JPEGS=1000 REAL_HEICS=12 REAL_VIDEOS=4
+#   env: COUNT=10000 SEED=7 (small library), REAL_JPEGS=1000 REAL_HEICS=3 REAL_VIDEOS=4
 #        REAL_DIR=/var/tmp/photofs-index-bench, SKIP_REAL=1 to bench the small library only.
 #
 # Two libraries: 10,000 small JPEGs written by `photofs generate` (kept in WORKDIR), and a
@@ -38,7 +38,7 @@ if [ ! -f "$LIB.complete" ]; then
 fi
 # The realistic library: generated once (it takes a while) and kept under /var/tmp.
 REAL_JPEGS="${REAL_JPEGS:-1000}"
-REAL_HEICS="${REAL_HEICS:-12}"
+REAL_HEICS="${REAL_HEICS:-3}"
 REAL_VIDEOS="${REAL_VIDEOS:-4}"
 REAL="${REAL_DIR:-/var/tmp/photofs-index-bench}/real-$REAL_JPEGS-$REAL_HEICS-$REAL_VIDEOS-$SEED"
 if [ "${SKIP_REAL:-0}" = 1 ]; then

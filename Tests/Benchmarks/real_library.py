@@ -157,7 +157,7 @@ def write_video(path, rng, mib, moov_first):
 
 def main():
     args = sys.argv[1:]
-    opts = {"--jpegs": 1000, "--heics": 12, "--videos": 4, "--video-mib": 1024, "--seed": 7}
+    opts = {"--jpegs": 1000, "--heics": 3, "--videos": 4, "--video-mib": 1024, "--seed": 7}
     root = None
     while args:
         a = args.pop(0)

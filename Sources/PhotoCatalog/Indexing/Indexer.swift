@@ -156,6 +156,11 @@ private struct IndexRun {
         for file in candidates {
             if let row = stored[file.path] { pool[file.path] = row }
         }
+        // Fingerprints are read for the pool only: an unchanged library needs none.
+        if !pool.isEmpty {
+            let fingerprints = try indexer.catalog.fingerprints(of: pool.values.map(\.id))
+            for (path, row) in pool { pool[path]?.fingerprint = fingerprints[row.id] ?? "" }
+        }
         for (path, row) in pool.sorted(by: { $0.key < $1.key }) {
             poolByStat[row.stat, default: []].append(path)
             poolByFingerprint[row.fingerprint, default: []].append(path)
@@ -252,7 +257,7 @@ private struct IndexRun {
                     ctimeNanoseconds: file.stat.ctimeNanoseconds, reason: reason, recordedAtNanoseconds: FileSystem.nowNanoseconds()))
             summary.failed += 1
         case .success(let analysis):
-            if let row = stored[file.path], !claimed.contains(file.path),
+            if let row = pool[file.path], !claimed.contains(file.path),
                 row.fingerprint == analysis.fingerprint || legacyMatch(row, file.path, size: file.stat.size)
             {
                 // Same content, touched: same id, fresh stat and metadata.

@@ -57,7 +57,8 @@ final class ProgressBar: Sendable {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = Int(fraction * 100)
         let bytes = state.bytesTotal > 0 ? " \(Self.size(state.bytesDone))/\(Self.size(state.bytesTotal))" : ""
-        return "\(label) [\(bar)] \(state.done)/\(state.total) files\(bytes) \(percent)% \(Int(rate)) files/s ETA \(Self.duration(remaining))"
+        return
+            "\(label) [\(bar)] \(state.done)/\(state.total) files\(bytes) \(percent)% \(Int(rate)) files/s ETA \(Self.duration(remaining))"
     }
 
     /// A byte count in the largest binary unit that keeps it at or above 1 (one decimal).
