@@ -49,6 +49,26 @@ extension Catalog {
         }
     }
 
+    /// Every asset in the scope with its stored whole-file hash, in path order.
+    func contentHashes(in scope: IndexScope) throws(CatalogError) -> [StoredContentHash] {
+        try connection.withLock { (c: inout Connection) throws(CatalogError) -> [StoredContentHash] in
+            let db = c.db
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
+            var rows: [StoredContentHash] = []
+            for (lower, upper) in Self.pathRanges(scope) {
+                let s = try Self.rangeStatement("SELECT path, id, size, content_sha256 FROM assets", from: lower, to: upper, in: db)
+                while try s.step() {
+                    let path = LibraryPath(bytes: s.blob(0))
+                    guard scope.contains(path), let id = AssetID(s.text(1)) else { continue }
+                    rows.append(StoredContentHash(id: id, path: path, size: s.int64(2), contentSHA256: s.isNull(3) ? nil : s.text(3)))
+                }
+                s.reset()
+            }
+            return rows.sorted { $0.path < $1.path }
+        }
+    }
+
     /// The stored state of every failure, by path.
     func failureStates() throws(CatalogError) -> [LibraryPath: FileStat] {
         try connection.withLock { (c: inout Connection) throws(CatalogError) -> [LibraryPath: FileStat] in
@@ -137,6 +157,18 @@ struct IndexWriter {
         try s.bind(1, path.bytes)
         try s.bind(2, fingerprint)
         return try s.step() ? AssetID(s.text(0)) : nil
+    }
+
+    /// Stores the whole-file hash of an asset; `forgetStat` also forgets its ctime, so the
+    /// next index run reads the file again.
+    func setContentHash(_ id: AssetID, _ digest: String, forgetStat: Bool) throws(CatalogError) {
+        let s = try db.statement(
+            forgetStat
+                ? "UPDATE assets SET content_sha256 = ?2, ctime_ns = 0 WHERE id = ?1"
+                : "UPDATE assets SET content_sha256 = ?2 WHERE id = ?1")
+        try s.bind(1, id.rawValue)
+        try s.bind(2, digest)
+        try s.run()
     }
 
     /// Whether some row holds this id.

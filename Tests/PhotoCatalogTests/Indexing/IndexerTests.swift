@@ -460,3 +460,33 @@ private final class Thread: @unchecked Sendable {
 
     func join() { pthread_join(handle, nil) }
 }
+
+/// `photofs index --verify`: every catalogued file hashed whole with libcrypto, the hash
+/// stored, and a file whose bytes no longer match the stored hash reported and indexed again.
+@Suite("Indexer: verify")
+struct IndexerVerifyTests {
+    @Test func verifyStoresHashesAndReindexesSilentChanges() throws {
+        let fixture = try Fixture()
+        try fixture.addWithExif("a.jpg", day: 1)
+        try fixture.addWithExif("b.jpg", day: 2)
+        _ = try fixture.index()
+        let indexer = Indexer(catalog: fixture.catalog, library: fixture.dir.child("lib"), analyzer: fixture.analyzer)
+        let (first, none) = try indexer.verify()
+        #expect(first.files == 2 && first.firstHashed == 2 && first.changedSilently.isEmpty && none == nil)
+        let db = try Database(path: fixture.catalogPath)
+        let bytes = try #require(FileOps.read(fixture.path("a.jpg")))
+        #expect(try db.scalarText("SELECT content_sha256 FROM assets WHERE path = x'612e6a7067'") == SHA256.hex(SHA256.hash(bytes)))
+        let (second, _) = try indexer.verify()
+        #expect(second.files == 2 && second.firstHashed == 0 && second.changedSilently.isEmpty)
+
+        // The stored hash no longer matches a.jpg's bytes, while its stat does.
+        try db.execute("UPDATE assets SET content_sha256 = '\(String(repeating: "0", count: 64))' WHERE path = x'612e6a7067'")
+        fixture.analyzer.reset()
+        let (third, reindex) = try indexer.verify()
+        #expect(third.changedSilently == [LibraryPath("a.jpg")])
+        #expect(reindex?.touched == 1 && reindex?.unchanged == 1, "\(reindex.map(counts) ?? [:])")
+        #expect(fixture.analyzer.count == 1)
+        let (fourth, _) = try indexer.verify()
+        #expect(fourth.changedSilently.isEmpty && fourth.firstHashed == 1)
+    }
+}
