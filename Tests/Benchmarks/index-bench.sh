@@ -4,7 +4,8 @@
 #
 # Usage: Tests/Benchmarks/index-bench.sh [WORKDIR]
 #   env: COUNT=10000 SEED=7 (small library), REAL_JPEGS=1000 REAL_HEICS=3 REAL_VIDEOS=4
-#        REAL_DIR=/var/tmp/photofs-index-bench, SKIP_REAL=1 to bench the small library only.
+#        REAL_DIR=/var/tmp/photofs-index-bench, SKIP_REAL=1 to bench the small library only,
+#        SCALE_COUNT=100000 (unchanged re-index of a generated library that large; 0 skips).
 #
 # Two libraries: 10,000 small JPEGs written by `photofs generate` (kept in WORKDIR), and a
 # realistic one written by real_library.py (camera-size JPEGs of 12-24 MP with full EXIF,
@@ -49,4 +50,17 @@ elif [ ! -f "$REAL.complete" ]; then
     python3 Tests/Benchmarks/real_library.py "$REAL" --jpegs "$REAL_JPEGS" --heics "$REAL_HEICS" --videos "$REAL_VIDEOS" --seed "$SEED" >&2
 fi
 
-python3 Tests/Benchmarks/index_bench.py "$PHOTOFS" "$WORK" "$LIB" "$REAL"
+# A large library for the unchanged re-index (SCALE_COUNT=0 skips it).
+SCALE_COUNT="${SCALE_COUNT:-100000}"
+LARGE=""
+if [ "$SCALE_COUNT" -gt 0 ]; then
+    LARGE="${REAL_DIR:-/var/tmp/photofs-index-bench}/library-$SCALE_COUNT-$SEED"
+    if [ ! -f "$LARGE.complete" ]; then
+        rm -rf "$LARGE"
+        echo "index-bench: generating $SCALE_COUNT photos into $LARGE" >&2
+        "$PHOTOFS" generate "$LARGE" --count "$SCALE_COUNT" --seed "$SEED" >&2
+        : > "$LARGE.complete"
+    fi
+fi
+
+python3 Tests/Benchmarks/index_bench.py "$PHOTOFS" "$WORK" "$LIB" "$REAL" "$LARGE"

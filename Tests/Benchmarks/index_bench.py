@@ -7,8 +7,8 @@ import os, subprocess, sys, tempfile, time
 
 
 def measure(argv, log):
-    """Runs argv to its end; returns (seconds, rchar, read_bytes) read from /proc/PID/io
-    just before the process is reaped."""
+    """Runs argv to its end; returns (seconds, rchar, read_bytes, cpu seconds): the I/O
+    read from /proc/PID/io just before the process is reaped, the CPU from its rusage."""
     with open(log, "wb") as out:
         start = time.monotonic()
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
@@ -19,10 +19,11 @@ def measure(argv, log):
             for line in f:
                 key, value = line.split(":")
                 io[key] = int(value)
-        status = proc.wait()
-    if status != 0:
-        sys.exit("index-bench: %s exited %d (see %s)" % (argv[0], status, log))
-    return seconds, io["rchar"], io["read_bytes"]
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        sys.exit("index-bench: %s exited %d (see %s)" % (argv[0], proc.returncode, log))
+    return seconds, io["rchar"], io["read_bytes"], usage.ru_utime + usage.ru_stime
 
 
 def drop_caches():
@@ -85,8 +86,24 @@ def bench(photofs, library, label, work, cold):
     print()
 
 
+def scale(photofs, library, work):
+    """Re-index of an unchanged large library (warm), three runs: wall and CPU seconds."""
+    files, _ = library_facts(library)
+    catalog_dir = tempfile.mkdtemp(dir=work, prefix="catalog.")
+    catalog = catalog_dir + "/catalog.sqlite"
+    first = measure([photofs, "index", library, "--catalog", catalog], work + "/scale-first.log")
+    runs = [measure([photofs, "index", library, "--catalog", catalog], work + "/scale-again.log") for _ in range(3)]
+    subprocess.run(["rm", "-rf", catalog_dir])
+    print("### Re-index of an unchanged library of %d files (`photofs generate --count %d`)" % (files, files))
+    print()
+    print("First index: %.1f s. Unchanged re-index, three runs: %s s wall, %s s CPU (user + system)." % (
+        first[0], " / ".join("%.2f" % r[0] for r in runs), " / ".join("%.2f" % r[3] for r in runs)))
+    print()
+
+
 def main():
     photofs, work, small, real = sys.argv[1:5]
+    large = sys.argv[5] if len(sys.argv) > 5 else ""
     cold = os.geteuid() == 0
     print("Machine: %d cores, shared with other work (ratios matter, not seconds); %s." % (
         os.cpu_count(), "cold runs drop the page cache before each command" if cold else "not root: warm runs only"))
@@ -95,6 +112,8 @@ def main():
         bench(photofs, small, "Small generated JPEGs (`photofs generate`)", work, cold)
     if real:
         bench(photofs, real, "Realistic library (`real_library.py`: camera-size JPEGs with full EXIF, HEIC, large MP4)", work, cold)
+    if large:
+        scale(photofs, large, work)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@
 ///   reads every file once (about what its metadata needs) and stores a fresh plan.
 /// - `assets.content_sha256`: the SHA-256 of the whole file when known (made by `photofs
 ///   index --verify`, or kept from a catalog made before sampled fingerprints), else NULL.
+/// - `assets_state`: a covering index of what the unchanged rule compares, so that a
+///   re-index reads one compact index in path order instead of looking up every row
+///   (100,000 unchanged files: half the CPU time).
 /// - Fingerprints made before this step hashed the whole file; they move to
 ///   `content_sha256` and the `fingerprint` column keeps them as `sha256:HEX`, which no
 ///   sampled fingerprint equals. The indexer recognises such a row by that full hash (the
@@ -17,6 +20,7 @@ extension Schema {
         ALTER TABLE assets ADD COLUMN content_sha256 TEXT;
         ALTER TABLE failures ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
         UPDATE assets SET content_sha256 = fingerprint, fingerprint = 'sha256:' || fingerprint;
+        CREATE INDEX assets_state ON assets(path, id, size, mtime_ns, inode, ctime_ns);
         """
 
     /// How a fingerprint made before sampled fingerprints is kept (`sha256:` + full hash).
