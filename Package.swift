@@ -17,18 +17,23 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         .target(name: "MediaFormats"),
         .target(name: "PhotoCore", dependencies: ["MediaFormats"]),
         .target(name: "PhotoSamples", dependencies: ["MediaFormats"]),
-        .target(name: "PhotoMetadata", dependencies: ["MediaFormats", "PhotoCore", "CExif"]),
-        .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "CSQLite"]),
+        .target(name: "PhotoHashing", dependencies: ["PhotoCore", "CCrypto"]),
+        .target(name: "PhotoMetadata", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CExif"]),
+        .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CSQLite"]),
         .target(name: "PhotoFS", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
-        .target(name: "PhotoImaging", dependencies: ["MediaFormats", "CTurboJPEG", "CHeif", "CPNG", "CWebP"]),
+        .target(name: "PhotoImaging", dependencies: ["MediaFormats", "PhotoHashing", "CTurboJPEG", "CHeif", "CPNG", "CWebP"]),
         .executableTarget(
             name: "photofs",
-            dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "PhotoFS", "PhotoImaging", "CSystemd"]
+            dependencies: [
+                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "PhotoFS", "PhotoImaging",
+                "CSystemd",
+            ]
         ),
 
         // What every test target shares: external readers (exiftool, PIL) and the skip rule.
@@ -36,15 +41,19 @@ let package = Package(
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "PhotoSamples", "TestSupport"]),
         .testTarget(name: "PhotoCoreTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "TestSupport"]),
         .testTarget(name: "PhotoSamplesTests", dependencies: ["MediaFormats", "PhotoSamples", "TestSupport"]),
+        .testTarget(name: "PhotoHashingTests", dependencies: ["PhotoCore", "PhotoHashing", "TestSupport"]),
         .testTarget(
-            name: "PhotoMetadataTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoMetadata", "PhotoSamples", "TestSupport"]),
+            name: "PhotoMetadataTests",
+            dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoMetadata", "PhotoSamples", "TestSupport"]),
         .testTarget(
             name: "PhotoCatalogTests",
-            dependencies: ["MediaFormats", "PhotoCore", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport"]
+            dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport"]
         ),
         .testTarget(
             name: "PhotoFSTests",
-            dependencies: ["MediaFormats", "PhotoCore", "PhotoFS", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport"]
+            dependencies: [
+                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoFS", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport",
+            ]
         ),
         .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "TestSupport"]),
     ],

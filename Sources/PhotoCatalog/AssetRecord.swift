@@ -21,16 +21,21 @@ public struct FailureRecord: Hashable, Sendable {
     public var size: Int64
     public var mtimeNanoseconds: Int64
     public var inode: UInt64
+    /// The inode change time (see `Asset.ctimeNanoseconds`).
+    public var ctimeNanoseconds: Int64
     /// Why the file is not an asset.
     public var reason: AnalysisError
     public var recordedAtNanoseconds: Int64
 
-    public init(path: LibraryPath, size: Int64, mtimeNanoseconds: Int64, inode: UInt64, reason: AnalysisError, recordedAtNanoseconds: Int64)
-    {
+    public init(
+        path: LibraryPath, size: Int64, mtimeNanoseconds: Int64, inode: UInt64, ctimeNanoseconds: Int64 = 0, reason: AnalysisError,
+        recordedAtNanoseconds: Int64
+    ) {
         self.path = path
         self.size = size
         self.mtimeNanoseconds = mtimeNanoseconds
         self.inode = inode
+        self.ctimeNanoseconds = ctimeNanoseconds
         self.reason = reason
         self.recordedAtNanoseconds = recordedAtNanoseconds
     }
@@ -43,4 +48,5 @@ struct StoredFileState: Hashable, Sendable {
     var size: Int64
     var mtimeNanoseconds: Int64
     var inode: UInt64
+    var ctimeNanoseconds: Int64
 }

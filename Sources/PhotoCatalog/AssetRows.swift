@@ -7,10 +7,10 @@ enum AssetRows {
     static let columns = """
         id, fingerprint, path, size, mtime_ns, inode, format, capture_key, capture_offset_min, \
         date_source, make, model, lens, orientation, width, height, latitude, longitude, altitude, \
-        has_exif, software, says_screenshot, problems, redaction_strip, redaction_coarse, indexed_at_ns
+        has_exif, software, says_screenshot, problems, redaction_strip, redaction_coarse, indexed_at_ns, ctime_ns
         """
 
-    static let insertSQL = "INSERT OR REPLACE INTO assets(\(columns)) VALUES(" + (1...26).map { "?\($0)" }.joined(separator: ",") + ")"
+    static let insertSQL = "INSERT OR REPLACE INTO assets(\(columns)) VALUES(" + (1...27).map { "?\($0)" }.joined(separator: ",") + ")"
 
     /// The encoded identity plan, the commonest BLOB: decoded without work.
     private static let identityBlob = RedactionPlan.identity.encoded()
@@ -85,6 +85,7 @@ enum AssetRows {
         try s.bind(24, a.redaction.strip.encoded())
         try s.bind(25, a.redaction.coarse.encoded())
         try s.bind(26, record.indexedAtNanoseconds)
+        try s.bind(27, a.ctimeNanoseconds)
         try s.run()
     }
 
@@ -129,7 +130,7 @@ enum AssetRows {
         let redaction = RedactionPlans(strip: try plan(s, 23, idText), coarse: try plan(s, 24, idText))
         return Asset(
             id: id, path: LibraryPath(bytes: s.blob(2)), size: s.int64(3), mtimeNanoseconds: s.int64(4),
-            inode: UInt64(bitPattern: s.int64(5)), metadata: metadata, redaction: redaction)
+            inode: UInt64(bitPattern: s.int64(5)), ctimeNanoseconds: s.int64(26), metadata: metadata, redaction: redaction)
     }
 
     /// A text column that repeats across rows (camera, lens, software), or nil for NULL.

@@ -94,7 +94,7 @@ enum FailureRows {
     static func records(in db: Database, where clause: String, bind: (Statement) throws(CatalogError) -> Void) throws(CatalogError)
         -> [FailureRecord]
     {
-        let s = try db.statement("SELECT path, size, mtime_ns, inode, kind, errno, recorded_at_ns FROM failures WHERE \(clause)")
+        let s = try db.statement("SELECT path, size, mtime_ns, inode, kind, errno, recorded_at_ns, ctime_ns FROM failures WHERE \(clause)")
         defer { s.reset() }
         try bind(s)
         var records: [FailureRecord] = []
@@ -111,14 +111,16 @@ enum FailureRows {
             records.append(
                 FailureRecord(
                     path: LibraryPath(bytes: s.blob(0)), size: s.int64(1), mtimeNanoseconds: s.int64(2),
-                    inode: UInt64(bitPattern: s.int64(3)), reason: reason, recordedAtNanoseconds: s.int64(6)))
+                    inode: UInt64(bitPattern: s.int64(3)), ctimeNanoseconds: s.int64(7), reason: reason,
+                    recordedAtNanoseconds: s.int64(6)))
         }
         return records
     }
 
     static func write(_ record: FailureRecord, in db: Database) throws(CatalogError) {
         let s = try db.statement(
-            "INSERT OR REPLACE INTO failures(path, size, mtime_ns, inode, kind, errno, recorded_at_ns) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+            "INSERT OR REPLACE INTO failures(path, size, mtime_ns, inode, kind, errno, recorded_at_ns, ctime_ns) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+        )
         try s.bind(1, record.path.bytes)
         try s.bind(2, record.size)
         try s.bind(3, record.mtimeNanoseconds)
@@ -135,6 +137,7 @@ enum FailureRows {
             try s.bind(6, 0)
         }
         try s.bind(7, record.recordedAtNanoseconds)
+        try s.bind(8, record.ctimeNanoseconds)
         try s.run()
     }
 

@@ -3,7 +3,8 @@ import PhotoCore
 /// The catalog's side of indexing: reading what is stored under a scope and writing a
 /// batch of results in one transaction.
 extension Catalog {
-    /// The stored state of every asset and failure within the scope, by path.
+    /// The stored state of every asset and failure within the scope, by path; the
+    /// fingerprints are left empty (see `fingerprints(of:)`): an unchanged file needs none.
     func storedStates(in scope: IndexScope) throws(CatalogError) -> (
         assets: [LibraryPath: StoredFileState], failures: [LibraryPath: FileStat]
     ) {
@@ -15,18 +16,56 @@ extension Catalog {
             var failures: [LibraryPath: FileStat] = [:]
             for (lower, upper) in Self.pathRanges(scope) {
                 let a = try Self.rangeStatement(
-                    "SELECT path, id, fingerprint, size, mtime_ns, inode FROM assets", from: lower, to: upper, in: db)
+                    "SELECT path, id, size, mtime_ns, inode, ctime_ns FROM assets", from: lower, to: upper, in: db)
                 while try a.step() {
                     let path = LibraryPath(bytes: a.blob(0))
-                    guard scope.contains(path), let id = AssetID(a.text(1)) else { continue }
+                    guard scope.contains(path), let id = a.withTextBytes(1, { AssetID(utf8: $0) }) else { continue }
                     assets[path] = StoredFileState(
-                        id: id, fingerprint: a.text(2), size: a.int64(3), mtimeNanoseconds: a.int64(4),
-                        inode: UInt64(bitPattern: a.int64(5)))
+                        id: id, fingerprint: "", size: a.int64(2), mtimeNanoseconds: a.int64(3),
+                        inode: UInt64(bitPattern: a.int64(4)), ctimeNanoseconds: a.int64(5))
                 }
                 a.reset()
                 try Self.readFailures(from: lower, to: upper, in: db, where: { scope.contains($0) }, into: &failures)
             }
             return (assets, failures)
+        }
+    }
+
+    /// The fingerprints of these assets, by id (one read transaction).
+    func fingerprints(of ids: [AssetID]) throws(CatalogError) -> [AssetID: String] {
+        try connection.withLock { (c: inout Connection) throws(CatalogError) -> [AssetID: String] in
+            let db = c.db
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
+            let s = try db.statement("SELECT fingerprint FROM assets WHERE id = ?1")
+            var result: [AssetID: String] = [:]
+            for id in ids {
+                s.reset()
+                try s.bind(1, id.rawValue)
+                if try s.step() { result[id] = s.text(0) }
+            }
+            s.reset()
+            return result
+        }
+    }
+
+    /// Every asset in the scope with its stored whole-file hash, in path order.
+    func contentHashes(in scope: IndexScope) throws(CatalogError) -> [StoredContentHash] {
+        try connection.withLock { (c: inout Connection) throws(CatalogError) -> [StoredContentHash] in
+            let db = c.db
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
+            var rows: [StoredContentHash] = []
+            for (lower, upper) in Self.pathRanges(scope) {
+                let s = try Self.rangeStatement("SELECT path, id, size, content_sha256 FROM assets", from: lower, to: upper, in: db)
+                while try s.step() {
+                    let path = LibraryPath(bytes: s.blob(0))
+                    guard scope.contains(path), let id = AssetID(s.text(1)) else { continue }
+                    rows.append(StoredContentHash(id: id, path: path, size: s.int64(2), contentSHA256: s.isNull(3) ? nil : s.text(3)))
+                }
+                s.reset()
+            }
+            return rows.sorted { $0.path < $1.path }
         }
     }
 
@@ -57,12 +96,13 @@ extension Catalog {
         from lower: [UInt8], to upper: [UInt8]?, in db: Database, where keep: (LibraryPath) -> Bool,
         into failures: inout [LibraryPath: FileStat]
     ) throws(CatalogError) {
-        let f = try rangeStatement("SELECT path, size, mtime_ns, inode FROM failures", from: lower, to: upper, in: db)
+        let f = try rangeStatement("SELECT path, size, mtime_ns, inode, ctime_ns FROM failures", from: lower, to: upper, in: db)
         defer { f.reset() }
         while try f.step() {
             let path = LibraryPath(bytes: f.blob(0))
             guard keep(path) else { continue }
-            failures[path] = FileStat(size: f.int64(1), mtimeNanoseconds: f.int64(2), inode: UInt64(bitPattern: f.int64(3)))
+            failures[path] = FileStat(
+                size: f.int64(1), mtimeNanoseconds: f.int64(2), inode: UInt64(bitPattern: f.int64(3)), ctimeNanoseconds: f.int64(4))
         }
     }
 
@@ -107,6 +147,28 @@ struct IndexWriter {
     /// The stored record with this id.
     func record(_ id: AssetID) throws(CatalogError) -> AssetRecord? {
         try AssetRows.records(in: db, where: "id = ?1") { s throws(CatalogError) in try s.bind(1, id.rawValue) }.first
+    }
+
+    /// The id of the row at `path` when it holds content with this fingerprint: a row
+    /// another index run wrote after this run read the catalog.
+    func id(at path: LibraryPath, fingerprint: String) throws(CatalogError) -> AssetID? {
+        let s = try db.statement("SELECT id FROM assets WHERE path = ?1 AND fingerprint = ?2")
+        defer { s.reset() }
+        try s.bind(1, path.bytes)
+        try s.bind(2, fingerprint)
+        return try s.step() ? AssetID(s.text(0)) : nil
+    }
+
+    /// Stores the whole-file hash of an asset; `forgetStat` also forgets its ctime, so the
+    /// next index run reads the file again.
+    func setContentHash(_ id: AssetID, _ digest: String, forgetStat: Bool) throws(CatalogError) {
+        let s = try db.statement(
+            forgetStat
+                ? "UPDATE assets SET content_sha256 = ?2, ctime_ns = 0 WHERE id = ?1"
+                : "UPDATE assets SET content_sha256 = ?2 WHERE id = ?1")
+        try s.bind(1, id.rawValue)
+        try s.bind(2, digest)
+        try s.run()
     }
 
     /// Whether some row holds this id.

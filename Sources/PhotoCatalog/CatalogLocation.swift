@@ -1,5 +1,6 @@
 import MediaFormats
 import PhotoCore
+import PhotoHashing
 
 /// Where a library's catalog lives by default, following the XDG base-directory
 /// convention, and the rule that a catalog never lies inside its library.

@@ -1,5 +1,6 @@
 import Glibc
 import MediaFormats
+import PhotoHashing
 
 /// The on-disk cache of compatible JPEGs: one file per (source identity, quality, location
 /// policy), bounded in bytes, least recently used first out. The source identity is its

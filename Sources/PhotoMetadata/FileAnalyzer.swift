@@ -7,11 +7,10 @@ import PhotoCore
 ///
 /// Steps: magic bytes (`MediaSniffer`) → container walk (`ContainerLayout`) → libexif on
 /// the first EXIF block that yields anything → merge with what the container itself says
-/// (pixel size, video atoms, XMP dates) → SHA-256 of the whole file → redaction plans.
+/// (pixel size, video atoms, XMP dates) → redaction plans; the fingerprint comes from the
+/// file's first and last 64 KiB, read once before all that (see `SampledFileSource`).
 /// Stateless and `Sendable`: the indexer calls it from several threads at once.
 public struct FileAnalyzer: AssetAnalyzing {
-    /// Bytes read per `pread` while hashing.
-    public static let hashBufferSize = 1 << 20
     /// The largest XMP packet searched for a date.
     static let maxXMPLength = 1 << 20
 
@@ -30,39 +29,40 @@ public struct FileAnalyzer: AssetAnalyzing {
         return try analyze(source)
     }
 
-    /// Analyses an already opened file.
-    public func analyze(_ source: FileByteSource) throws(AnalysisError) -> AssetAnalysis {
+    /// Analyses an already opened file. The container walk, the EXIF read and the
+    /// redaction planner read from `SampledFileSource`: the file's first and last bytes,
+    /// read once, which also give the fingerprint.
+    public func analyze(_ file: FileByteSource) throws(AnalysisError) -> AssetAnalysis {
+        // Reads are small and scattered (two samples, then what a video's boxes need):
+        // readahead would only fetch bytes nobody asked for.
+        file.adviseRandomAccess()
+        let source: SampledFileSource
+        do {
+            source = try SampledFileSource(file)
+        } catch {
+            switch error {
+            case .io(let code): throw .unreadable(errno: code)
+            case .outOfRange: throw .unreadable(errno: EIO)
+            }
+        }
         guard let format = MediaSniffer.format(of: source) else { throw .notMedia }
         let layout = ContainerWalker.layout(of: source, format: format)
         let metadata = Self.metadata(layout: layout, source: source)
-        let fingerprint = try Self.fingerprint(source)
         let plans = RedactionPlanner.plans(layout: layout, source: source)
-        return AssetAnalysis(fingerprint: fingerprint.hex, metadata: metadata, redaction: plans)
+        return AssetAnalysis(fingerprint: source.fingerprint.hex, metadata: metadata, redaction: plans)
     }
 
-    /// The SHA-256 of the whole file, streamed through one buffer reused for every read
-    /// (no larger than the file, so that a small photo does not cost a 1 MiB allocation).
-    public static func fingerprint(_ source: FileByteSource) throws(AnalysisError) -> AssetFingerprint {
-        let capacity = Int(min(Int64(hashBufferSize), max(source.size + 1, 4096)))
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
-        defer { buffer.deallocate() }
-        var hasher = SHA256()
-        var offset: Int64 = 0
-        while true {
-            let got: Int
-            do {
-                got = try source.read(into: buffer, at: offset)
-            } catch {
-                switch error {
-                case .io(let code): throw .unreadable(errno: code)
-                case .outOfRange: throw .unreadable(errno: EIO)
-                }
+    /// The fingerprint of a file: SHA-256 over its size and its first and last 64 KiB
+    /// (see `AssetFingerprint.sampleRanges`).
+    public static func fingerprint(_ file: FileByteSource) throws(AnalysisError) -> AssetFingerprint {
+        do {
+            return try SampledFileSource(file).fingerprint
+        } catch {
+            switch error {
+            case .io(let code): throw .unreadable(errno: code)
+            case .outOfRange: throw .unreadable(errno: EIO)
             }
-            if got == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
-            offset += Int64(got)
         }
-        return AssetFingerprint(finishing: hasher)
     }
 
     /// Merges what the EXIF blocks, the container and the XMP packets say.

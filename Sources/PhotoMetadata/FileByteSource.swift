@@ -51,6 +51,12 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
         close(descriptor)
     }
 
+    /// Tells the kernel that reads will be scattered, so that it reads what is asked for and
+    /// no readahead besides (an index reads a few hundred KiB of a multi-MB file).
+    public func adviseRandomAccess() {
+        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_RANDOM)
+    }
+
     public func read(at offset: Int64, count: Int) throws(ByteSourceError) -> [UInt8] {
         guard offset >= 0, offset <= size, count >= 0 else { throw .outOfRange(offset: offset) }
         let wanted = Int(min(Int64(count), size - offset))

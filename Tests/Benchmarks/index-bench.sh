@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Index benchmark (issue 2): `photofs index` against `exiftool -fast -json` on the same
-# generated library of JPEGs with EXIF, in one run. Prints a markdown table on stdout.
+# Index benchmark: `photofs index` against `exiftool -fast -json -r` on the same libraries
+# in one run. Prints markdown tables on stdout.
 #
-# Usage: Tests/Benchmarks/index-bench.sh [WORKDIR]     (env: COUNT=10000, SEED=7)
+# Usage: Tests/Benchmarks/index-bench.sh [WORKDIR]
+#   env: COUNT=10000 SEED=7 (small library), REAL_JPEGS=1000 REAL_HEICS=3 REAL_VIDEOS=4
+#        REAL_DIR=/var/tmp/photofs-index-bench, SKIP_REAL=1 to bench the small library only,
+#        SCALE_COUNT=100000 (unchanged re-index of a generated library that large; 0 skips).
 #
-# The library is written by `photofs generate` (kept in WORKDIR and reused while COUNT and
-# SEED stay the same), then read once so that both tools find every file in the page
-# cache: no root-only cache dropping, the comparison is warm against warm. Timings are
-# wall-clock for one run of each command on this machine, all cores available to both.
+# Two libraries: 10,000 small JPEGs written by `photofs generate` (kept in WORKDIR), and a
+# realistic one written by real_library.py (camera-size JPEGs of 12-24 MP with full EXIF,
+# HEIC photos, large MP4 videos; about 10 GB, kept under /var/tmp). Each command runs warm
+# (the library read into the page cache first) and, as root, cold (caches dropped before
+# each command). Timings are wall-clock, all cores available to every command; the bytes
+# each command read per file come from /proc/PID/io.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -32,69 +37,30 @@ if [ ! -f "$LIB.complete" ]; then
     "$PHOTOFS" generate "$LIB" --count "$COUNT" --seed "$SEED" >&2
     : > "$LIB.complete"
 fi
-FILES=$(find "$LIB" -type f -name '*.[jJ][pP][gG]' | wc -l)
-BYTES=$(du -sb "$LIB" | cut -f1)
-
-# Bring every file into the page cache so neither tool pays for the disk.
-find "$LIB" -type f -print0 | xargs -0 cat > /dev/null
-
-now() { date +%s.%N; }
-# seconds START END -> elapsed seconds with millisecond precision
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
-rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "inf" }'; }
-
-CATALOG_DIR=$(mktemp -d "$WORK/catalog.XXXXXX")
-trap 'rm -rf "$CATALOG_DIR"' EXIT
-CATALOG="$CATALOG_DIR/catalog.sqlite"
-
-have_index=yes
-if ! "$PHOTOFS" help index >/dev/null 2>&1; then
-    have_index=no
-    echo "index-bench: this build has no 'photofs index'; timing exiftool only." >&2
+# The realistic library: generated once (it takes a while) and kept under /var/tmp.
+REAL_JPEGS="${REAL_JPEGS:-1000}"
+REAL_HEICS="${REAL_HEICS:-3}"
+REAL_VIDEOS="${REAL_VIDEOS:-4}"
+REAL="${REAL_DIR:-/var/tmp/photofs-index-bench}/real-$REAL_JPEGS-$REAL_HEICS-$REAL_VIDEOS-$SEED"
+if [ "${SKIP_REAL:-0}" = 1 ]; then
+    REAL=""
+elif [ ! -f "$REAL.complete" ]; then
+    echo "index-bench: generating the realistic library into $REAL (ImageMagick; this takes a while)" >&2
+    mkdir -p "$(dirname "$REAL")"
+    python3 Tests/Benchmarks/real_library.py "$REAL" --jpegs "$REAL_JPEGS" --heics "$REAL_HEICS" --videos "$REAL_VIDEOS" --seed "$SEED" >&2
 fi
 
-if [ "$have_index" = yes ]; then
-    echo "index-bench: photofs index (first, empty catalog)" >&2
-    t0=$(now)
-    "$PHOTOFS" index "$LIB" --catalog "$CATALOG" > "$WORK/index-first.log" 2>&1
-    t1=$(now)
-    first=$(elapsed "$t0" "$t1")
-
-    echo "index-bench: photofs index (again, library unchanged)" >&2
-    t0=$(now)
-    "$PHOTOFS" index "$LIB" --catalog "$CATALOG" > "$WORK/index-second.log" 2>&1
-    t1=$(now)
-    second=$(elapsed "$t0" "$t1")
+# A large library for the unchanged re-index (SCALE_COUNT=0 skips it).
+SCALE_COUNT="${SCALE_COUNT:-100000}"
+LARGE=""
+if [ "$SCALE_COUNT" -gt 0 ]; then
+    LARGE="${REAL_DIR:-/var/tmp/photofs-index-bench}/library-$SCALE_COUNT-$SEED"
+    if [ ! -f "$LARGE.complete" ]; then
+        rm -rf "$LARGE"
+        echo "index-bench: generating $SCALE_COUNT photos into $LARGE" >&2
+        "$PHOTOFS" generate "$LARGE" --count "$SCALE_COUNT" --seed "$SEED" >&2
+        : > "$LARGE.complete"
+    fi
 fi
 
-echo "index-bench: exiftool -fast -json -r" >&2
-t0=$(now)
-status=0
-exiftool -fast -json -r "$LIB" > /dev/null 2> "$WORK/exiftool.log" || status=$?
-t1=$(now)
-exif=$(elapsed "$t0" "$t1")
-if [ "$status" -ne 0 ]; then
-    echo "index-bench: exiftool exited $status (see $WORK/exiftool.log)" >&2
-fi
-
-echo "### Index benchmark: $FILES JPEGs ($(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1048576 }') MiB), $(nproc) cores, $(date -u +%Y-%m-%d)"
-echo
-echo "Library made by \`photofs generate --count $COUNT --seed $SEED\`; all files in the page cache for both tools."
-echo
-echo "| command | seconds | files/s |"
-echo "|---|---:|---:|"
-if [ "$have_index" = yes ]; then
-    echo "| \`photofs index\` (first, empty catalog) | $first | $(rate "$FILES" "$first") |"
-    echo "| \`photofs index\` (again, unchanged library) | $second | $(rate "$FILES" "$second") |"
-else
-    echo "| \`photofs index\` | n/a (not in this build) | |"
-fi
-echo "| \`exiftool -fast -json -r\` | $exif | $(rate "$FILES" "$exif") |"
-echo
-if [ "$have_index" = yes ]; then
-    ratio=$(awk -v a="$exif" -v b="$first" 'BEGIN { printf "%.1f", a / b }')
-    echo "First index: photofs is **${ratio}×** exiftool (target ≥ 20×). Re-index of the unchanged library: **${second} s** (target < 2 s for 10,000 files)."
-else
-    echo "photofs/exiftool ratio: n/a until \`photofs index LIBRARY --catalog PATH\` exists."
-    exit 1
-fi
+python3 Tests/Benchmarks/index_bench.py "$PHOTOFS" "$WORK" "$LIB" "$REAL" "$LARGE"

@@ -65,7 +65,7 @@ for file in ImagingFuzzSupport ImagingFuzzMain JPEGThumbnailFuzz HEIFThumbnailFu
     cp "$root/Tests/Fuzz/$file.swift" "$snapshot/"
 done
 sources=()
-while IFS= read -r file; do sources+=("$file"); done < <(find "$snapshot" -name '*.swift' | sort)
+while IFS= read -r file; do sources+=("$file"); done < <(find "$snapshot" -name '*.swift' ! -name CompatibleCache.swift | sort)
 includes=()
 for door in CTurboJPEG CHeif CPNG CWebP; do includes+=(-I "$root/Sources/$door"); done
 for flag in $(pkg-config --cflags libturbojpeg libheif libpng libwebp); do includes+=(-Xcc "$flag"); done

@@ -1,5 +1,6 @@
 import MediaFormats
 import PhotoCore
+import PhotoHashing
 import Testing
 
 @testable import PhotoCatalog

@@ -3,6 +3,7 @@ import Glibc
 import MediaFormats
 import PhotoCatalog
 import PhotoCore
+import PhotoHashing
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import MediaFormats
 import PhotoCore
+import PhotoHashing
 import PhotoSamples
 import Testing
 
@@ -39,7 +40,7 @@ import Testing
         #expect(m.width == 320 && m.height == 200)
         #expect(m.location != nil)
         #expect(m.saysScreenshot)
-        #expect(analysis.fingerprint == SHA256.hex(SHA256.hash(bytes)))
+        #expect(analysis.fingerprint == AssetFingerprint(of: bytes).hex)
         // The file has GPS: the strip plan must change bytes, never serve the original.
         guard case .patches(let patches) = analysis.redaction.strip else {
             Issue.record("strip plan is \(analysis.redaction.strip)")
@@ -117,13 +118,17 @@ import Testing
         }
     }
 
-    /// The streamed fingerprint of a file larger than the hash buffer equals the one-shot hash.
-    @Test func fingerprintStreamsLargeFiles() throws {
+    /// The fingerprint read from a file (head and tail samples, at sizes around the sample
+    /// and head-read boundaries) equals the one computed from its bytes in memory, and the
+    /// whole-file digest equals `sha256sum`'s.
+    @Test(arguments: [0, 1, 65_535, 65_536, 65_537, 131_072, 131_073, 200_000, 2 * 1_048_576 + 12_345])
+    func fingerprintOfAFileEqualsTheInMemoryOne(size: Int) throws {
         let directory = try TemporaryDirectory()
         var generator = SeededRandom(seed: 42)
-        let bytes = (0..<(FileAnalyzer.hashBufferSize * 2 + 12345)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let bytes = (0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         let path = try directory.write(name: Array("big".utf8), bytes: bytes)
         let fingerprint = try FileAnalyzer.fingerprint(FileByteSource(path: path))
         #expect(fingerprint == AssetFingerprint(of: bytes))
+        #expect(try FileDigest.sha256Hex(path: path) == SHA256.hex(SHA256.hash(bytes)))
     }
 }

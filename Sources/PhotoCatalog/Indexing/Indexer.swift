@@ -2,23 +2,35 @@ import Dispatch
 import Glibc
 import MediaFormats
 import PhotoCore
+import PhotoHashing
 import Synchronization
 
 /// Brings the catalog in line with the library: walks the tree, reads what is new or
 /// changed with the injected analyzer on every core, and writes the results in batches.
 ///
 /// Rules (see DESIGN.md, Metadata and indexing):
-/// - A file whose size, mtime and inode match the catalog is not read (incremental).
+/// - A file whose size, mtime, inode and ctime match the catalog is not read (incremental).
+///   The ctime cannot be set back, so a same-size rewrite with a restored mtime is read.
 /// - Ids come from content: a new file's id is the first 12 hex digits of its
-///   fingerprint. A renamed or moved file keeps its id: it is recognised first by its
-///   unchanged inode, size and mtime (no read needed), otherwise by its fingerprint
+///   fingerprint (size and first and last 64 KiB, see `AssetFingerprint`). A renamed or
+///   moved file keeps its id: it is recognised first by its unchanged inode, size, mtime
+///   and ctime (a file inside a moved folder: no read needed), otherwise by its fingerprint
 ///   reappearing at a new path.
-/// - A file that changes in place gets a new id (different content, different id); the
+/// - A file read again whose fingerprint is unchanged keeps its id and gets fresh metadata
+///   and plans (a touched file, or an edit of the middle only: it stays the granted asset).
+/// - A file that changes otherwise gets a new id (different content, different id); the
 ///   old id's grants stay in the catalog but name no file, until that content comes back.
-/// - Two files with identical content get different ids: the first keeps the
+/// - Two files with identical content get different ids: the first in path order keeps the
 ///   fingerprint's id, each further copy gets the first 12 hex digits of
 ///   SHA-256("fingerprint/n") for the smallest n ≥ 1 that is free. Ids are kept as long as the row
 ///   lives (moves included), so walk order decides only on first sight.
+/// - Concurrent runs agree: every id is decided inside the write transaction against the
+///   rows as they are then, and a path another run has already catalogued with the same
+///   fingerprint keeps that run's id. Batches are written in path order, so the same
+///   library gets the same ids whichever run writes first.
+/// - A row kept from a catalog made before sampled fingerprints (`sha256:` + the whole
+///   file's hash) keeps its id when a file with that full hash is found (see
+///   `Schema.sampledFingerprintsStep`).
 /// - Deleted files leave the catalog; their grants stay (grants are keyed on the id).
 /// - A file the analyzer rejects is recorded in `failures` with the reason, never fatal;
 ///   a file that vanishes while being read is simply gone.
@@ -28,10 +40,11 @@ public struct Indexer: Sendable {
     /// The library root as an absolute path (bytes).
     public let library: [UInt8]
     public let analyzer: any AssetAnalyzing
-    /// Files analysed between two write transactions.
+    /// Files analysed between two write transactions. While one batch is written, the
+    /// next is analysed.
     public var batchSize: Int
 
-    public init(catalog: Catalog, library: [UInt8], analyzer: any AssetAnalyzing, batchSize: Int = 256) {
+    public init(catalog: Catalog, library: [UInt8], analyzer: any AssetAnalyzing, batchSize: Int = 1024) {
         self.catalog = catalog
         self.library = library
         self.analyzer = analyzer
@@ -104,6 +117,9 @@ private struct IndexRun {
     var claimed: Set<LibraryPath> = []
     var poolByStat: [FileStat: [LibraryPath]] = [:]
     var poolByFingerprint: [String: [LibraryPath]] = [:]
+    /// Sizes of pool rows kept from a catalog made before sampled fingerprints: a new file
+    /// of such a size may be one of them moved (decided at the end, by whole-file hash).
+    var legacyPoolSizes: Set<Int64> = []
 
     /// Rows moved by their unchanged inode, size and mtime: (old path, new path).
     var statMoves: [(LibraryPath, LibraryPath)] = []
@@ -141,9 +157,15 @@ private struct IndexRun {
         for file in candidates {
             if let row = stored[file.path] { pool[file.path] = row }
         }
+        // Fingerprints are read for the pool only: an unchanged library needs none.
+        if !pool.isEmpty {
+            let fingerprints = try indexer.catalog.fingerprints(of: pool.values.map(\.id))
+            for (path, row) in pool { pool[path]?.fingerprint = fingerprints[row.id] ?? "" }
+        }
         for (path, row) in pool.sorted(by: { $0.key < $1.key }) {
             poolByStat[row.stat, default: []].append(path)
             poolByFingerprint[row.fingerprint, default: []].append(path)
+            if row.fingerprint.hasPrefix(Schema.legacyFingerprintPrefix) { legacyPoolSizes.insert(row.size) }
         }
 
         // Renames and moves that kept the inode need no read.
@@ -164,21 +186,26 @@ private struct IndexRun {
         let bytesTotal = toAnalyse.reduce(Int64(0)) { $0 &+ $1.stat.size }
         progress(IndexProgress(phase: .analyzing, filesDone: 0, filesTotal: filesTotal, bytesDone: 0, bytesTotal: bytesTotal))
         let counters = Mutex<(files: Int, bytes: Int64)>((0, 0))
-        var start = 0
-        while start < toAnalyse.count {
-            let batch = Array(toAnalyse[start..<min(start + indexer.batchSize, toAnalyse.count)])
-            start += batch.count
-            let outcomes = analyse(batch) { file in
-                let (files, bytes) = counters.withLock { c in
-                    c.files += 1
-                    c.bytes &+= file.stat.size
-                    return (c.files, c.bytes)
-                }
-                progress(
-                    IndexProgress(phase: .analyzing, filesDone: files, filesTotal: filesTotal, bytesDone: bytes, bytesTotal: bytesTotal))
+        let done: @Sendable (WalkedFile) -> Void = { file in
+            let (files, bytes) = counters.withLock { c in
+                c.files += 1
+                c.bytes &+= file.stat.size
+                return (c.files, c.bytes)
             }
+            progress(IndexProgress(phase: .analyzing, filesDone: files, filesTotal: filesTotal, bytesDone: bytes, bytesTotal: bytesTotal))
+        }
+        // A pipeline two batches deep: batch k is written (one transaction) while batch
+        // k + 1 is read and parsed on every core.
+        let batches = stride(from: 0, to: toAnalyse.count, by: indexer.batchSize).map {
+            Array(toAnalyse[$0..<min($0 + indexer.batchSize, toAnalyse.count)])
+        }
+        var next = batches.first.map { startAnalysis($0, done: done) }
+        for index in batches.indices {
+            guard let job = next else { break }
+            next = index + 1 < batches.count ? startAnalysis(batches[index + 1], done: done) : nil
+            let outcomes = job.wait()
             try indexer.catalog.withIndexTransaction { (writer: IndexWriter) throws(CatalogError) in
-                for (file, outcome) in zip(batch, outcomes) {
+                for (file, outcome) in zip(job.batch, outcomes) {
                     try record(file, outcome, writer: writer, summary: &summary)
                 }
             }
@@ -205,11 +232,22 @@ private struct IndexRun {
         }
     }
 
-    /// Runs the analyzer over a batch on every core; results in batch order.
-    private func analyse(_ batch: [WalkedFile], done: @Sendable (WalkedFile) -> Void) -> [Result<AssetAnalysis, AnalysisError>] {
-        let slots = Mutex<[Result<AssetAnalysis, AnalysisError>]>(Array(repeating: .failure(.unreadable(errno: EIO)), count: batch.count))
+    /// Starts analysing a batch in the background.
+    private func startAnalysis(_ batch: [WalkedFile], done: @escaping @Sendable (WalkedFile) -> Void) -> AnalysisJob {
+        let job = AnalysisJob(batch: batch)
         let analyzer = indexer.analyzer
         let paths = batch.map { indexer.absolutePath($0.path) }
+        DispatchQueue.global().async {
+            job.finish(Self.analyse(batch, paths: paths, analyzer: analyzer, done: done))
+        }
+        return job
+    }
+
+    /// Runs the analyzer over a batch on every core; results in batch order.
+    private static func analyse(
+        _ batch: [WalkedFile], paths: [[UInt8]], analyzer: any AssetAnalyzing, done: @Sendable (WalkedFile) -> Void
+    ) -> [Result<AssetAnalysis, AnalysisError>] {
+        let slots = Mutex<[Result<AssetAnalysis, AnalysisError>]>(Array(repeating: .failure(.unreadable(errno: EIO)), count: batch.count))
         DispatchQueue.concurrentPerform(iterations: batch.count) { index in
             let outcome: Result<AssetAnalysis, AnalysisError>
             do throws(AnalysisError) {
@@ -234,10 +272,12 @@ private struct IndexRun {
             try writer.write(
                 FailureRecord(
                     path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode,
-                    reason: reason, recordedAtNanoseconds: FileSystem.nowNanoseconds()))
+                    ctimeNanoseconds: file.stat.ctimeNanoseconds, reason: reason, recordedAtNanoseconds: FileSystem.nowNanoseconds()))
             summary.failed += 1
         case .success(let analysis):
-            if let row = stored[file.path], row.fingerprint == analysis.fingerprint, !claimed.contains(file.path) {
+            if let row = pool[file.path], !claimed.contains(file.path),
+                row.fingerprint == analysis.fingerprint || legacyMatch(row, file.path, size: file.stat.size)
+            {
                 // Same content, touched: same id, fresh stat and metadata.
                 claimed.insert(file.path)
                 touchedInPlace.insert(file.path)
@@ -245,8 +285,15 @@ private struct IndexRun {
                 assetPaths.insert(file.path)
                 summary.touched += 1
                 summary.invalidatedIDs.insert(row.id)
-            } else if stored[file.path] != nil || poolByFingerprint[analysis.fingerprint] != nil {
+            } else if stored[file.path] != nil || poolByFingerprint[analysis.fingerprint] != nil
+                || legacyPoolSizes.contains(file.stat.size)
+            {
                 deferred.append((file, analysis))
+            } else if let id = try writer.id(at: file.path, fingerprint: analysis.fingerprint) {
+                // Another run catalogued this file since this run read the catalog: keep its id.
+                try writer.write(makeRecord(id: id, file: file, analysis: analysis))
+                assetPaths.insert(file.path)
+                summary.unchanged += 1
             } else {
                 let id = try newID(for: analysis.fingerprint, writer: writer, reserved: [])
                 try writer.write(makeRecord(id: id, file: file, analysis: analysis))
@@ -273,6 +320,26 @@ private struct IndexRun {
                 fresh.append((file, analysis))
             }
         }
+        // Rows from a catalog made before sampled fingerprints whose path is gone: a fresh
+        // file with the same whole-file hash is that row moved.
+        var legacyBySize: [Int64: [LibraryPath]] = [:]
+        for (path, row) in pool.sorted(by: { $0.key < $1.key })
+        where !claimed.contains(path) && !walked.contains(path) && row.fingerprint.hasPrefix(Schema.legacyFingerprintPrefix) {
+            legacyBySize[row.size, default: []].append(path)
+        }
+        if !legacyBySize.isEmpty {
+            fresh = fresh.filter { (file, analysis) in
+                guard let candidates = legacyBySize[file.stat.size],
+                    let source = candidates.first(where: {
+                        !claimed.contains($0) && legacyMatch(pool[$0]!, file.path, size: file.stat.size)
+                    }),
+                    let row = pool[source]
+                else { return true }
+                claimed.insert(source)
+                fingerprintMoves.append((row, file, analysis))
+                return false
+            }
+        }
         // Rows moved by stat keep their metadata: read them before their rows go.
         var statMoved: [(AssetRecord, LibraryPath)] = []
         for (source, target) in statMoves {
@@ -297,7 +364,9 @@ private struct IndexRun {
             summary.movedIDs.insert(row.id)
         }
         for (file, analysis) in fresh {
-            let id = try newID(for: analysis.fingerprint, writer: writer, reserved: reserved)
+            var id = try writer.id(at: file.path, fingerprint: analysis.fingerprint)
+            if id == nil { id = try newID(for: analysis.fingerprint, writer: writer, reserved: reserved) }
+            guard let id else { continue }
             try writer.write(makeRecord(id: id, file: file, analysis: analysis))
             assetPaths.insert(file.path)
             summary.newIDs.insert(id)
@@ -313,11 +382,20 @@ private struct IndexRun {
         }
     }
 
+    /// Whether a row kept from a catalog made before sampled fingerprints holds the file now
+    /// at `path`: same size and same whole-file SHA-256 (read only when the sizes agree).
+    private func legacyMatch(_ row: StoredFileState, _ path: LibraryPath, size: Int64) -> Bool {
+        guard row.fingerprint.hasPrefix(Schema.legacyFingerprintPrefix), row.size == size else { return false }
+        let wanted = row.fingerprint.dropFirst(Schema.legacyFingerprintPrefix.count)
+        guard let digest = try? FileDigest.sha256Hex(path: indexer.absolutePath(path)) else { return false }
+        return digest == wanted
+    }
+
     private func makeRecord(id: AssetID, file: WalkedFile, analysis: AssetAnalysis) -> AssetRecord {
         AssetRecord(
             asset: Asset(
                 id: id, path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode,
-                metadata: analysis.metadata, redaction: analysis.redaction),
+                ctimeNanoseconds: file.stat.ctimeNanoseconds, metadata: analysis.metadata, redaction: analysis.redaction),
             fingerprint: analysis.fingerprint, indexedAtNanoseconds: FileSystem.nowNanoseconds())
     }
 
@@ -337,5 +415,25 @@ private struct IndexRun {
 }
 
 extension StoredFileState {
-    var stat: FileStat { FileStat(size: size, mtimeNanoseconds: mtimeNanoseconds, inode: inode) }
+    var stat: FileStat { FileStat(size: size, mtimeNanoseconds: mtimeNanoseconds, inode: inode, ctimeNanoseconds: ctimeNanoseconds) }
+}
+
+/// One batch being analysed in the background, and its results once they are in.
+private final class AnalysisJob: Sendable {
+    let batch: [WalkedFile]
+    private let results = Mutex<[Result<AssetAnalysis, AnalysisError>]?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(batch: [WalkedFile]) { self.batch = batch }
+
+    func finish(_ outcomes: [Result<AssetAnalysis, AnalysisError>]) {
+        results.withLock { $0 = outcomes }
+        finished.signal()
+    }
+
+    /// Blocks until the batch is analysed; results in batch order.
+    func wait() -> [Result<AssetAnalysis, AnalysisError>] {
+        finished.wait()
+        return results.withLock { $0 } ?? []
+    }
 }

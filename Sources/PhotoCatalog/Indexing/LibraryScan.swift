@@ -1,6 +1,6 @@
 import PhotoCore
 
-/// One walk of the whole library (every file's size, mtime and inode, every folder), made
+/// One walk of the whole library (every file's size, mtime, inode and ctime, every folder), made
 /// apart from an index run so that a mount can walk while it loads the catalog, and index
 /// only when the walk shows that something is new.
 public struct LibraryScan: Sendable {
@@ -27,7 +27,7 @@ extension Indexer {
 
     /// Whether an index run over `scan` would change anything, judged against `snapshot`
     /// (read from this catalog) and the catalog's failures: false only when every file has
-    /// an asset or a failure with the same size, mtime and inode, every catalogued asset
+    /// an asset or a failure with the same size, mtime, inode and ctime, every catalogued asset
     /// and failure was found, and no folder was unreadable. The cheap check a mount makes
     /// before it serves an already-indexed library; `run(scan:)` does the work otherwise.
     public func needsRun(_ scan: LibraryScan, snapshot: LibrarySnapshot) throws(IndexError) -> Bool {
@@ -42,7 +42,8 @@ extension Indexer {
         var stored: [LibraryPath: FileStat] = [:]
         stored.reserveCapacity(snapshot.assets.count)
         for asset in snapshot.assets {
-            stored[asset.path] = FileStat(size: asset.size, mtimeNanoseconds: asset.mtimeNanoseconds, inode: asset.inode)
+            stored[asset.path] = FileStat(
+                size: asset.size, mtimeNanoseconds: asset.mtimeNanoseconds, inode: asset.inode, ctimeNanoseconds: asset.ctimeNanoseconds)
         }
         var matchedAssets = 0
         var matchedFailures = 0

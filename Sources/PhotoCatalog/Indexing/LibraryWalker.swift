@@ -10,10 +10,13 @@ import Glibc
 import PhotoCore
 
 /// The identity and state of a file as `lstat` sees it: what incremental indexing compares.
+/// The ctime is part of it because it cannot be set back: a same-size rewrite whose mtime
+/// was restored (`touch -d`) still differs.
 struct FileStat: Hashable, Sendable {
     var size: Int64
     var mtimeNanoseconds: Int64
     var inode: UInt64
+    var ctimeNanoseconds: Int64
 }
 
 /// One regular file found by the walk.
@@ -193,8 +196,10 @@ private struct Walk {
                 continue
             }
             let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
+            let ctime = Int64(st.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_ctim.tv_nsec)
             let file = WalkedFile(
-                path: path.appending(name), stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino)))
+                path: path.appending(name),
+                stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino), ctimeNanoseconds: ctime))
             guard kind == S_IFREG else {
                 if let special = Self.special(kind) { result.special.append((file, special)) }
                 continue

@@ -10,16 +10,24 @@ public struct Asset: Hashable, Sendable, Identifiable {
     public var mtimeNanoseconds: Int64
     /// The file's inode number on the library's file system (for incremental indexing).
     public var inode: UInt64
+    /// The file's inode change time in nanoseconds since 1970: unlike the mtime, no tool can
+    /// set it back, so a rewrite that restores size and mtime still shows. 0 when unknown
+    /// (a catalog made before it was recorded): such a row matches no file until re-indexed.
+    public var ctimeNanoseconds: Int64
     public var metadata: MediaMetadata
     /// How to strip or coarsen location when an app may not see it.
     public var redaction: RedactionPlans
 
-    public init(id: AssetID, path: LibraryPath, size: Int64, mtimeNanoseconds: Int64, inode: UInt64, metadata: MediaMetadata, redaction: RedactionPlans) {
+    public init(
+        id: AssetID, path: LibraryPath, size: Int64, mtimeNanoseconds: Int64, inode: UInt64, ctimeNanoseconds: Int64 = 0,
+        metadata: MediaMetadata, redaction: RedactionPlans
+    ) {
         self.id = id
         self.path = path
         self.size = size
         self.mtimeNanoseconds = mtimeNanoseconds
         self.inode = inode
+        self.ctimeNanoseconds = ctimeNanoseconds
         self.metadata = metadata
         self.redaction = redaction
     }

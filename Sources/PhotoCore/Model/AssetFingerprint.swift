@@ -1,51 +1,41 @@
-import MediaFormats
-
-/// The content fingerprint of one asset: the SHA-256 of the file's full content. The
+/// The content fingerprint of one asset: a SHA-256 over the file's size and its first and
+/// last 64 KiB (computed by PhotoHashing, see `AssetFingerprint.sampleLength` there). The
 /// asset id is its first 12 hex digits.
 ///
-/// Why the full content, and not a name, an inode, a partial hash or the metadata:
+/// Why a sample and not every byte: reading a whole library to name its files costs more
+/// than everything else an index does (a 12 MP JPEG is 5-10 MB, its metadata lives in its
+/// first 64 KiB); with the sample an index reads about what the metadata needs. What it keeps:
 /// - Stable under rename and move: nothing about where the file lives enters the hash,
 ///   so a renamed or moved file keeps its id, and therefore its grants.
-/// - Different content, different id: any changed byte (an edit, a re-encode, a metadata
-///   rewrite by another tool) gives an unrelated digest. A hash over only the first and last
-///   megabyte, or over size plus EXIF, would miss an edit in the middle and let two
-///   different photos share an id (and one's grant reveal the other).
-/// - Byte-identical duplicates share content, so they share the id: they are one asset
-///   seen at several paths. A grant to one is a grant to bytes the app may see anyway.
+/// - Different content, different id, for every edit real tools make: a metadata rewrite
+///   changes the head, a re-encode changes the size or both ends. An edit confined to the
+///   middle of a file that keeps its size keeps the fingerprint; the file is still read
+///   again (its size, mtime, inode or ctime changed) and keeps its id, metadata and
+///   redaction plans fresh: an edited photo stays the asset the app was granted, as in
+///   Photos. `photofs index --verify` hashes every byte for those who want to know.
+/// - Byte-identical copies share a fingerprint; the indexer gives each path its own id.
 /// - 48 bits of id make an accidental collision in a library of a million files about
 ///   one in 500 (birthday bound n²/2⁴⁹); the catalog keeps the full 64-digit fingerprint and
 ///   can tell such a pair apart.
-///
-/// The cost: every byte of every new or changed file is read once at index time (a video
-/// library means gigabytes). Incremental indexing skips files whose size, mtime and inode
-/// are unchanged, so the cost is paid once per file content, not on every index run;
-/// hashing runs at several hundred MB/s, so the disk is usually the limit.
 public struct AssetFingerprint: Hashable, Sendable, CustomStringConvertible {
+    /// The length of a SHA-256 digest in bytes.
+    public static let digestSize = 32
+
     /// The 32 bytes of SHA-256.
     public let digest: [UInt8]
 
     /// Wraps a SHA-256 digest; nil unless it is exactly 32 bytes.
     public init?(digest: [UInt8]) {
-        guard digest.count == SHA256.digestSize else { return nil }
+        guard digest.count == Self.digestSize else { return nil }
         self.digest = digest
-    }
-
-    /// The fingerprint of `bytes` held in memory (tests, small files).
-    public init(of bytes: [UInt8]) {
-        digest = SHA256.hash(bytes)
-    }
-
-    /// The fingerprint of everything fed to `hasher`.
-    public init(finishing hasher: SHA256) {
-        digest = hasher.finalize()
     }
 
     /// Parses 64 hex digits (any case); nil for anything else.
     public init?(hex text: some StringProtocol) {
         let utf8 = Array(text.utf8)
-        guard utf8.count == SHA256.digestSize * 2 else { return nil }
+        guard utf8.count == Self.digestSize * 2 else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(SHA256.digestSize)
+        bytes.reserveCapacity(Self.digestSize)
         var index = 0
         while index < utf8.count {
             guard let high = hexValue(utf8[index]), let low = hexValue(utf8[index + 1]) else { return nil }
@@ -56,7 +46,10 @@ public struct AssetFingerprint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// 64 lowercase hex digits.
-    public var hex: String { SHA256.hex(digest) }
+    public var hex: String {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        return String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
+    }
 
     /// The asset id: the first `AssetID.length` hex digits.
     public var assetID: AssetID {

@@ -67,6 +67,8 @@ extension PhotoFileSystem {
 
     /// Opens an asset's source and checks it is the file the catalog describes: otherwise
     /// the listed size is wrong and patch offsets may not fit (the watcher will catch up).
+    /// The ctime is checked too: a same-size rewrite with its mtime set back keeps size and
+    /// mtime, and must not be served under the old file's redaction plan.
     private func openSource(_ asset: Asset) throws(FileSystemError) -> Int32 {
         let fd = openSource(asset.path)
         guard fd >= 0 else {
@@ -75,7 +77,8 @@ extension PhotoFileSystem {
         }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) == asset.size,
-            Self.sameTime(status.st_mtim, asset.mtimeNanoseconds)
+            Self.sameTime(status.st_mtim, asset.mtimeNanoseconds),
+            Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec) == asset.ctimeNanoseconds
         else {
             close(fd)
             throw .stale

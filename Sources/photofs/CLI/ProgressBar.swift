@@ -7,6 +7,9 @@ final class ProgressBar: Sendable {
     private struct State {
         var done = 0
         var total = 0
+        /// Bytes of the files done and of all files, when the work is measured in files of a size.
+        var bytesDone: Int64 = 0
+        var bytesTotal: Int64 = 0
         var lastDraw: Double = 0
         var started: Double
     }
@@ -24,10 +27,12 @@ final class ProgressBar: Sendable {
     }
 
     /// Records progress; draws at most 10 times a second (every 5 s without a terminal).
-    func update(done: Int, total: Int) {
+    func update(done: Int, total: Int, bytesDone: Int64 = 0, bytesTotal: Int64 = 0) {
         let line: String? = state.withLock { state in
             state.done = done
             state.total = total
+            state.bytesDone = bytesDone
+            state.bytesTotal = bytesTotal
             let now = ProgressBar.now()
             let interval = isTerminal ? 0.1 : 5.0
             guard now - state.lastDraw >= interval || done == total else { return nil }
@@ -51,7 +56,21 @@ final class ProgressBar: Sendable {
         let filled = min(width, Int(fraction * Double(width)))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = Int(fraction * 100)
-        return "\(label) [\(bar)] \(state.done)/\(state.total) \(percent)% \(Int(rate)) files/s ETA \(Self.duration(remaining))"
+        let bytes = state.bytesTotal > 0 ? " \(Self.size(state.bytesDone))/\(Self.size(state.bytesTotal))" : ""
+        return
+            "\(label) [\(bar)] \(state.done)/\(state.total) files\(bytes) \(percent)% \(Int(rate)) files/s ETA \(Self.duration(remaining))"
+    }
+
+    /// A byte count in the largest binary unit that keeps it at or above 1 (one decimal).
+    static func size(_ bytes: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : "\((value * 10).rounded() / 10) \(units[unit])"
     }
 
     static func duration(_ seconds: Double) -> String {

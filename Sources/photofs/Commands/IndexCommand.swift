@@ -8,16 +8,20 @@ enum IndexCommand {
     static let command = Command(
         name: "index",
         summary: "scan a library into its catalog (incremental, progress bar)",
-        usage: ["index [--catalog PATH] [--quiet] LIBRARY"],
+        usage: ["index [--catalog PATH] [--verify] [--quiet] LIBRARY"],
         details: """
             Files whose size, mtime and inode are unchanged are skipped; new and changed files are read \
             on every core; renamed and moved files keep their id and grants; deleted files leave the \
             catalog. A file that cannot be parsed is catalogued with what is known and the reason \
             ('photofs show'); a file that is not a photo or video is listed as a failure. Symbolic \
-            links are not followed.
+            links are not followed. Files are known by a fingerprint of their size and first and last \
+            64 KiB; --verify then reads every catalogued file whole (SHA-256), stores the hash, and \
+            reports and re-indexes any file whose content changed since the last verify although its \
+            size, mtime, inode and ctime did not.
             """,
         options: [
             .value("catalog", "PATH", "the catalog file (default: under $XDG_DATA_HOME/photofs/catalogs)"),
+            .flag("verify", "also hash every catalogued file whole and report silent changes"),
             .flag("quiet", short: "q", "print only errors"),
         ]
     ) { arguments, environment throws(CLIError) in
@@ -26,6 +30,9 @@ enum IndexCommand {
         let summary = try run(context, quiet: arguments.flag("quiet"), environment: environment)
         if !arguments.flag("quiet") {
             environment.output.line(describe(summary))
+        }
+        if arguments.flag("verify") {
+            try verify(context, quiet: arguments.flag("quiet"), environment: environment)
         }
         return .success
     }
@@ -43,7 +50,10 @@ enum IndexCommand {
     {
         let bar = quiet ? nil : ProgressBar(label: "indexing", isTerminal: environment.stderrIsTerminal, output: environment.output)
         let progress: @Sendable (IndexProgress) -> Void = { progress in
-            if progress.phase == .analyzing, progress.filesTotal > 0 { bar?.update(done: progress.filesDone, total: progress.filesTotal) }
+            if progress.phase == .analyzing, progress.filesTotal > 0 {
+                bar?.update(
+                    done: progress.filesDone, total: progress.filesTotal, bytesDone: progress.bytesDone, bytesTotal: progress.bytesTotal)
+            }
         }
         do throws(IndexError) {
             let summary: IndexSummary
@@ -57,6 +67,38 @@ enum IndexCommand {
         } catch {
             bar?.finish()
             throw describe(error, context: context)
+        }
+    }
+
+    /// Hashes every catalogued file whole and says what it found.
+    static func verify(_ context: LibraryContext, quiet: Bool, environment: Environment) throws(CLIError) {
+        let indexer = Indexer(
+            catalog: context.catalog, library: CatalogLocation.canonicalLibraryPath(context.library), analyzer: FileAnalyzer())
+        let bar = quiet ? nil : ProgressBar(label: "verifying", isTerminal: environment.stderrIsTerminal, output: environment.output)
+        let progress: @Sendable (IndexProgress) -> Void = { progress in
+            if progress.phase == .analyzing, progress.filesTotal > 0 {
+                bar?.update(
+                    done: progress.filesDone, total: progress.filesTotal, bytesDone: progress.bytesDone, bytesTotal: progress.bytesTotal)
+            }
+        }
+        let outcome: (VerifySummary, IndexSummary?)
+        do throws(IndexError) {
+            outcome = try indexer.verify(progress: progress)
+            bar?.finish()
+        } catch {
+            bar?.finish()
+            throw describe(error, context: context)
+        }
+        let (summary, reindex) = outcome
+        for path in summary.changedSilently {
+            environment.output.error("\(path.display): content changed although size, mtime, inode and ctime did not; indexed again")
+        }
+        if !quiet {
+            var line =
+                "verified \(summary.files) files (\(ProgressBar.size(summary.bytes))): \(summary.firstHashed) hashed for the first time, "
+            line += "\(summary.changedSilently.count) changed silently, \(summary.unreadable.count) unreadable"
+            environment.output.line(line)
+            if let reindex { environment.output.line(describe(reindex)) }
         }
     }
 

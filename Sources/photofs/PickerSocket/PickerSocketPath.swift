@@ -1,4 +1,5 @@
 import Glibc
+import PhotoHashing
 import PhotoCore
 
 /// Where the picker socket of a mount lives: in a directory of the mounting user's own

@@ -15,7 +15,7 @@ import Testing
         (String(repeating: "1234567890", count: 8), "57edf4a22be3c955ac49da2e2107b67a"),
     ])
     func rfc1321Vectors(input: String, digest: String) {
-        #expect(SHA256.hex(MD5.hash(Array(input.utf8))) == digest)
+        #expect(hex(MD5.hash(Array(input.utf8))) == digest)
     }
 
     @Test(arguments: [
@@ -23,6 +23,10 @@ import Testing
         (63, "b06521f39153d618550606be297466d5"), (64, "014842d480b571495a4a0363793f7367"),
     ])
     func paddingBoundaries(count: Int, digest: String) {
-        #expect(SHA256.hex(MD5.hash([UInt8](repeating: UInt8(ascii: "a"), count: count))) == digest)
+        #expect(hex(MD5.hash([UInt8](repeating: UInt8(ascii: "a"), count: count))) == digest)
+    }
+
+    private func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }

@@ -1,4 +1,5 @@
 import PhotoCore
+import PhotoHashing
 import PhotoMetadata
 import Testing
 
@@ -29,7 +30,12 @@ struct IndexerCorpusTests {
         for entry in manifest {
             if let asset = assets[entry.path] {
                 let record = try #require(try catalog.asset(id: asset.id))
-                #expect(record.fingerprint == entry.sha256, "\(entry.path)")
+                // The sampled fingerprint of the file, and libcrypto's whole-file hash
+                // agrees with the manifest's (exiftool's run's) SHA-256.
+                let file = library + Array("/\(entry.path)".utf8)
+                let bytes = try #require(FileOps.read(file))
+                #expect(record.fingerprint == AssetFingerprint(of: bytes).hex, "\(entry.path)")
+                #expect(try FileDigest.sha256Hex(path: file) == entry.sha256, "\(entry.path)")
             } else {
                 #expect(failures[entry.path] != nil, "\(entry.path) is neither catalogued nor explained")
             }

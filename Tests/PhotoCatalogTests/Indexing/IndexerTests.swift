@@ -1,6 +1,7 @@
 import Glibc
 import MediaFormats
 import PhotoCore
+import PhotoHashing
 import PhotoMetadata
 import Synchronization
 import Testing
@@ -107,8 +108,9 @@ struct IndexerTests {
         #expect(try f.catalog.asset(id: deleted) == nil)
         #expect(try f.paths() == ["change.jpg", "renamed.jpg", "stay.jpg", "sub/folder/move.jpg"])
         #expect(try f.catalog.asset(id: moved)?.asset.metadata.captureDate?.day == 2)
-        // Only the changed file was read again: renames and moves are known by inode.
-        #expect(f.analyzer.count == 1)
+        // A rename changes the ctime: the renamed and moved files were read again (their
+        // first and last 64 KiB) and known by their fingerprint, with the changed file.
+        #expect(f.analyzer.count == 3)
         #expect(second.movedIDs == [renamed, moved])
         #expect(second.invalidatedIDs == [changed, deleted])
         #expect(second.newIDs == [newID])
@@ -314,30 +316,178 @@ struct IndexerScaleTests {
     }
 }
 
-/// Upgrading from schema 1: every asset is read again once and gets a fresh redaction plan
-/// under the same id (plans made by an older planner may miss IPTC place names).
-@Suite("Indexer: plans re-made after the schema 2 upgrade")
-struct IndexerReplanTests {
-    @Test func aVersionOneCatalogIsReplannedOnceKeepingIds() throws {
+/// Upgrading a catalog made by the code before sampled fingerprints (schema 2, built here
+/// from that schema's own SQL with the rows that code wrote: ids from the whole file's
+/// SHA-256): every asset is read again once, keeps its id and gets a fresh plan; the apps
+/// and grants are untouched; a file moved across the upgrade is known by its whole-file
+/// hash; a file changed across the upgrade gets a new id.
+@Suite("Indexer: a schema 2 catalog upgraded")
+struct IndexerUpgradeTests {
+    @Test func aSchemaTwoCatalogKeepsIdsAndGrants() throws {
+        let fixture = try Fixture()
+        try fixture.addWithExif("a.jpg", day: 1)
+        try fixture.addWithExif("b.jpg", day: 2)
+        try fixture.addWithExif("moved.jpg", day: 3)
+        try fixture.addWithExif("changed.jpg", day: 4)
+        let names = ["a.jpg", "b.jpg", "changed.jpg", "moved.jpg"]
+        let path = fixture.dir.string + "/old.sqlite"
+        let oldIDs = try Self.makeSchemaTwoCatalog(at: path, library: fixture.dir.child("lib"), names: names)
+
+        fixture.catalog = try Catalog.open(at: path)
+        #expect(try fixture.catalog.schemaVersion == Schema.currentVersion)
+        #expect(try fixture.catalog.grants(for: "viewer").map(\.asset) == names.map { oldIDs[$0]! })
+        try FileOps.makeDirectories(fixture.path("sub"))
+        try FileOps.rename(fixture.path("moved.jpg"), fixture.path("sub/moved.jpg"))
+        try fixture.addWithExif("changed.jpg", day: 9)
+
+        let summary = try fixture.index()
+        #expect(summary.touched == 2 && summary.moved == 1 && summary.changed == 1 && summary.new == 0, "\(counts(summary))")
+        #expect(try fixture.id("a.jpg") == oldIDs["a.jpg"])
+        #expect(try fixture.id("b.jpg") == oldIDs["b.jpg"])
+        #expect(try fixture.id("sub/moved.jpg") == oldIDs["moved.jpg"])
+        #expect(try fixture.id("changed.jpg") != oldIDs["changed.jpg"])
+        // Fresh metadata and plans (the stored ones were empty), sampled fingerprints now.
+        let a = try #require(try fixture.catalog.asset(at: LibraryPath("a.jpg")))
+        #expect(a.asset.metadata.make == "Canon" && a.asset.metadata.hasExif)
+        #expect(a.fingerprint == AssetFingerprint(of: try #require(FileOps.read(fixture.path("a.jpg")))).hex)
+        #expect(a.asset.ctimeNanoseconds != 0)
+        // Every grant is still there, in order, naming the same ids.
+        #expect(try fixture.catalog.grants(for: "viewer").map(\.asset) == names.map { oldIDs[$0]! })
+        #expect(try fixture.catalog.apps()["viewer"]?.filter == "make:Canon")
+        // Once only.
+        #expect(try fixture.index().unchanged == 4)
+        #expect(fixture.analyzer.count == 0)
+    }
+
+    /// Writes `names` (files in `library`) into a new schema-2 catalog the way that code
+    /// did, with an app "viewer" granted every one of them; returns the ids by name.
+    static func makeSchemaTwoCatalog(at path: String, library: [UInt8], names: [String]) throws -> [String: AssetID] {
+        let db = try Database(path: path)
+        try db.execute(Schema.migrations[0])
+        try db.execute(Schema.migrations[1])
+        try db.execute("PRAGMA user_version = 2")
+        try db.execute("INSERT INTO apps(name, filter, location, selection_limit, uid) VALUES('viewer', 'make:Canon', 'strip', 0, NULL)")
+        var ids: [String: AssetID] = [:]
+        for (position, name) in names.enumerated() {
+            let file = library + Array("/\(name)".utf8)
+            let bytes = try #require(FileOps.read(file))
+            let full = SHA256.hex(SHA256.hash(bytes))
+            let id = try #require(AssetID(full.prefix(12)))
+            ids[name] = id
+            var info = stat()
+            #expect(FileOps.cString(file) { lstat($0, &info) } == 0)
+            let insert = try db.statement(
+                """
+                INSERT INTO assets(id, fingerprint, path, size, mtime_ns, inode, format, date_source, has_exif, says_screenshot,
+                problems, redaction_strip, redaction_coarse, indexed_at_ns)
+                VALUES(?1, ?2, ?3, ?4, ?5, ?6, 'jpeg', 'fileModification', 0, 0, '', ?7, ?7, 1)
+                """)
+            try insert.bind(1, id.rawValue)
+            try insert.bind(2, full)
+            try insert.bind(3, Array(name.utf8))
+            try insert.bind(4, Int64(bytes.count))
+            try insert.bind(5, Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+            try insert.bind(6, Int64(info.st_ino))
+            try insert.bind(7, RedactionPlan.identity.encoded())
+            try insert.run()
+            let grant = try db.statement("INSERT INTO grants(app, asset_id, position, granted_at_ns) VALUES('viewer', ?1, ?2, 5)")
+            try grant.bind(1, id.rawValue)
+            try grant.bind(2, Int64(position))
+            try grant.run()
+        }
+        return ids
+    }
+}
+
+/// Several index runs at once (each with its own connection, as separate `photofs index`
+/// processes have) over a library with identical copies: every run must leave the ids a
+/// single run gives, whatever order their transactions land in.
+@Suite("Indexer: concurrent runs agree on ids")
+struct IndexerConcurrencyTests {
+    @Test func concurrentRunsGiveTheIdsOfASingleRun() throws {
+        let fixture = try Fixture()
+        for n in 0..<20 {
+            for copy in 0..<3 {
+                try FileOps.write(TinyJPEG.bytes(comment: "content \(n)"), to: fixture.path("c\(copy)/\(n % 4)/IMG_\(n).jpg"))
+            }
+        }
+        _ = try fixture.index(batchSize: 5)
+        let reference = try Dictionary(uniqueKeysWithValues: fixture.catalog.snapshot().assets.map { ($0.path.display, $0.id) })
+        #expect(reference.count == 60 && Set(reference.values).count == 60)
+
+        var differing: [String] = []
+        for trial in 0..<5 {
+            let path = fixture.dir.string + "/concurrent-\(trial).sqlite"
+            _ = try Catalog.open(at: path)
+            let library = fixture.dir.child("lib")
+            let failures = Mutex<[String]>([])
+            let threads = (0..<3).map { run in
+                Thread {
+                    do {
+                        let catalog = try Catalog.open(at: path)
+                        _ = try Indexer(catalog: catalog, library: library, analyzer: FileAnalyzer(), batchSize: 3 + run).run()
+                    } catch {
+                        failures.withLock { $0.append("run \(run): \(error)") }
+                    }
+                }
+            }
+            threads.forEach { $0.start() }
+            threads.forEach { $0.join() }
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+            let ids = try Dictionary(uniqueKeysWithValues: Catalog.open(at: path).snapshot().assets.map { ($0.path.display, $0.id) })
+            if ids != reference { differing.append("trial \(trial): \(ids.filter { reference[$0.key] != $0.value }.count) paths differ") }
+        }
+        #expect(differing.isEmpty, "\(differing)")
+    }
+}
+
+/// A joinable thread (the toolchain's Foundation-free test target has no `Thread`).
+private final class Thread: @unchecked Sendable {
+    private var handle = pthread_t()
+    private let body: () -> Void
+
+    init(_ body: @escaping () -> Void) { self.body = body }
+
+    func start() {
+        let box = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(
+            &handle, nil,
+            { raw in
+                let thread = Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue()
+                thread.body()
+                return nil
+            }, box)
+    }
+
+    func join() { pthread_join(handle, nil) }
+}
+
+/// `photofs index --verify`: every catalogued file hashed whole with libcrypto, the hash
+/// stored, and a file whose bytes no longer match the stored hash reported and indexed again.
+@Suite("Indexer: verify")
+struct IndexerVerifyTests {
+    @Test func verifyStoresHashesAndReindexesSilentChanges() throws {
         let fixture = try Fixture()
         try fixture.addWithExif("a.jpg", day: 1)
         try fixture.addWithExif("b.jpg", day: 2)
         _ = try fixture.index()
-        let ids = try [fixture.id("a.jpg"), fixture.id("b.jpg")]
-        let plan = try fixture.catalog.snapshot().assets.map(\.redaction)
-        // Make it a version-1 catalog whose stored plans an old planner wrote (here: none).
+        let indexer = Indexer(catalog: fixture.catalog, library: fixture.dir.child("lib"), analyzer: fixture.analyzer)
+        let (first, none) = try indexer.verify()
+        #expect(first.files == 2 && first.firstHashed == 2 && first.changedSilently.isEmpty && none == nil)
         let db = try Database(path: fixture.catalogPath)
-        try db.execute("UPDATE assets SET redaction_strip = x'0100', redaction_coarse = x'0100'")
-        try db.execute("PRAGMA user_version = 1")
-        #expect(try fixture.catalog.snapshot().assets.map(\.redaction) != plan, "the old plans are stored")
-        fixture.catalog = try Catalog.open(at: fixture.catalogPath)
-        #expect(try fixture.catalog.schemaVersion == 2)
-        let summary = try fixture.index()
-        #expect(summary.touched == 2 && summary.new == 0 && summary.removed == 0, "\(counts(summary))")
-        #expect(fixture.analyzer.count == 2)
-        #expect(try [fixture.id("a.jpg"), fixture.id("b.jpg")] == ids)
-        #expect(try fixture.catalog.snapshot().assets.map(\.redaction) == plan)
-        // Once only.
-        #expect(try fixture.index().unchanged == 2)
+        let bytes = try #require(FileOps.read(fixture.path("a.jpg")))
+        #expect(try db.scalarText("SELECT content_sha256 FROM assets WHERE path = x'612e6a7067'") == SHA256.hex(SHA256.hash(bytes)))
+        let (second, _) = try indexer.verify()
+        #expect(second.files == 2 && second.firstHashed == 0 && second.changedSilently.isEmpty)
+
+        // The stored hash no longer matches a.jpg's bytes, while its stat does.
+        try db.execute("UPDATE assets SET content_sha256 = '\(String(repeating: "0", count: 64))' WHERE path = x'612e6a7067'")
+        fixture.analyzer.reset()
+        let (third, reindex) = try indexer.verify()
+        #expect(third.changedSilently == [LibraryPath("a.jpg")])
+        #expect(reindex?.touched == 1 && reindex?.unchanged == 1, "\(reindex.map(counts) ?? [:])")
+        #expect(fixture.analyzer.count == 1)
+        let (fourth, _) = try indexer.verify()
+        #expect(fourth.changedSilently.isEmpty && fourth.firstHashed == 1)
     }
 }

@@ -1,6 +1,7 @@
 import Glibc
 import MediaFormats
 import PhotoCore
+import PhotoHashing
 import Synchronization
 
 /// Tiny JPEGs made in code: SOI, a comment that makes each one unique, a frame header with

@@ -1,5 +1,6 @@
 import Glibc
 import PhotoCore
+import PhotoHashing
 import PhotoMetadata
 import Synchronization
 import Testing

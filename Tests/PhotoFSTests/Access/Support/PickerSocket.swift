@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import MediaFormats
 import PhotoCore
+import PhotoHashing
 
 /// The daemon's picker socket as the CLI uses it, from outside: one connection, one
 /// request (a write's bytes), one reply (`ok`, or `error ERRNO` and the reason).
