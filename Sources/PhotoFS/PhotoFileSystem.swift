@@ -17,6 +17,8 @@ public final class PhotoFileSystem: Sendable {
     let libraryFD: Int32
     let buffers: ThreadBuffers
     let invalidator: Invalidator
+    /// The apps' pick requests (`apps/APP/.request`, `.requests`).
+    let requests = RequestFiles()
     /// Reasons of refused `.picker` writes, by writing thread.
     let pickerReasons = PickerReasons()
     /// Counts GETATTRs of `.picker`, each of which reports a new mtime.

@@ -69,6 +69,10 @@ extension PhotoFileSystem {
     func write(
         _ request: fuse_req_t, _ inode: UInt64, _ bytes: UnsafePointer<CChar>?, _ size: Int, _ info: UnsafeMutablePointer<fuse_file_info>?
     ) {
+        if inode != ViewInode.picker, tree.node(inode: inode) == nil, let special = specialFile(inode: inode, in: tree) {
+            writeSpecial(special, request, bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? [])
+            return
+        }
         respond(request, "write") { () throws(FileSystemError) -> Reply in
             guard inode == ViewInode.picker else { throw .readOnly }
             let tree = self.tree

@@ -35,8 +35,9 @@ enum MountDaemon {
         }
         scanning.compare(with: state.current.snapshot)
         clock.lap("snapshot")
-        let configuration = FileSystemConfiguration(
+        var configuration = FileSystemConfiguration(
             libraryPath: libraryPath, ownerUID: getuid(), ownerGID: getgid(), log: { logger.warning($0) })
+        configuration.requestEvents = RequestNotifier(log: logger, environment: environment).handle
         let control = PickerControl(state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
         var fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
         clock.lap("view tree")
