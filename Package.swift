@@ -12,14 +12,16 @@ let package = Package(
         .systemLibrary(name: "CFuse", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         .target(name: "PhotoCore"),
         .target(name: "PhotoMetadata", dependencies: ["PhotoCore", "CExif"]),
         .target(name: "PhotoCatalog", dependencies: ["PhotoCore", "CSQLite"]),
         .target(name: "PhotoFS", dependencies: ["PhotoCore", "CFuse"]),
+        .target(name: "PickerServer", dependencies: ["PhotoCore", "CMicroHTTPD"]),
         .executableTarget(
             name: "photofs",
-            dependencies: ["PhotoCore", "PhotoMetadata", "PhotoCatalog", "PhotoFS"]
+            dependencies: ["PhotoCore", "PhotoMetadata", "PhotoCatalog", "PhotoFS", "PickerServer"]
         ),
 
         .testTarget(name: "PhotoCoreTests", dependencies: ["PhotoCore"]),
@@ -28,6 +30,7 @@ let package = Package(
             name: "PhotoCatalogTests",
             dependencies: ["PhotoCore", "PhotoCatalog", "PhotoMetadata"]
         ),
+        .testTarget(name: "PickerServerTests", dependencies: ["PhotoCore", "PickerServer"]),
         .testTarget(
             name: "PhotoFSTests",
             dependencies: ["PhotoCore", "PhotoFS", "PhotoCatalog", "PhotoMetadata"]
