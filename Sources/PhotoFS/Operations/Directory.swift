@@ -40,7 +40,6 @@ extension PhotoFileSystem {
             let capacity = min(size, buffer.count)
             var used = 0
             var position = offset
-            var full = false
             while let child = tree.child(of: directory.inode, at: position) {
                 position += 1
                 // A listing under way on an older tree skips what the current tree no longer
@@ -58,24 +57,8 @@ extension PhotoFileSystem {
                     status.st_mode = child.isDirectory ? S_IFDIR : S_IFREG
                     return fuse_add_direntry(request, space, capacity - used, name, &status, off_t(position))
                 }
-                if needed > capacity - used {
-                    full = true
-                    break
-                }
+                if needed > capacity - used { break }
                 used += needed
-            }
-            // The request file comes after the directory's own children, at their count.
-            if !full, position == tree.childCount(of: directory.inode),
-                let node = tree.node(inode: directory.inode), let special = specialFile(listedIn: node),
-                isVisible(special, to: directory.caller)
-            {
-                var entry = specialEntry(special, in: tree)
-                let needed = special.name.withCString { name -> Int in
-                    let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
-                    if plus { return fuse_add_direntry_plus(request, space, capacity - used, name, &entry, off_t(position + 1)) }
-                    return fuse_add_direntry(request, space, capacity - used, name, &entry.attr, off_t(position + 1))
-                }
-                if needed <= capacity - used { used += needed }
             }
             return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
         }

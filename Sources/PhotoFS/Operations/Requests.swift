@@ -17,7 +17,8 @@ import PhotoCore
 /// `.requests` reads as one line per pending request; the owner writes `answer APP ID
 /// [ASSET-ID...]` (after granting them through `.picker`) or `cancel APP ID`. Like
 /// `.picker`, both files report a new mtime on every GETATTR and are never cached, so
-/// every read reaches the daemon (see `Control.swift`).
+/// every read reaches the daemon (see `Control.swift`). Neither file is listed by readdir:
+/// they are found by name, so a listing of a view still shows only its photos.
 extension PhotoFileSystem {
     /// The special file called `name` in `directory`, if there is one.
     func specialFile(named name: [UInt8], in directory: ViewNode) -> SpecialFile? {
@@ -31,12 +32,6 @@ extension PhotoFileSystem {
         if inode == RequestInode.list { return .requestList }
         guard inode >= ViewInode.firstDerived else { return nil }
         return tree.snapshot.apps.keys.first { RequestInode.file(app: $0) == inode }.map { .request(app: $0) }
-    }
-
-    /// The special file listed at the end of `directory`, if any.
-    func specialFile(listedIn directory: ViewNode) -> SpecialFile? {
-        if directory.inode == ViewInode.root { return .requestList }
-        return appName(of: directory).map { .request(app: $0) }
     }
 
     /// The app whose view `directory` is (`apps/NAME`).
