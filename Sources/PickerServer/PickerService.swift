@@ -53,6 +53,7 @@ public final class PickerService: Sendable {
         switch (request.method, request.path) {
         case ("GET", "/"): return HTTPResponse(status: 200, type: "text/html; charset=utf-8", text: PickerPage.html)
         case ("GET", "/app.js"): return HTTPResponse(status: 200, type: "text/javascript; charset=utf-8", text: PickerPage.script)
+        case ("GET", "/favicon.ico"): return HTTPResponse(status: 204)
         case ("GET", "/app.css"): return HTTPResponse(status: 200, type: "text/css; charset=utf-8", text: PickerPage.style)
         case ("GET", "/api/session"): return json(sessionJSON())
         case ("GET", "/api/list"): return list(chip: request.query["chip"] ?? "all", query: request.query["q"] ?? "")
