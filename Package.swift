@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         .target(name: "MediaFormats"),
@@ -27,12 +28,13 @@ let package = Package(
         .target(name: "PhotoMetadata", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CExif"]),
         .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CSQLite"]),
         .target(name: "PhotoFS", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
+        .target(name: "PickerServer", dependencies: ["MediaFormats", "PhotoCore", "CMicroHTTPD"]),
         .target(name: "PhotoImaging", dependencies: ["MediaFormats", "PhotoHashing", "CTurboJPEG", "CHeif", "CPNG", "CWebP"]),
         .executableTarget(
             name: "photofs",
             dependencies: [
                 "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "PhotoFS", "PhotoImaging",
-                "CSystemd",
+                "PickerServer", "CSystemd",
             ]
         ),
 
@@ -55,6 +57,7 @@ let package = Package(
                 "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoFS", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport",
             ]
         ),
+        .testTarget(name: "PickerServerTests", dependencies: ["MediaFormats", "PhotoCore", "PickerServer", "TestSupport"]),
         .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

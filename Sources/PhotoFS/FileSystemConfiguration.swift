@@ -17,6 +17,8 @@ public struct FileSystemConfiguration: Sendable {
     public var othersMayEnter = false
     /// Where log lines go (stderr in the daemon). Never given a GPS coordinate.
     public var log: @Sendable (String) -> Void
+    /// Told when an app writes a pick request and when one is settled (log line, notification).
+    public var requestEvents: (@Sendable (RequestEvent) -> Void)?
 
     public init(
         libraryPath: [UInt8], ownerUID: UInt32, ownerGID: UInt32, cacheTimeout: Double = 86_400, maxThreads: Int = 16,

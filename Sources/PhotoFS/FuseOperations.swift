@@ -73,6 +73,9 @@ enum FuseOperations {
         ops.flush = { request, _, _ in
             FuseOperations.with(request) { $0.flush($1) }
         }
+        ops.poll = { request, inode, _, handle in
+            FuseOperations.with(request) { $0.poll($1, inode, handle) }
+        }
         ops.statfs = { request, _ in
             FuseOperations.with(request) { $0.statfs($1) }
         }

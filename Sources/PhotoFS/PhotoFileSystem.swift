@@ -19,6 +19,8 @@ public final class PhotoFileSystem: Sendable {
     let invalidator: Invalidator
     /// The renderings of `.picker`, one inode each, and its write limit.
     let controlFile = ControlFileState()
+    /// The apps' pick requests (`apps/APP/.request`, `.requests`).
+    let requests = RequestFiles()
     /// Directory times: when the daemon started.
     let startTime: timespec
     /// Where the newest snapshot can be read, when the daemon has more than one writer

@@ -24,6 +24,10 @@ extension PhotoFileSystem {
     func getattr(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>? = nil) {
         respond(request, "getattr") { () throws(FileSystemError) -> Reply in
             let tree = self.tree
+            if tree.node(inode: Self.treeInode(inode)) == nil, let special = specialFile(inode: inode, in: tree) {
+                _ = try specialCaller(special, request, in: tree)
+                return .attributes(specialAttributes(special, in: tree), timeout: 0)
+            }
             if tree.node(inode: Self.treeInode(inode)) == nil { throw .accessDenied }
             let node = try visibleNode(inode, in: tree, to: try caller(of: request, in: tree))
             let text = node.kind == .picker ? try pickerText(inode) : nil
@@ -36,6 +40,10 @@ extension PhotoFileSystem {
     func access(_ request: fuse_req_t, _ inode: UInt64, _ mask: Int32) {
         respond(request, "access") { () throws(FileSystemError) -> Reply in
             let tree = self.tree
+            if tree.node(inode: inode) == nil, let special = specialFile(inode: inode, in: tree) {
+                _ = try specialCaller(special, request, in: tree)
+                return .done
+            }
             let caller = try caller(of: request, in: tree)
             let node = try visibleNode(inode, in: tree, to: caller)
             if mask & W_OK != 0 {
@@ -51,6 +59,13 @@ extension PhotoFileSystem {
     func setattr(_ request: fuse_req_t, _ inode: UInt64, _ wanted: UnsafeMutablePointer<stat>?, _ fields: Int32) {
         respond(request, "setattr") { () throws(FileSystemError) -> Reply in
             let tree = self.tree
+            if tree.node(inode: inode) == nil, let special = specialFile(inode: inode, in: tree) {
+                // Only the truncation of `echo > FILE`; the size reported is 0 so that the
+                // kernel does not read the page back before the write (which would wait).
+                _ = try specialCaller(special, request, in: tree)
+                guard fields & FUSE_SET_ATTR_SIZE == 0 || wanted?.pointee.st_size == 0 else { throw .readOnly }
+                return .attributes(specialAttributes(special, in: tree, truncated: true), timeout: 0)
+            }
             let caller = try caller(of: request, in: tree)
             let node = try visibleNode(inode, in: tree, to: caller)
             guard node.kind == .picker,

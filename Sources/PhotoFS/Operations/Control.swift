@@ -74,6 +74,10 @@ extension PhotoFileSystem {
         _ request: fuse_req_t, _ inode: UInt64, _ bytes: UnsafePointer<CChar>?, _ size: Int, _ offset: Int,
         _ info: UnsafeMutablePointer<fuse_file_info>?
     ) {
+        if inode != ViewInode.picker, tree.node(inode: inode) == nil, let special = specialFile(inode: inode, in: tree) {
+            writeSpecial(special, request, bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? [])
+            return
+        }
         respond(request, "write") { () throws(FileSystemError) -> Reply in
             guard PickerGenerations.isPicker(inode) else { throw .readOnly }
             let tree = self.tree

@@ -14,6 +14,10 @@ extension PhotoFileSystem {
             let directory = try visibleNode(parent, in: tree, to: caller)
             guard directory.isDirectory else { throw .notDirectory }
             let bytes = UnsafeRawBufferPointer(start: name, count: strlen(name))
+            if let special = specialFile(named: Array(bytes), in: directory) {
+                guard isVisible(special, to: caller) else { throw .notFound }
+                return .entry(specialEntry(special, in: tree))
+            }
             guard let child = tree.lookup(parent: parent, name: Array(bytes)), tree.isVisible(child, to: caller) else {
                 throw .notFound
             }

@@ -29,6 +29,10 @@ extension PhotoFileSystem {
             readControl(request, inode, size, offset)
             return
         }
+        if tree.node(inode: inode) == nil, let special = specialFile(inode: inode, in: tree) {
+            readSpecial(special, request, size, offset, flags: info?.pointee.flags ?? O_RDONLY)
+            return
+        }
         respond(request, "read") { () throws(FileSystemError) -> Reply in try readFile(request, inode, size, offset) }
     }
 

@@ -16,6 +16,8 @@ enum CommandTable {
         DemoCommand.command,
         GenerateCommand.command,
         SandboxCommand.command,
+        PickCommand.command,
+        RequestsCommand.command,
         CompletionCommand.command,
         ManCommand.command,
         VersionCommand.command,

@@ -157,6 +157,8 @@ enum SandboxCommand {
         for path in arguments.values("ro-bind") { argv += ["--ro-bind", path, path] }
         for path in arguments.values("bind") { argv += ["--bind", path, path] }
         argv += ["--dir", pictures, "--ro-bind", view, pictures]
+        // The one writable file of the view: where the app asks for photos (it grants nothing).
+        argv += ["--bind-try", view + "/.request", pictures + "/.request"]
         argv += ["--setenv", "HOME", home, "--setenv", "PHOTOFS_DIR", pictures, "--unsetenv", "PHOTOFS_LIBRARY", "--chdir", home]
         return argv
     }

@@ -1,0 +1,69 @@
+import MediaFormats
+import PhotoCore
+
+/// Everything one picker page shows and may do: built by the command from the catalog and
+/// the app's pending request, fixed for the page's life.
+public struct PickerSetup: Sendable {
+    public var app: App
+    /// The request being answered, if any (its id in the daemon).
+    public var requestID: Int?
+    public var mode: PickRequest.Mode
+    /// The most photos the person may choose; nil when unlimited.
+    public var limit: Int?
+    public var ordered: Bool
+    /// The request's media selector in the filter language ("" when none).
+    public var media: String
+    /// What the picker offers (the app's filter and the request's media), newest first.
+    public var candidates: [Asset]
+    /// The app's current grants, in order.
+    public var preselected: [AssetID]
+    /// The library's absolute path; assets' paths are relative to it.
+    public var libraryRoot: String
+
+    public init(
+        app: App, requestID: Int?, mode: PickRequest.Mode, limit: Int?, ordered: Bool, media: String, candidates: [Asset],
+        preselected: [AssetID], libraryRoot: String
+    ) {
+        self.app = app
+        self.requestID = requestID
+        self.mode = mode
+        self.limit = limit
+        self.ordered = ordered
+        self.media = media
+        self.candidates = candidates.sorted { $0.effectiveDate.sortKey > $1.effectiveDate.sortKey }
+        self.preselected = preselected
+        self.libraryRoot = libraryRoot
+    }
+
+    /// What the app gets of a photo's location, in words for the header.
+    public var receives: String {
+        switch app.locationPolicy {
+        case .strip: "location removed"
+        case .coarse: "location rounded to about 1 km"
+        case .keep: "location kept"
+        }
+    }
+}
+
+/// What Add and Cancel do: carried out by the command (through `.picker` and `.requests`).
+public protocol PickerActions: Sendable {
+    /// Grants `ids` in this order (one transaction) and answers the request; a sentence
+    /// for the page on success, or the refusal's reason.
+    func add(_ ids: [AssetID], setup: PickerSetup) -> Result<String, PickerRefusal>
+    /// Answers the request `cancelled` (grants stay as they are).
+    func cancel(setup: PickerSetup) -> Result<String, PickerRefusal>
+}
+
+/// A refused Add or Cancel: the reason shown on the page.
+public struct PickerRefusal: Error, Sendable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+}
+
+extension CaptureDate {
+    /// Orders dates by their wall-clock fields (the picker groups by local month as written).
+    var sortKey: Int64 {
+        Int64(year) * 10_000_000_000 + Int64(month) * 100_000_000 + Int64(day) * 1_000_000 + Int64(hour) * 10_000 + Int64(minute) * 100
+            + Int64(second)
+    }
+}

@@ -1,0 +1,114 @@
+import Dispatch
+import Glibc
+import PhotoCatalog
+import PhotoCore
+import PickerServer
+import Synchronization
+
+/// `photofs pick APP`: the person chooses photos for an app, in a browser page served on
+/// 127.0.0.1 (or in the terminal), answering the app's pending request if it has one.
+enum PickCommand {
+    static let command = Command(
+        name: "pick",
+        summary: "choose photos for an app in a browser (or --terminal), answering its request",
+        usage: ["pick [--terminal] [--no-open] [--port N] [--library DIR | --catalog PATH] APP"],
+        details: """
+            Shows the photos the app may be given (its filter, and the media its pending request asks \
+            for), newest first. Add grants the chosen photos in the order picked, in one transaction, and \
+            answers the app's request with their names; Cancel answers 'cancelled' and changes nothing. \
+            Without a request the choice replaces the app's selection, which starts preselected. The page \
+            is served on 127.0.0.1 only; its one-time link is printed (and opened with xdg-open when a \
+            display is there): use 'ssh -L PORT:127.0.0.1:PORT' to pick from another machine.
+            """,
+        options: LibraryContext.options + [
+            .flag("terminal", "pick in this terminal instead of a browser"),
+            .flag("no-open", "print the link without opening a browser"),
+            .value("port", "N", "listen on this port (default: any free port)"),
+        ]
+    ) { arguments, environment throws(CLIError) in
+        let name = try arguments.positional(0, "APP")
+        guard arguments.positionals.count == 1 else { throw .usage("pick takes one APP.") }
+        let context = try LibraryContext.existing(arguments: arguments, environment: environment)
+        let client = PickerClient(context: context)
+        let setup = try makeSetup(app: name, context: context, mountpoint: client.mountpoint)
+        let actions = PickActions(client: client, mountpoint: client.mountpoint)
+        if arguments.flag("terminal") {
+            return try TerminalPicker(setup: setup, actions: actions, output: environment.output).run()
+        }
+        var port: UInt16 = 0
+        if let text = arguments.value("port") {
+            guard let value = UInt16(text) else { throw .usage("--port takes a number from 0 to 65535.") }
+            port = value
+        }
+        return try serve(setup, actions: actions, port: port, open: !arguments.flag("no-open"), environment: environment)
+    }
+
+    /// What the picker offers: the app's filter and its pending request's media and limit.
+    static func makeSetup(app name: String, context: LibraryContext, mountpoint: String?) throws(CLIError) -> PickerSetup {
+        let state: LibraryState
+        do throws(CatalogError) {
+            state = try LibraryState(catalog: context.catalog)
+        } catch {
+            throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
+        }
+        let snapshot = state.current.snapshot
+        guard let app = snapshot.apps[name] else { throw .notFound("no app named '\(name)'.") }
+        guard let filter = try? Filter(app.filter) else { throw .failure("the filter of app '\(name)' no longer parses.") }
+        let grants = snapshot.grants[name]?.map(\.asset) ?? []
+        let pending = mountpoint.flatMap { PendingRequest.list(mountpoint: $0).first { $0.app == name } }
+        var limit = pending?.limit
+        if pending == nil {
+            limit = (try? PickScope(request: PickRequest(mode: .replace), app: app, appFilter: filter, grantCount: grants.count))?.limit
+        }
+        let media = pending?.media
+        let candidates = snapshot.assets.filter { filter.matches($0) && (media?.expression.matches($0) ?? true) }
+        let root = String(decoding: (try? context.catalog.libraryRoot).flatMap { $0 } ?? Array(context.library.utf8), as: UTF8.self)
+        return PickerSetup(
+            app: app, requestID: pending?.id, mode: pending?.mode ?? .replace, limit: limit, ordered: pending?.ordered ?? true,
+            media: media?.filterText ?? "", candidates: candidates, preselected: grants, libraryRoot: root)
+    }
+
+    private static func serve(_ setup: PickerSetup, actions: PickActions, port: UInt16, open: Bool, environment: Environment)
+        throws(CLIError)
+        -> ExitCode
+    {
+        let finished = DispatchSemaphore(value: 0)
+        let message = Mutex<String>("")
+        let gate = PickerGate()
+        let service = PickerService(
+            setup: setup, gate: gate, thumbnails: EmbeddedThumbnails(), actions: actions,
+            finished: { text in
+                message.withLock { $0 = text }
+                finished.signal()
+            })
+        let boundPort = Atomic<UInt16>(0)
+        let server = HTTPServer { request in service.handle(request, port: boundPort.load(ordering: .relaxed)) }
+        guard server.start(port: port) else { throw .failure("cannot listen on 127.0.0.1:\(port).") }
+        boundPort.store(server.port, ordering: .relaxed)
+        let url = "http://127.0.0.1:\(server.port)/?token=\(gate.oneTimeToken ?? "")"
+        let request = setup.requestID.map { " (answering request \($0))" } ?? ""
+        environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
+        let hasDisplay =
+            environment.variables["DISPLAY"].map { !$0.isEmpty } ?? false
+            || environment.variables["WAYLAND_DISPLAY"].map { !$0.isEmpty } ?? false
+        let openers: [String] = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"]
+        if open, hasDisplay, let opener = openers.first(where: { path in path.withCString { Glibc.access($0, X_OK) == 0 } }) {
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            _ = Spawn.start([opener, url], fileActions: &actions)
+        }
+        // The page answers within the request's life; an abandoned page ends after an hour.
+        if finished.wait(timeout: .now() + 3600) == .timedOut {
+            server.stop()
+            throw .failure("nobody picked within an hour; nothing changed.")
+        }
+        // Let the last response reach the browser before the server goes away.
+        usleep(300_000)
+        server.stop()
+        environment.output.line(message.withLock { $0 })
+        return .success
+    }
+}

@@ -1,0 +1,71 @@
+import Dispatch
+import Glibc
+import PhotoCore
+import PhotoFS
+
+/// Tells the owner about app requests: one log line per request and per answer, and a
+/// desktop notification (`notify-send`, else `gdbus` to org.freedesktop.Notifications)
+/// when the daemon has a session bus. The notification never names a photo.
+struct RequestNotifier: Sendable {
+    let log: Logger
+    /// `DBUS_SESSION_BUS_ADDRESS` of the daemon's environment, if any.
+    let sessionBus: String?
+    /// The notifier programs found on the PATH.
+    let notifySend: String?
+    let gdbus: String?
+
+    init(log: Logger, environment: Environment) {
+        self.log = log
+        self.sessionBus = environment.variables["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
+        let path = environment.variables["PATH"] ?? "/usr/bin:/bin"
+        self.notifySend = Self.find("notify-send", in: path)
+        self.gdbus = Self.find("gdbus", in: path)
+    }
+
+    func handle(_ event: RequestEvent) {
+        switch event {
+        case .submitted(let pending):
+            let limit = pending.scope.limit.map { "up to \($0)" } ?? "any number of"
+            let media = pending.scope.request.media.map { " (\($0))" } ?? ""
+            log.info(
+                "request \(pending.id): app \(pending.app) asks for \(limit) photos\(media), \(pending.scope.request.mode.rawValue); answer with 'photofs pick \(pending.app)'"
+            )
+            notify(title: "\(pending.app) asks for photos", body: "Choose \(limit) photos\(media): photofs pick \(pending.app)")
+        case .settled(let pending, let answer):
+            log.info("request \(pending.id) of app \(pending.app): \(answer.summary)")
+        }
+    }
+
+    /// Sends the notification on a background queue (the request's write does not wait for it).
+    private func notify(title: String, body: String) {
+        guard sessionBus != nil else { return }
+        let argv: [String]
+        if let notifySend {
+            argv = [notifySend, "--app-name=photofs", title, body]
+        } else if let gdbus {
+            argv = [
+                gdbus, "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+                "--method", "org.freedesktop.Notifications.Notify", "photofs", "0", "", title, body, "[]", "{}", "10000",
+            ]
+        } else {
+            return
+        }
+        DispatchQueue.global().async {
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            if let pid = Spawn.start(argv, fileActions: &actions) { _ = Spawn.wait(pid) }
+        }
+    }
+
+    private static func find(_ program: String, in path: String) -> String? {
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(program)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}

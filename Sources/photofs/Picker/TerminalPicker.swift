@@ -1,0 +1,177 @@
+import Glibc
+import PhotoCore
+import PickerServer
+
+/// `photofs pick APP --terminal`: the picker for a session without a browser. A list (date,
+/// camera, name, size) filtered as you type (a substring of those columns); arrows move,
+/// Space toggles in order (numbered), the limit is enforced, Enter adds, Esc cancels.
+struct TerminalPicker {
+    let setup: PickerSetup
+    let actions: PickActions
+    let output: Output
+
+    /// One row of the list.
+    private struct Row {
+        let id: AssetID
+        let text: String
+        let search: String
+    }
+
+    private struct State {
+        var query = ""
+        var cursor = 0
+        var top = 0
+        var selected: [AssetID] = []
+        var message = ""
+    }
+
+    func run() throws(CLIError) -> ExitCode {
+        guard isatty(0) != 0 else { throw .usage("--terminal needs a terminal on stdin.") }
+        // Printed once the terminal is back to normal.
+        switch interact() {
+        case .success(let text):
+            output.line(text)
+            return .success
+        case .failure(let refusal):
+            output.error(refusal.reason)
+            return .failure
+        }
+    }
+
+    private func interact() -> Result<String, PickerRefusal> {
+        var saved = termios()
+        tcgetattr(0, &saved)
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        raw.c_cc.6 = 1  // VMIN
+        raw.c_cc.5 = 0  // VTIME
+        tcsetattr(0, TCSANOW, &raw)
+        output.out("\u{1B}[?1049h\u{1B}[?25l")
+        defer {
+            output.out("\u{1B}[?25h\u{1B}[?1049l")
+            tcsetattr(0, TCSANOW, &saved)
+        }
+        let rows = setup.candidates.map { asset -> Row in
+            let name = asset.path.display.split(separator: "/").last.map(String.init) ?? asset.path.display
+            let date = asset.effectiveDate
+            let day = digits(date.year, 4) + "-" + digits(date.month, 2) + "-" + digits(date.day, 2)
+            let camera = [asset.metadata.make, asset.metadata.model].compactMap { $0 }.joined(separator: " ")
+            let text = day + "  " + Self.pad(camera, 24) + "  " + Self.pad(name, 36) + "  " + Self.size(asset.size)
+            return Row(id: asset.id, text: text, search: (day + " " + camera + " " + name).lowercased())
+        }
+        var state = State()
+        if setup.mode == .replace { state.selected = setup.preselected.filter { id in rows.contains { $0.id == id } } }
+        while true {
+            let visible = state.query.isEmpty ? rows : rows.filter { $0.search.contains(state.query.lowercased()) }
+            state.cursor = max(0, min(state.cursor, visible.count - 1))
+            draw(visible, &state)
+            switch readKey() {
+            case .escape, .end:
+                return actions.cancel(setup: setup)
+            case .enter:
+                let ids = setup.mode == .add ? state.selected.filter { !setup.preselected.contains($0) } : state.selected
+                switch actions.add(ids, setup: setup) {
+                case .success(let text): return .success(text)
+                case .failure(let refusal): state.message = refusal.reason
+                }
+            case .up: state.cursor -= 1
+            case .down: state.cursor += 1
+            case .space:
+                guard state.cursor < visible.count else { break }
+                let id = visible[state.cursor].id
+                if setup.mode == .add, setup.preselected.contains(id) {
+                    state.message = "already shared with \(setup.app.name)"
+                } else if let index = state.selected.firstIndex(of: id) {
+                    state.selected.remove(at: index)
+                    state.message = ""
+                } else if let limit = setup.limit, state.selected.count >= limit {
+                    state.message = "Select up to \(limit)."
+                } else {
+                    state.selected.append(id)
+                    state.message = ""
+                }
+            case .backspace:
+                if !state.query.isEmpty { state.query.removeLast() }
+                state.cursor = 0
+            case .character(let character):
+                state.query.append(character)
+                state.cursor = 0
+            case .other: break
+            }
+        }
+    }
+
+    private func draw(_ visible: [Row], _ state: inout State) {
+        var size = winsize()
+        let height = ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_row > 6 ? Int(size.ws_row) : 24
+        let listHeight = height - 5
+        if state.cursor < state.top { state.top = state.cursor }
+        if state.cursor >= state.top + listHeight { state.top = state.cursor - listHeight + 1 }
+        let limit = setup.limit.map { "up to \($0)" } ?? "any number"
+        var screen = "\u{1B}[H\u{1B}[2J"
+        screen += "Choose photos for \(setup.app.name): \(limit), \(setup.receives)\(setup.media.isEmpty ? "" : ", " + setup.media)\r\n"
+        screen +=
+            "Filter: \(state.query)_   (\(visible.count) shown, \(state.selected.count) chosen; Space toggles, Enter adds, Esc cancels)\r\n"
+        screen += state.message + "\r\n"
+        for index in state.top..<min(visible.count, state.top + listHeight) {
+            let row = visible[index]
+            let mark: String
+            if let position = state.selected.firstIndex(of: row.id) {
+                mark = setup.ordered ? Self.pad("[\(position + 1)]", 5) : "[x]  "
+            } else if setup.mode == .add, setup.preselected.contains(row.id) {
+                mark = "[=]  "
+            } else {
+                mark = "[ ]  "
+            }
+            let line = (index == state.cursor ? "> " : "  ") + mark + row.text
+            screen += (index == state.cursor ? "\u{1B}[7m" + line + "\u{1B}[0m" : line) + "\r\n"
+        }
+        output.out(screen)
+    }
+
+    private enum Key {
+        case up, down, space, enter, escape, backspace, end, other
+        case character(Character)
+    }
+
+    /// One key press; an Escape alone is told from an arrow's escape sequence by the bytes
+    /// that follow within 50 ms.
+    private func readKey() -> Key {
+        var byte: UInt8 = 0
+        guard read(0, &byte, 1) == 1 else { return .end }
+        switch byte {
+        case 0x1B:
+            var poller = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { return .escape }
+            var sequence = [UInt8](repeating: 0, count: 2)
+            let count = read(0, &sequence, 2)
+            if count == 2, sequence[0] == UInt8(ascii: "[") {
+                if sequence[1] == UInt8(ascii: "A") { return .up }
+                if sequence[1] == UInt8(ascii: "B") { return .down }
+            }
+            return .other
+        case 0x0D, 0x0A: return .enter
+        case 0x20: return .space
+        case 0x7F, 0x08: return .backspace
+        case 0x21...0x7E: return .character(Character(UnicodeScalar(byte)))
+        default: return .other
+        }
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        let cut = text.count > width ? String(text.prefix(width - 1)) + "~" : text
+        return cut + String(repeating: " ", count: max(0, width - cut.count))
+    }
+
+    private static func size(_ bytes: Int64) -> String {
+        if bytes >= 1_000_000 { return "\(bytes / 1_000_000).\(bytes % 1_000_000 / 100_000) MB" }
+        if bytes >= 1000 { return "\(bytes / 1000) kB" }
+        return "\(bytes) B"
+    }
+}
+
+/// Zero-padded decimal digits.
+private func digits(_ value: Int, _ width: Int) -> String {
+    let text = "\(value)"
+    return String(repeating: "0", count: max(0, width - text.count)) + text
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Picker page benchmark: `photofs pick` over a catalogued library of 100,000 generated photos
+# (thumbnails are the photos' own small location-stripped bytes), opened in headless
+# Chromium: time to the first painted grid, time to jump to months (Chromium's performance
+# timings, two animation frames after the jump), and the picker process's memory before the
+# page is opened and after the grid and every jump (VmRSS, MB = 10^6 bytes).
+#
+# Usage: Tests/Benchmarks/picker-ui-bench.sh [WORKDIR]     (env: COUNT=100000, SEED=11, JUMPS=24)
+# Needs chromium, chromium-driver and python3-selenium (mount-scripts/install-deps).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+COUNT="${COUNT:-100000}"
+SEED="${SEED:-11}"
+JUMPS="${JUMPS:-24}"
+WORK="${1:-/tmp/photofs-picker-ui-bench}"
+
+echo "picker-ui-bench: building photofs in release mode" >&2
+swift build -c release --product photofs >&2
+PHOTOFS="$PWD/.build/release/photofs"
+mkdir -p "$WORK"
+LIB="$WORK/library-$COUNT-$SEED"
+CATALOG="$WORK/catalog-$COUNT-$SEED.sqlite"
+if [ ! -f "$LIB.complete" ]; then
+    rm -rf "$LIB" "$CATALOG" "$CATALOG-wal" "$CATALOG-shm"
+    echo "picker-ui-bench: generating $COUNT photos into $LIB" >&2
+    "$PHOTOFS" generate "$LIB" --count "$COUNT" --seed "$SEED" > /dev/null 2>&1
+    touch "$LIB.complete"
+fi
+"$PHOTOFS" index --quiet --catalog "$CATALOG" "$LIB" >&2
+"$PHOTOFS" app add bench --catalog "$CATALOG" > /dev/null 2>&1 || true
+
+PICK=""
+cleanup() { if [ -n "$PICK" ] && kill -0 "$PICK" 2>/dev/null; then kill "$PICK"; wait "$PICK" 2>/dev/null || true; fi; }
+trap cleanup EXIT
+"$PHOTOFS" pick bench --no-open --catalog "$CATALOG" > "$WORK/pick.out" 2>&1 &
+PICK=$!
+for _ in $(seq 1 600); do grep -q '?token=' "$WORK/pick.out" && break; sleep 0.1; done
+URL=$(grep -o 'http://[^ ]*' "$WORK/pick.out")
+rss() { awk '$1 == "VmRSS:" { printf "%.1f", $2 * 1024 / 1e6 }' "/proc/$PICK/status"; }
+BEFORE=$(rss)
+/usr/bin/python3 Tests/Benchmarks/picker_ui_bench.py "$URL" "$JUMPS" > "$WORK/timings.json"
+AFTER=$(rss)
+HWM=$(awk '$1 == "VmHWM:" { printf "%.1f", $2 * 1024 / 1e6 }' "/proc/$PICK/status")
+/usr/bin/python3 - "$WORK/timings.json" "$COUNT" "$BEFORE" "$AFTER" "$HWM" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+count, before, after, hwm = int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+jumps = sorted(t["jumps"])
+median = jumps[len(jumps) // 2]
+print(f"| metric ({count:,} assets, {t['months']} months) | value | target |")
+print("|---|---:|---|")
+print(f"| first grid paint (navigation start to painted grid) | {t['first_paint']:.0f} ms | <= 1000 ms ({'met' if t['first_paint'] <= 1000 else 'missed'}) |")
+print(f"| jump to a month, median of {len(jumps)} | {median:.1f} ms | |")
+print(f"| jump to a month, worst of {len(jumps)} | {jumps[-1]:.1f} ms | <= 300 ms ({'met' if jumps[-1] <= 300 else 'missed'}) |")
+print(f"| tiles in the document after the jumps | {t['tiles']} | (virtualized) |")
+print(f"| picker VmRSS before the page / after | {before:.1f} MB / {after:.1f} MB (peak {hwm:.1f}) | |")
+print(f"| memory the page's serving added | {after - before:.1f} MB | <= 50 MB ({'met' if after - before <= 50 else 'missed'}) |")
+PY
