@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `photofs pick` in real headless Chromium (selenium), against a real mount, answering a
@@ -113,12 +114,10 @@ enum PickerBrowser {
     static var available: Bool {
         guard SandboxAvailability.available else { return false }
         for path in ["/usr/bin/chromium", "/usr/bin/chromedriver", python] where access(path, X_OK) != 0 {
-            print("skipping browser test: \(path) is missing (mount-scripts/install-deps installs chromium, chromium-driver)")
-            return false
+            return Skip.unless(false, "browser test: \(path) is missing (mount-scripts/install-deps installs chromium, chromium-driver)")
         }
         if run([python, "-c", "import selenium"]).status != 0 {
-            print("skipping browser test: python3-selenium is not installed (mount-scripts/install-deps installs it)")
-            return false
+            return Skip.unless(false, "browser test: python3-selenium is not installed (mount-scripts/install-deps installs it)")
         }
         return true
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `photofs pick APP --terminal` driven through tmux (`send-keys`, `capture-pane`) on its
@@ -95,8 +96,7 @@ enum TerminalPickerAvailability {
     static var available: Bool {
         guard SandboxAvailability.available else { return false }
         if IntegrationLibrary.program("tmux") == nil {
-            print("skipping terminal picker test: tmux is not installed (mount-scripts/install-deps installs it)")
-            return false
+            return Skip.unless(false, "terminal picker test: tmux is not installed (mount-scripts/install-deps installs it)")
         }
         return true
     }
