@@ -16,10 +16,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     static let documentation = """
         Exit codes:
           0  success
-          1  runtime failure (I/O, catalog, mount)
-          2  usage error (unknown command or option, missing argument)
-          3  missing dependency (no /dev/fuse, no fusermount3)
-          4  not found (library, asset, app, mountpoint)
-          5  refused (outside the app's filter, over its limit, not permitted)
+          1  runtime failure (I/O, catalog unreadable, mount refused by the kernel)
+          2  usage error (unknown command or option, missing argument, bad filter, mountpoint not an empty directory)
+          3  missing dependency (no /dev/fuse, no fusermount3, no bwrap)
+          4  not found (library, asset, app, mountpoint; no catalog yet)
+          5  refused (outside the app's filter, over its limit, not permitted, already mounted)
         """
 }

@@ -72,8 +72,9 @@ extension Logger {
         do throws(LogFile.OpenError) {
             return try LogFile(path: path)
         } catch {
-            guard case .failed(_, let code) = error else { throw .failure("cannot open the log file \(path).") }
-            throw .failure("cannot open the log file \(path): \(String(cString: strerror(code))).")
+            switch error {
+            case .failed(_, let code): throw .failure("cannot open the log file \(path): \(String(cString: strerror(code))).")
+            }
         }
     }
 }

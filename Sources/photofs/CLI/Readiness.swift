@@ -3,18 +3,25 @@ import Glibc
 import PhotoCore
 
 /// Tells the service manager how the daemon is doing (`Type=notify` units): `STATUS=`
-/// lines, `READY=1` once the mount answers a listing, `STOPPING=1` when it shuts down.
+/// lines, `READY=1` once the mount answers, `STOPPING=1` when it shuts down.
 /// Without `$NOTIFY_SOCKET` every message is dropped by libsystemd.
 struct Readiness: Sendable {
     func status(_ text: String) { Systemd.notify("STATUS=" + text) }
 
-    /// Sends `READY=1` with `status` from another thread once a listing of the mount's
-    /// root has been answered, i.e. once the request loop runs (the caller starts it next).
-    func readyWhenAnswering(_ mountpoint: String, status: String) {
+    /// Once the mount answers a `statvfs` (i.e. once the request loop, which the caller starts
+    /// next, runs), writes `ready` to `readyFD` (the background parent's pipe, or a test's)
+    /// and sends `READY=1` with `status`; from another thread. `statvfs` always reaches the
+    /// daemon and leaves nothing behind: no descriptor open in the mount (an unmount right
+    /// after readiness is not refused as busy) and no cached attributes of the root (which
+    /// would hide a dead daemon from the stale-mount check for their timeout).
+    func readyWhenAnswering(_ mountpoint: String, readyFD: Int32?, status: String) {
         Thread.detachNewThread {
-            if let directory = opendir(mountpoint) {
-                _ = readdir(directory)
-                closedir(directory)
+            var info = statvfs()
+            _ = statvfs(mountpoint, &info)
+            if let readyFD {
+                let line = Array("ready\n".utf8)
+                _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress!, $0.count) }
+                close(readyFD)
             }
             Systemd.notify("READY=1\nSTATUS=" + status)
         }

@@ -24,6 +24,11 @@ enum MountChecks {
 
     /// Validates the mountpoint for a library; clears a stale mount when its daemon is gone.
     static func mountpoint(_ mountpoint: String, library: String, catalog: String?, environment: Environment) throws(CLIError) {
+        // A stat can be answered from attributes the kernel cached while the daemon lived;
+        // only a request that reaches the daemon tells a dead one apart.
+        if MountTable.current().entry(at: mountpoint) != nil, daemonIsGone(mountpoint) {
+            try clearStale(mountpoint, environment: environment)
+        }
         var status = stat()
         if stat(mountpoint, &status) != 0 {
             switch errno {
@@ -57,6 +62,13 @@ enum MountChecks {
         guard isEmptyDirectory(mountpoint) else {
             throw .usage("the mountpoint \(mountpoint) is not empty; photofs mounts only on an empty directory.")
         }
+    }
+
+    /// Whether the FUSE mount at `mountpoint` has lost its daemon: `statvfs` is never
+    /// answered from the kernel's caches, so it fails with ENOTCONN exactly then.
+    static func daemonIsGone(_ mountpoint: String) -> Bool {
+        var info = statvfs()
+        return statvfs(mountpoint, &info) != 0 && errno == ENOTCONN
     }
 
     /// "Transport endpoint is not connected": the daemon that served this mount died

@@ -20,11 +20,11 @@ enum MountCommand {
             in /etc/fuse.conf unless run as root.
             """,
         options: [
-            .flag("foreground", short: "f", "stay in the foreground (log to stderr)"),
+            .flag("foreground", short: "f", "stay in the foreground (log to stderr, or to the journal under systemd)"),
             .value("option", short: "o", "OPT", "FUSE mount options, comma-separated; repeatable"),
             .flag("allow-other", "let other users (apps bound to a uid) use the mount"),
             .value("catalog", "PATH", "the catalog file (default: under $XDG_DATA_HOME/photofs/catalogs)"),
-            .value("ready-fd", "N", "write 'ready' to file descriptor N once mounted (used by the background parent)"),
+            .value("ready-fd", "N", "write 'ready' to file descriptor N once the mount answers (used by the background parent)"),
             .flag("quiet", short: "q", "print only errors (no progress bar, no 'mounted' line)"),
             .flag("debug", "log every FUSE request (libfuse -d)"),
             .value("log-level", "LEVEL", "debug, info, warning or error (default: info)"),

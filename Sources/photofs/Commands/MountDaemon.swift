@@ -72,12 +72,7 @@ enum MountDaemon {
         logger.debug("startup (\(fileCount) files): " + clock.summary)
         if !arguments.flag("quiet") { output.error("mounted \(library) on \(mountpoint)") }
         logger.info("mount ready on \(mountpoint) (\(state.current.snapshot.assets.count) assets)")
-        if let readyFD {
-            let line = Array("ready\n".utf8)
-            _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress!, $0.count) }
-            close(readyFD)
-        }
-        readiness.readyWhenAnswering(mountpoint, status: Readiness.serving(state.current.snapshot, on: mountpoint))
+        readiness.readyWhenAnswering(mountpoint, readyFD: readyFD, status: Readiness.serving(state.current.snapshot, on: mountpoint))
         // Changes queued since each folder got its watch are handled from here on.
         watcher?.run()
         if arguments.flag("detach") {

@@ -13,11 +13,7 @@ enum StatusCommand {
         options: [.flag("json", "print a JSON array of mounts")]
     ) { arguments, environment throws(CLIError) in
         guard arguments.positionals.isEmpty else { throw .usage("status takes no arguments.") }
-        let entries = MountTable.current().entries.map { entry in
-            var status = stat()
-            let alive = stat(entry.mountpoint, &status) == 0 || errno != ENOTCONN
-            return (entry, alive)
-        }
+        let entries = MountTable.current().entries.map { entry in (entry, !MountChecks.daemonIsGone(entry.mountpoint)) }
         if arguments.flag("json") {
             environment.output.line(
                 AssetFormatting.encode(
