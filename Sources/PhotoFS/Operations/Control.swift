@@ -16,8 +16,8 @@ import PhotoCore
 /// Only the mounting user and root may write (the kernel refuses others from the 0600
 /// mode under `default_permissions`; the daemon checks again). A write is one transaction
 /// handed to the injected `ControlHandling`; on success the new snapshot is shown before
-/// the write returns, on failure the write gets the errno (the reason is logged; the CLI
-/// gets it over its own socket). A `write(2)` the kernel may have split into several
+/// the write returns, on failure the write gets the errno (the one-line reason goes to the
+/// CLI over its own socket, `PickerSocketServer`). A `write(2)` the kernel may have split into several
 /// WRITE requests (one that fills `max_write`) is refused whole with EFBIG, before any
 /// part of it runs.
 extension PhotoFileSystem {
