@@ -38,11 +38,11 @@ extension PhotoFileSystem {
         control?.render() ?? Array("photofs: this mount has no picker\n".utf8)
     }
 
-    /// The mtime of a rendering's inode: the mount's start plus its generation in seconds,
-    /// plus the writes through it in nanoseconds (see `PickerGenerations.written`).
+    /// The mtime of a rendering's inode: when it was rendered, plus a nanosecond per write
+    /// through it (each must change it, see `PickerGenerations.written`).
     func controlTime(_ text: PickerGenerations.Text) -> timespec {
-        let writes = controlFile.generations.writes(through: text)
-        return timespec(tv_sec: startTime.tv_sec + Int(text.generation % (1 << 40)), tv_nsec: Int(writes % 1_000_000_000))
+        let nanoseconds = text.made.tv_nsec + Int(controlFile.generations.writes(through: text) % 1_000_000_000)
+        return timespec(tv_sec: text.made.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
     }
 
     func readControl(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int) {
