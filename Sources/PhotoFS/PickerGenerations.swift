@@ -29,6 +29,8 @@ final class PickerGenerations: Sendable {
         /// FUSE's generation for the inode number: the count of renderings so far.
         let generation: UInt64
         let bytes: [UInt8]
+        /// When it was rendered (its mtime, before any write through it).
+        let made: timespec
     }
 
     private struct Entry {
@@ -63,7 +65,9 @@ final class PickerGenerations: Sendable {
                 text = current
             } else {
                 let generation = (state.current?.generation ?? 0) &+ 1
-                text = Text(inode: Self.firstInode + generation % Self.slots, generation: generation, bytes: fresh)
+                var now = timespec()
+                clock_gettime(CLOCK_REALTIME, &now)
+                text = Text(inode: Self.firstInode + generation % Self.slots, generation: generation, bytes: fresh, made: now)
                 if let old = state.current, state.entries[old.inode]?.lookups == 0 { state.entries.removeValue(forKey: old.inode) }
                 state.entries[text.inode] = Entry(text: text, lookups: 0)
                 state.current = text

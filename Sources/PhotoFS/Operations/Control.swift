@@ -16,8 +16,8 @@ import PhotoCore
 /// Only the mounting user and root may write (the kernel refuses others from the 0600
 /// mode under `default_permissions`; the daemon checks again). A write is one transaction
 /// handed to the injected `ControlHandling`; on success the new snapshot is shown before
-/// the write returns, on failure the write gets the errno (the reason is logged; the CLI
-/// gets it over its own socket). A `write(2)` the kernel may have split into several
+/// the write returns, on failure the write gets the errno (the one-line reason goes to the
+/// CLI over its own socket, `PickerSocketServer`). A `write(2)` the kernel may have split into several
 /// WRITE requests (one that fills `max_write`) is refused whole with EFBIG, before any
 /// part of it runs.
 extension PhotoFileSystem {
@@ -38,11 +38,11 @@ extension PhotoFileSystem {
         control?.render() ?? Array("photofs: this mount has no picker\n".utf8)
     }
 
-    /// The mtime of a rendering's inode: the mount's start plus its generation in seconds,
-    /// plus the writes through it in nanoseconds (see `PickerGenerations.written`).
+    /// The mtime of a rendering's inode: when it was rendered, plus a nanosecond per write
+    /// through it (each must change it, see `PickerGenerations.written`).
     func controlTime(_ text: PickerGenerations.Text) -> timespec {
-        let writes = controlFile.generations.writes(through: text)
-        return timespec(tv_sec: startTime.tv_sec + Int(text.generation % (1 << 40)), tv_nsec: Int(writes % 1_000_000_000))
+        let nanoseconds = text.made.tv_nsec + Int(controlFile.generations.writes(through: text) % 1_000_000_000)
+        return timespec(tv_sec: text.made.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
     }
 
     func readControl(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int) {

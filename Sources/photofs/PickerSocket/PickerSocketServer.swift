@@ -41,6 +41,7 @@ final class PickerSocketServer: Sendable {
             log.warning("no picker socket (\(problem)); the CLI writes .picker instead")
             return nil
         }
+        removeStaleSockets(in: directory)
         let path = PickerSocketPath.socket(mountpoint: mountpoint, environment: environment)
         guard var address = PickerSocketPath.address(path) else {
             log.warning("no picker socket: the path \(path) is too long for a Unix socket")
@@ -74,6 +75,21 @@ final class PickerSocketServer: Sendable {
         DispatchQueue.global(qos: .userInitiated).async { server.acceptLoop() }
         log.debug("picker socket listening on \(path)")
         return server
+    }
+
+    /// Removes the sockets of daemons that were killed (nobody answers on them; a socket
+    /// younger than a minute may be one another daemon is just setting up).
+    private static func removeStaleSockets(in directory: String) {
+        guard let folder = opendir(directory) else { return }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            guard name.hasPrefix("picker-"), name.hasSuffix(".sock") else { continue }
+            let path = directory + "/" + name
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK, time(nil) - status.st_ctim.tv_sec > 60 else { continue }
+            if !PickerSocketClient.isListening(path) { unlink(path) }
+        }
     }
 
     /// Stops accepting, waits (briefly) for requests under way, removes the socket.

@@ -41,6 +41,41 @@ struct CallerErrnoTests {
         #expect(fixture.finish().status == 0)
     }
 
+    /// The picker socket serves the mounting user and root only: another user cannot reach
+    /// it (0700 directory, 0600 socket), and the owner's requests work.
+    @Test func otherUsersCannotUseThePickerSocket() throws {
+        let viewer = try UnixUsers.create("pfsview")
+        defer { UnixUsers.remove(viewer) }
+        let fixture = try AccessFixture(count: 4, seed: 33, extra: ["--allow-other"], worldTraversable: true)
+        var finished = false
+        defer { if !finished { _ = fixture.finish() } }
+        let socket = PickerSocket.path(mountpoint: fixture.mountpoint)
+        #expect(PickerSocket.send(fixture.mountpoint, "app add viewer --uid \(viewer.uid)\n").errno == 0)
+        var status = stat()
+        #expect(stat(socket, &status) == 0 && status.st_mode & 0o777 == 0o600, "socket mode")
+        let script = """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            try:
+                s.connect(sys.argv[1])
+                s.sendall(b"app remove viewer\\n")
+                s.shutdown(socket.SHUT_WR)
+                print("answered", s.recv(4096))
+            except OSError as e:
+                print("refused", e.errno)
+            """
+        let result = run([
+            "/usr/bin/setpriv", "--reuid", String(viewer.uid), "--regid", String(viewer.gid), "--clear-groups", "--",
+            "/usr/bin/python3", "-c", script, socket,
+        ])
+        #expect(result.output.hasPrefix("refused \(EACCES)"), "another user on the picker socket: \(result.output)")
+        #expect(PickerFile.selection(in: PickerFile.read(fixture.mountpoint), app: "viewer").isEmpty)
+        #expect(PickerFile.read(fixture.mountpoint).contains("app add viewer"), "the app is still there")
+
+        finished = true
+        #expect(fixture.finish().status == 0)
+    }
+
     /// A descriptor held across a revocation gets EACCES for reads and `fstat`; so does a
     /// bound uid's descriptor once its app is unbound or removed. Names get ENOENT.
     @Test func heldDescriptorsGetEACCESAndNamesENOENT() throws {
