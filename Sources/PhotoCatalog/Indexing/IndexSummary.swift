@@ -15,9 +15,10 @@ public struct IndexSummary: Sendable, Hashable {
     public var removed = 0
     /// Files that are not media or could not be read (recorded in `failures`).
     public var failed = 0
-    /// Files skipped because size, mtime and inode matched the catalog.
+    /// Files skipped because size, mtime, inode and ctime matched the catalog.
     public var unchanged = 0
-    /// Files read again because their mtime or inode changed, whose content was the same.
+    /// Files read again because their stat changed, whose fingerprint was the same (they
+    /// keep their id, with fresh metadata and plans).
     public var touched = 0
     /// Folders that could not be read: nothing below them was changed in the catalog.
     public var unreadableFolders: [LibraryPath] = []

@@ -8,7 +8,7 @@ import Synchronization
 /// Brings the catalog in line with the library: walks the tree, reads what is new or
 /// changed with the injected analyzer on every core, and writes the results in batches.
 ///
-/// Rules (see DESIGN.md, Metadata and indexing):
+/// Rules (see README, The catalog):
 /// - A file whose size, mtime, inode and ctime match the catalog is not read (incremental).
 ///   The ctime cannot be set back, so a same-size rewrite with a restored mtime is read.
 /// - Ids come from content: a new file's id is the first 12 hex digits of its

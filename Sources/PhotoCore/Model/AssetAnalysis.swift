@@ -3,7 +3,8 @@ import MediaFormats
 /// Everything the indexer learns by reading one file: computed by an `AssetAnalyzing`
 /// (PhotoMetadata's libexif-backed analyzer), stored by the catalog.
 public struct AssetAnalysis: Sendable {
-    /// The content fingerprint the asset id derives from (64 hex digits of SHA-256).
+    /// The content fingerprint the asset id derives from (64 hex digits of a SHA-256 over
+    /// the size and the first and last 64 KiB, see `AssetFingerprint`).
     public var fingerprint: String
     public var metadata: MediaMetadata
     public var redaction: RedactionPlans

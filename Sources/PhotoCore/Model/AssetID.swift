@@ -1,6 +1,7 @@
-/// The stable identity of one asset: 12 lowercase hex digits taken from the SHA-256 of
-/// the file's content, so renaming or moving a file keeps its id and different content
-/// gets a different one (see `AssetFingerprint`).
+/// The stable identity of one asset: 12 lowercase hex digits taken from the file's
+/// fingerprint (a SHA-256 over its size and its first and last 64 KiB), so renaming or
+/// moving a file keeps its id and different content gets a different one (see
+/// `AssetFingerprint`); a further identical copy gets an id derived from it.
 public struct AssetID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The hex digits, e.g. `3f9a1c0d2b7e`.
     public let rawValue: String

@@ -10,7 +10,7 @@ enum IndexCommand {
         summary: "scan a library into its catalog (incremental, progress bar)",
         usage: ["index [--catalog PATH] [--verify] [--quiet] LIBRARY"],
         details: """
-            Files whose size, mtime and inode are unchanged are skipped; new and changed files are read \
+            Files whose size, mtime, inode and ctime are unchanged are skipped; new and changed files are read \
             on every core; renamed and moved files keep their id and grants; deleted files leave the \
             catalog. A file that cannot be parsed is catalogued with what is known and the reason \
             ('photofs show'); a file that is not a photo or video is listed as a failure. Symbolic \

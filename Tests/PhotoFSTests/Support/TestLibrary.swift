@@ -34,8 +34,10 @@ final class TestLibrary {
     ) throws -> Asset {
         let status = try ByteFiles.stat(root + "/" + path)
         let mtime = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        let ctime = Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)
         return Asset(
             id: id, path: LibraryPath(bytes: path), size: Int64(status.st_size), mtimeNanoseconds: mtime, inode: UInt64(status.st_ino),
+            ctimeNanoseconds: ctime,
             metadata: MediaMetadata(format: .jpeg, captureDate: taken, dateSource: taken == nil ? .fileModification : .dateTimeOriginal),
             redaction: redaction)
     }
