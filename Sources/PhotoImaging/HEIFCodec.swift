@@ -19,13 +19,23 @@ public enum HEIFCodec {
     /// longer side reaches the box (or the whole image's, when that is smaller) and whose
     /// aspect ratio matches is decoded instead. `threads` caps libheif's decoding threads.
     public static func decode(_ bytes: [UInt8], thumbnailBox: Int? = nil, threads: Int = 1) throws(ImagingError) -> Decoded {
+        // libheif reads from the bytes for as long as the context lives, so all of it
+        // happens while they are borrowed.
+        let result: Result<Decoded, ImagingError> = bytes.withUnsafeBytes { raw in
+            do throws(ImagingError) {
+                return .success(try decode(raw, thumbnailBox: thumbnailBox, threads: threads))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func decode(_ raw: UnsafeRawBufferPointer, thumbnailBox: Int?, threads: Int) throws(ImagingError) -> Decoded {
         guard let context = heif_context_alloc() else { throw .malformed("cannot start the HEIF decoder") }
         defer { heif_context_free(context) }
         heif_context_set_max_decoding_threads(context, Int32(max(1, threads)))
-        let readError = bytes.withUnsafeBytes { raw in
-            heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil)
-        }
-        try check(readError)
+        try check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil))
         var primary: OpaquePointer? = nil
         try check(heif_context_get_primary_image_handle(context, &primary))
         guard let primary else { throw .malformed("HEIF: no primary image") }
@@ -44,12 +54,13 @@ public enum HEIFCodec {
 
     /// The raw EXIF item of the primary image, starting at its TIFF header, if any.
     public static func exif(_ bytes: [UInt8]) -> [UInt8]? {
+        bytes.withUnsafeBytes { raw in exif(raw) }
+    }
+
+    private static func exif(_ raw: UnsafeRawBufferPointer) -> [UInt8]? {
         guard let context = heif_context_alloc() else { return nil }
         defer { heif_context_free(context) }
-        let readError = bytes.withUnsafeBytes { raw in
-            heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil)
-        }
-        guard readError.code == heif_error_Ok else { return nil }
+        guard heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil).code == heif_error_Ok else { return nil }
         var primary: OpaquePointer? = nil
         guard heif_context_get_primary_image_handle(context, &primary).code == heif_error_Ok, let primary else { return nil }
         defer { heif_image_handle_release(primary) }

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Thumbnail benchmark (see thumbnail-bench.sh): generates the photo sets once, then times
 photofs, vipsthumbnail and convert over the same files, each using every core, with all
-files in the page cache, and prints wall times, files/s and ratios."""
-import os, re, shutil, subprocess, sys, time
+files in the page cache, and prints wall times, files/s and ratios. The runs go in the
+order photofs, vips, convert, vips, photofs and photofs and vips are the mean of their two
+runs, so that a load that rises or falls steadily on a shared machine weighs on both alike.
+CPU seconds (user + system of the tool and every process it started) are printed too:
+they depend far less on what else the machine runs."""
+import os, re, resource, shutil, subprocess, sys, time
 
 from bench_common import sh
 
@@ -84,6 +88,11 @@ def warm(files):
                 pass
 
 
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def fresh(path):
     shutil.rmtree(path, ignore_errors=True)
     os.makedirs(path)
@@ -92,33 +101,37 @@ def fresh(path):
 
 def run_photofs(library, catalog, out):
     env = dict(os.environ, XDG_CACHE_HOME=fresh(out))
+    cpu = children_cpu()
     start = time.monotonic()
     result = subprocess.run([PHOTOFS, "thumbnails", "--catalog", catalog, "--size", SIZE, "--force"],
                             env=env, capture_output=True, text=True, check=True)
     elapsed = time.monotonic() - start
+    cpu = children_cpu() - cpu
     made = len(os.listdir(os.path.join(out, "thumbnails", SIZE)))
     summary = result.stdout.strip().splitlines()[-1]
     embedded = int(re.search(r"\((\d+) from embedded previews", summary).group(1))
-    return elapsed, made, embedded, summary
+    return elapsed, cpu, made, embedded, summary
 
 
 def run_vips(files, out):
     fresh(out)
+    cpu = children_cpu()
     start = time.monotonic()
     batch = max(1, len(files) // (CORES * 4))
     subprocess.run(["xargs", "-0", "-n", str(batch), "-P", str(CORES), "vipsthumbnail", "-s", str(BOX),
                     "-o", os.path.join(out, "%s.png")], input="\0".join(files).encode(), check=True,
                    stderr=subprocess.DEVNULL)
-    return time.monotonic() - start, len(os.listdir(out))
+    return time.monotonic() - start, children_cpu() - cpu, len(os.listdir(out))
 
 
 def run_convert(files, out):
     fresh(out)
+    cpu = children_cpu()
     start = time.monotonic()
     script = 'convert "$1" -thumbnail %dx%d "%s/$(basename "$1").png"' % (BOX, BOX, out)
     subprocess.run(["xargs", "-0", "-n", "1", "-P", str(CORES), "sh", "-c", script, "sh"],
                    input="\0".join(files).encode(), check=True, stderr=subprocess.DEVNULL)
-    return time.monotonic() - start, len(os.listdir(out))
+    return time.monotonic() - start, children_cpu() - cpu, len(os.listdir(out))
 
 
 def main():
@@ -128,25 +141,30 @@ def main():
     data = fresh(os.path.join(BENCH, "xdg-data"))
     print("photofs thumbnail benchmark: %s (%d px), %d cores, load average %.1f at start" %
           (SIZE, BOX, CORES, os.getloadavg()[0]))
-    print("%-6s %5s | %-8s %9s %8s | %-9s %9s | %-9s %9s | %8s %8s | %s" %
-          ("set", "files", "tool", "seconds", "files/s", "vips s", "vips f/s", "convert s", "conv f/s",
-           "x vips", "x conv", "photofs embedded hits"))
+    print("%-5s %5s | %-22s | %-22s | %-22s | %-13s | %-13s | %s" %
+          ("set", "files", "photofs s (cpu s)", "vips s (cpu s)", "convert s (cpu s)", "x vips (cpu)",
+           "x conv (cpu)", "photofs embedded hits"))
     for name, folder in (("JPEG", jpeg_dir), ("HEIC", heic_dir)):
         files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
         catalog = os.path.join(data, name + ".sqlite")
         sh(PHOTOFS, "index", "--quiet", "--catalog", catalog, folder)
         warm(files)
         for run in range(RUNS):
-            p_s, p_n, hits, summary = run_photofs(folder, catalog, os.path.join(BENCH, "out-photofs"))
-            v_s, v_n = run_vips(files, os.path.join(BENCH, "out-vips"))
-            c_s, c_n = run_convert(files, os.path.join(BENCH, "out-convert"))
-            for tool, n in (("photofs", p_n), ("vips", v_n), ("convert", c_n)):
+            out_p, out_v, out_c = (os.path.join(BENCH, "out-" + t) for t in ("photofs", "vips", "convert"))
+            p1 = run_photofs(folder, catalog, out_p)
+            v1 = run_vips(files, out_v)
+            c = run_convert(files, out_c)
+            v2 = run_vips(files, out_v)
+            p2 = run_photofs(folder, catalog, out_p)
+            for tool, n in (("photofs", p1[2]), ("photofs", p2[2]), ("vips", v1[2]), ("vips", v2[2]), ("convert", c[2])):
                 if n != len(files):
                     print("!! %s made %d of %d thumbnails" % (tool, n, len(files)))
-            print("%-6s %5d | %-8s %9.2f %8.1f | %9.2f %9.1f | %9.2f %9.1f | %7.2fx %7.2fx | %d of %d" %
-                  (name, len(files), "photofs", p_s, len(files) / p_s, v_s, len(files) / v_s, c_s,
-                   len(files) / c_s, v_s / p_s, c_s / p_s, hits, len(files)))
-            print("       photofs: " + summary)
+            p = ((p1[0] + p2[0]) / 2, (p1[1] + p2[1]) / 2)
+            v = ((v1[0] + v2[0]) / 2, (v1[1] + v2[1]) / 2)
+            print("%-5s %5d | %9.2f (%9.2f) | %9.2f (%9.2f) | %9.2f (%9.2f) | %5.2fx (%5.2fx) | %5.2fx (%5.2fx) | %d of %d" %
+                  (name, len(files), p[0], p[1], v[0], v[1], c[0], c[1], v[0] / p[0], v[1] / p[1], c[0] / p[0],
+                   c[1] / p[1], p1[3], len(files)))
+            print("      runs: photofs %.2f s, %.2f s; vips %.2f s, %.2f s; photofs: %s" % (p1[0], p2[0], v1[0], v2[0], p1[4]))
     print("load average %.1f at the end" % os.getloadavg()[0])
 
 

@@ -11,7 +11,9 @@ enum ThumbnailsCommand {
     static let command = Command(
         name: "thumbnails",
         summary: "make freedesktop thumbnails of every catalogued asset (all cores, progress bar)",
-        usage: ["thumbnails [--size normal|large|x-large] [--force] [--jobs N] [--quiet] [--library DIR | --catalog PATH] [LIBRARY]"],
+        usage: [
+            "thumbnails [--size normal|large|x-large] [--force] [--jobs N] [--time-limit SECONDS] [--quiet] [--library DIR | --catalog PATH] [LIBRARY]"
+        ],
         details: """
             Writes PNG thumbnails to $XDG_CACHE_HOME/thumbnails/SIZE/ (~/.cache when unset) as the \
             freedesktop Thumbnail Managing Standard describes: named by the MD5 of the file's URI, with \
