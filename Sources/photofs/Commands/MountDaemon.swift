@@ -37,7 +37,7 @@ enum MountDaemon {
         var configuration = FileSystemConfiguration(
             libraryPath: libraryPath, ownerUID: getuid(), ownerGID: getgid(), log: { logger.warning($0) })
         configuration.othersMayEnter = FuseMount.othersMayEnter(options)
-        configuration.requestEvents = RequestNotifier(log: logger, environment: environment).handle
+        configuration.requestEvents = RequestNotifier(log: logger, environment: environment, catalog: context.catalogPath).handle
         let control = PickerControl(state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
         var fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
         clock.lap("view tree")
