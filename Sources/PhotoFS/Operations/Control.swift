@@ -15,8 +15,8 @@ import PhotoCore
 ///
 /// Only the mounting user and root may write (the kernel refuses others from the 0600
 /// mode under `default_permissions`; the daemon checks again). A write is one transaction
-/// handed to the injected `ControlHandling`; on success the new snapshot is shown before
-/// the write returns, on failure the write gets the errno and the writing thread's reads
+/// handed to the injected `ControlHandling`; on success what changed is dropped from the
+/// kernel's caches before the write returns, on failure the write gets the errno and the writing thread's reads
 /// through a descriptor open for writing (the one it wrote with, `O_RDWR`) return the
 /// one-line reason for a few seconds (`PickerReasons`). Every other read (a fresh
 /// `O_RDONLY` open, `cat .picker`) returns the rendered state.
@@ -83,9 +83,9 @@ extension PhotoFileSystem {
             }
             let input = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
             switch control.execute(input, caller: context?.uid ?? configuration.ownerUID) {
-            case .success(let snapshot):
+            case .success(let changes):
                 pickerReasons.clear(for: thread)
-                if let snapshot { install(snapshot) }
+                forget(changes)
                 return .written(size)
             case .failure(let code, let reason):
                 let line = reason.hasSuffix("\n") ? reason : reason + "\n"

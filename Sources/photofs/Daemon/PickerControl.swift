@@ -14,9 +14,10 @@ struct PickerControl: ControlHandling {
     func execute(_ bytes: [UInt8], caller: UInt32) -> ControlOutcome {
         let resolver = FolderPathResolver(mountpoint: mountpoint, assets: state.current.assets)
         do throws(LibraryState.WriteError) {
-            let (current, changes) = try state.execute(write: bytes, resolver: resolver, now: Clock.nowNanoseconds())
-            log.info("picker: uid \(caller) applied a write (\(changes.count) change\(changes.count == 1 ? "" : "s"))")
-            return .success(snapshot: current.snapshot)
+            let outcome = try state.execute(write: bytes, resolver: resolver, now: Clock.nowNanoseconds())
+            let count = outcome.changes.count
+            log.info("picker: uid \(caller) applied a write (\(count) change\(count == 1 ? "" : "s"))")
+            return .success(changes: outcome.forget)
         } catch {
             switch error {
             case .refused(let reason):
