@@ -42,7 +42,7 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 if [ "$BUILD" = 1 ]; then
     (cd "$ROOT" && swift build -c release 2>&1 | tail -1) >&2
 fi
-PHOTOFS="$ROOT/.build/release/photofs"
+PHOTOFS="${PHOTOFS_BIN:-$ROOT/.build/release/photofs}"
 [ -x "$PHOTOFS" ] || { echo "picker-bench: $PHOTOFS is missing; run 'swift build -c release'" >&2; exit 3; }
 [ -e /dev/fuse ] && command -v fusermount3 >/dev/null || { echo "picker-bench: needs /dev/fuse and fusermount3" >&2; exit 3; }
 

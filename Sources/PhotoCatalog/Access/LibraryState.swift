@@ -17,6 +17,19 @@ public final class LibraryState: ViewSource {
     public struct Current: Sendable {
         public let snapshot: LibrarySnapshot
         public let assets: AssetIndex
+        /// Counts the installs that changed the assets: a rendered `.picker` block is valid
+        /// for one generation.
+        var generation = 0
+        /// Counts every install: the rendered `.picker` text is valid for one version.
+        var version = 0
+    }
+
+    /// One app's rendered `.picker` block and what it was rendered from.
+    private struct RenderedBlock {
+        let app: App
+        let grants: [Grant]
+        let generation: Int
+        let text: String
     }
 
     /// What one applied picker write did.
@@ -42,6 +55,12 @@ public final class LibraryState: ViewSource {
     private let filters: (any AppFilterResolving)?
     private let state: Mutex<Current>
     private let published: Mutex<ViewTree>
+    /// Each app's rendered `.picker` block: every write to `.picker` is preceded and followed
+    /// by reads of its size, and rendering 20 apps of 1,000 grants takes tens of
+    /// milliseconds; a write re-renders only the apps it changed.
+    private let renderedBlocks = Mutex<[String: RenderedBlock]>([:])
+    /// The whole rendered text and the `Current.version` it shows.
+    private let renderedText = Mutex<(version: Int, bytes: [UInt8])?>(nil)
 
     /// Loads the catalog's current snapshot, serving no views (the CLI's commands).
     public init(catalog: Catalog) throws(CatalogError) {
@@ -129,7 +148,9 @@ public final class LibraryState: ViewSource {
     /// them (only the changed apps' parts when `accessOnly`: `snapshot` has the same assets
     /// as the current one) and returns what the kernel must forget.
     private func install(_ snapshot: LibrarySnapshot, accessOnly: Bool, into current: inout Current) -> ViewTreeChanges {
-        current = Current(snapshot: snapshot, assets: accessOnly ? current.assets : AssetIndex(snapshot.assets))
+        current = Current(
+            snapshot: snapshot, assets: accessOnly ? current.assets : AssetIndex(snapshot.assets),
+            generation: accessOnly ? current.generation : current.generation + 1, version: current.version + 1)
         guard let filters else { return ViewTreeChanges() }
         let old = views
         let new =
@@ -149,8 +170,40 @@ public final class LibraryState: ViewSource {
     }
 
     /// The text a fresh read of `.picker` shows: every app and its selection.
-    public func render() -> String {
+    public func render() -> String { String(decoding: renderedBytes(), as: UTF8.self) }
+
+    /// `render()` as bytes, kept until the next install: the size of `.picker` is asked for
+    /// around every write.
+    public func renderedBytes() -> [UInt8] {
         let current = self.current
-        return PickerRenderer.render(AccessState(current.snapshot), assets: current.assets)
+        if let cached = renderedText.withLock({ $0 }), cached.version == current.version { return cached.bytes }
+        let bytes = Array(render(current).utf8)
+        renderedText.withLock { cached in
+            if (cached?.version ?? -1) < current.version { cached = (current.version, bytes) }
+        }
+        return bytes
+    }
+
+    /// The same text as `PickerRenderer.render`, with unchanged apps' blocks kept from the
+    /// last render.
+    private func render(_ current: Current) -> String {
+        let apps = current.snapshot.apps
+        var out = PickerRenderer.header(appCount: apps.count)
+        var fresh: [String: RenderedBlock] = [:]
+        let cached = renderedBlocks.withLock { $0 }
+        for name in apps.keys.sorted() {
+            guard let app = apps[name] else { continue }
+            let grants = current.snapshot.grants[name] ?? []
+            if let block = cached[name], block.generation == current.generation, block.app == app, block.grants == grants {
+                out += block.text
+                fresh[name] = block
+            } else {
+                let text = PickerRenderer.block(app, grants: grants, assets: current.assets)
+                out += text
+                fresh[name] = RenderedBlock(app: app, grants: grants, generation: current.generation, text: text)
+            }
+        }
+        renderedBlocks.withLock { $0 = fresh }
+        return out
     }
 }

@@ -77,12 +77,13 @@ struct ViewPartBuilder {
         inodes.reserveCapacity(members.count)
         let prefix = ViewInode.filePrefix(directoryPath: directoryPath)
         let candidates = members.map { index -> ViewNaming.Candidate in
-            let asset = assets[Int(index)]
-            let inode = ViewInode.file(in: prefix, asset: asset.id)
+            // Fields read in place: copying a whole asset retains each of its parts.
+            let id = assets[Int(index)].id
+            let inode = ViewInode.file(in: prefix, asset: id)
             inodes.append(inode)
             return ViewNaming.Candidate(
-                base: baseNames?[Int(index)] ?? ViewNaming.sanitized(asset.path.fileName), id: asset.id,
-                previous: previous(inode, directoryInode, asset.id))
+                base: baseNames?[Int(index)] ?? ViewNaming.sanitized(assets[Int(index)].path.fileName), id: id,
+                previous: previous(inode, directoryInode, id))
         }
         let names = ViewNaming.assign(candidates, reserved: reserved)
         for (position, index) in members.enumerated() {

@@ -23,17 +23,19 @@ extension ViewTree {
     /// every other app's part is built.
     static func assemble(
         snapshot: LibrarySnapshot, library: ViewPart, firstByID: [AssetID: Int32], reusing: [String: ViewPart], previous: ViewTree?,
-        filters: some AppFilterResolving
+        filters: any AppFilterResolving
     ) -> ViewTree {
         var parts: [String: ViewPart] = reusing
         var appsByUID: [UInt32: Set<String>] = [:]
         for name in snapshot.apps.keys.sorted() where parts[name] == nil {
             guard let app = snapshot.apps[name] else { continue }
-            let others = parts
+            // Inodes are hashes of (view path, asset id): unique in practice, but a clash
+            // with any other part must still move this one's number.
+            let others = [library] + Array(parts.values)
             let taken = { (inode: UInt64) -> Bool in
                 let hash = NodeTable.hash(inode: inode)
-                if library.position(of: inode, hash: hash) != nil { return true }
-                return others.values.contains { $0.position(of: inode, hash: hash) != nil }
+                for part in others where part.position(of: inode, hash: hash) != nil { return true }
+                return false
             }
             parts[name] = buildApp(
                 app, grants: snapshot.grants[name] ?? [], assets: snapshot.assets, firstByID: firstByID, filters: filters,
@@ -276,7 +278,7 @@ extension ViewTree {
     /// not withhold them, in selection order. Nil when the name cannot be a directory name.
     /// O(the app's grants).
     static func buildApp(
-        _ app: App, grants: [Grant], assets: [Asset], firstByID: [AssetID: Int32], filters: some AppFilterResolving,
+        _ app: App, grants: [Grant], assets: [Asset], firstByID: [AssetID: Int32], filters: any AppFilterResolving,
         previous: ViewTree?, taken: @escaping (UInt64) -> Bool
     ) -> ViewPart? {
         let directoryName = Array(app.name.utf8)
@@ -292,9 +294,9 @@ extension ViewTree {
             var members: [Int32] = []
             for grant in grants where seen.insert(grant.asset).inserted {
                 guard let index = firstByID[grant.asset] else { continue }
-                let asset = assets[Int(index)]
-                if app.locationPolicy != .keep, case .withheld = asset.redaction.plan(for: app.locationPolicy) { continue }
-                if passes(asset) { members.append(index) }
+                // Fields read in place: copying a whole asset retains each of its parts.
+                if app.locationPolicy != .keep, case .withheld = assets[Int(index)].redaction.plan(for: app.locationPolicy) { continue }
+                if passes(assets[Int(index)]) { members.append(index) }
             }
             let previousPart = previous?.appPart(named: app.name)
             let previousAssets = previous?.snapshot.assets ?? []

@@ -30,7 +30,7 @@ struct PickerControl: ControlHandling {
         }
     }
 
-    func render() -> [UInt8] { Array(state.render().utf8) }
+    func render() -> [UInt8] { state.renderedBytes() }
 
     /// The errno a picker refusal maps to (DESIGN.md, "The picker control file").
     static func errno(for kind: PickerErrnoKind) -> Int32 {
