@@ -12,9 +12,9 @@ public protocol ControlHandling: Sendable {
 
 /// The result of one control-file write.
 public enum ControlOutcome: Sendable {
-    /// Everything applied. `snapshot`, when given, is the catalog afterwards: the daemon
-    /// shows it (and has the kernel drop what it no longer may see) before the write returns.
-    case success(snapshot: LibrarySnapshot?)
+    /// Everything applied and the views were replaced: `changes` is what the kernel must
+    /// forget (a revoked file, a changed listing), done before the write returns.
+    case success(changes: ViewTreeChanges)
     /// Nothing applied: the errno the writer gets and the one-line reason (which the CLI
     /// gets over the picker socket; `.picker` itself has nowhere per writer to show it).
     case failure(errno: Int32, reason: String)

@@ -32,31 +32,33 @@ final class Handle: Sendable {
     }
 }
 
-/// One open directory: the tree it lists, so that cookies (positions in that tree's
-/// listing) stay valid while it is read, and who opened it.
+/// One open directory: the listing it reads, so that cookies (positions in that listing)
+/// stay valid while it is read, and who opened it. The listing holds only the part of the
+/// views that lists the directory (an app's part, the library part), never a whole tree.
 ///
-/// A listing that starts (or restarts, `rewinddir`) at offset 0 takes the current tree:
+/// A listing that starts (or restarts, `rewinddir`) at offset 0 takes the current views:
 /// the kernel caches what it reads (`cache_readdir`), so a directory opened before a
 /// revocation and read after it would otherwise put the revoked names back into the
-/// cache that every later `ls` reads. A listing already under way keeps its tree until it
-/// ends (POSIX leaves entries added or removed after `opendir` unspecified); lookups and
-/// opens always use the current tree, so a name listed from an old tree answers ENOENT.
+/// cache that every later `ls` reads. A listing already under way keeps its listing until
+/// it ends (POSIX leaves entries added or removed after `opendir` unspecified); lookups
+/// and reads always use the current views, so a name listed from an old listing answers
+/// ENOENT.
 final class OpenDirectory: Sendable {
     let inode: UInt64
     let caller: ViewCaller
-    private let listed: Mutex<ViewTree>
+    private let listed: Mutex<ViewListing?>
 
-    init(tree: ViewTree, inode: UInt64, caller: ViewCaller) {
-        self.listed = Mutex(tree)
+    init(listing: ViewListing?, inode: UInt64, caller: ViewCaller) {
+        self.listed = Mutex(listing)
         self.inode = inode
         self.caller = caller
     }
 
-    /// The tree to list from at `offset`: `current()` when the listing starts at 0.
-    func tree(at offset: Int, current: () -> ViewTree) -> ViewTree {
-        listed.withLock { tree in
-            if offset == 0 { tree = current() }
-            return tree
+    /// The listing to read from at `offset`: the current one when the listing starts at 0.
+    func listing(at offset: Int, current: ViewTree) -> ViewListing? {
+        listed.withLock { listing in
+            if offset == 0 { listing = current.listing(of: inode) }
+            return listing
         }
     }
 }

@@ -10,12 +10,15 @@ import Synchronization
 /// path of a related operation (a lookup in the same directory, a readdir of the same
 /// inode) deadlocks. Notifications for inodes the kernel does not know fail with ENOENT,
 /// which is expected and ignored.
-final class Invalidator: Sendable {
+///
+/// Made before the file system by a daemon whose library watcher must send changes
+/// through it (the watcher starts before the views exist); attached once mounted.
+public final class Invalidator: Sendable {
     private let queue = DispatchQueue(label: "photofs.invalidate")
     private let session = Mutex<SessionPointer?>(nil)
     private let log: @Sendable (String) -> Void
 
-    init(log: @escaping @Sendable (String) -> Void) {
+    public init(log: @escaping @Sendable (String) -> Void) {
         self.log = log
     }
 
@@ -32,7 +35,7 @@ final class Invalidator: Sendable {
     }
 
     /// Queues the notifications for `changes`; waits up to `wait` seconds for them to be sent.
-    func submit(_ changes: ViewTreeChanges, wait: Double) {
+    public func submit(_ changes: ViewTreeChanges, wait: Double) {
         let done = DispatchSemaphore(value: 0)
         queue.async { [self] in
             send(changes)
@@ -43,6 +46,14 @@ final class Invalidator: Sendable {
                 "invalidation of \(changes.removedEntries.count) names and \(changes.invalidatedInodes.count) inodes is taking longer than \(wait) s; continuing"
             )
         }
+    }
+
+    /// Hands the pages freed by a replaced tree back to the system: without this glibc
+    /// keeps them for the next build and the daemon stays at twice its size after a
+    /// library change. Not after a picker write (it frees one app's part; a trim of a
+    /// large heap costs milliseconds).
+    public func releaseFreedMemory() {
+        photofs_release_freed_memory()
     }
 
     private func send(_ changes: ViewTreeChanges) {

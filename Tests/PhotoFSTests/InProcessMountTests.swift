@@ -107,7 +107,7 @@ struct InProcessMountTests {
         #expect(first.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, 4096, 0) } == 4096)
         #expect(try ByteFiles.list(mount.path("apps/e")).count == 2)
 
-        let changes = mount.fileSystem.install(library.snapshot(apps: apps, grants: ["e": [b.id]]))
+        let changes = mount.install(library.snapshot(apps: apps, grants: ["e": [b.id]]))
         #expect(!changes.isEmpty)
         // Cached pages must not be served either: read a page that was read before.
         let again = first.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, 4096, 0) }
@@ -141,7 +141,7 @@ struct InProcessMountTests {
         // New content, new id (the catalog's fingerprint rule).
         library.remove(asset.id)
         library.replace(try library.record(Array("a.jpg".utf8), id: AssetID("00000000beef")!))
-        mount.fileSystem.install(library.snapshot())
+        mount.install(library.snapshot())
         #expect(try ByteFiles.stat(mount.path("library/all/a.jpg")).st_size == 7000)
         #expect(try ByteFiles.read(mount.path("library/all/a.jpg")) == replacement)
     }

@@ -1,18 +1,45 @@
+import Glibc
 import PhotoCore
 import Synchronization
 
-/// The live state of one catalogued library: the current snapshot, an index of its assets,
-/// and the one path by which picker commands change apps and grants.
+/// The live state of one catalogued library, and its one owner: the current snapshot, an
+/// index of its assets, the views computed from them, and the one path by which picker
+/// writes, library changes and the first load replace them (`install`).
 ///
 /// Both the daemon (writes to `.picker`) and the CLI when nothing is mounted go through
 /// `execute(write:)`: one parser, one executor, one place that persists. Writes are
-/// serialised by a lock held from reading the state to committing it, so two writes
-/// never lose each other's grants; the grants are durable before `execute` returns.
-public final class LibraryState: Sendable {
+/// serialised by a lock held from reading the state to publishing its views, so two
+/// writes never lose each other's grants; the grants are durable before `execute` returns.
+/// FUSE threads read the published views under a lock of their own, never waiting for a
+/// write or a catalog read.
+public final class LibraryState: ViewSource {
     /// What views are computed from, with its asset index.
     public struct Current: Sendable {
         public let snapshot: LibrarySnapshot
         public let assets: AssetIndex
+        /// Counts the installs that changed the assets: a rendered `.picker` block is valid
+        /// for one generation.
+        var generation = 0
+        /// Counts every install: the rendered `.picker` text is valid for one version.
+        var version = 0
+    }
+
+    /// One app's rendered `.picker` block and what it was rendered from.
+    private struct RenderedBlock {
+        let app: App
+        let grants: [Grant]
+        let generation: Int
+        let text: String
+    }
+
+    /// What one applied picker write did.
+    public struct Outcome: Sendable {
+        /// The state afterwards.
+        public let current: Current
+        /// The grants and apps that changed.
+        public let changes: [AccessChange]
+        /// What the kernel must forget (empty when nothing is served).
+        public let forget: ViewTreeChanges
     }
 
     /// Why a picker write did not apply.
@@ -24,40 +51,75 @@ public final class LibraryState: Sendable {
     }
 
     public let catalog: Catalog
+    /// How app filters are evaluated for the views; nil when no views are served (the CLI).
+    private let filters: (any AppFilterResolving)?
     private let state: Mutex<Current>
+    private let published: Mutex<ViewTree>
+    /// Each app's rendered `.picker` block: every write to `.picker` is preceded and followed
+    /// by reads of its size, and rendering 20 apps of 1,000 grants takes tens of
+    /// milliseconds; a write re-renders only the apps it changed.
+    private let renderedBlocks = Mutex<[String: RenderedBlock]>([:])
+    /// The whole rendered text and the `Current.version` it shows.
+    private let renderedText = Mutex<(version: Int, bytes: [UInt8])?>(nil)
 
-    /// Loads the catalog's current snapshot.
+    /// Loads the catalog's current snapshot, serving no views (the CLI's commands).
     public init(catalog: Catalog) throws(CatalogError) {
         self.catalog = catalog
+        self.filters = nil
         let snapshot = try catalog.snapshot()
         state = Mutex(Current(snapshot: snapshot, assets: AssetIndex(snapshot.assets)))
+        published = Mutex(ViewTree.build(snapshot: LibrarySnapshot(), filters: FilterLanguageResolver()))
+    }
+
+    /// An empty state that serves views with `filters` once `load` has read the catalog:
+    /// the daemon makes it before its library watcher, which must exist before the catalog
+    /// is read (it watches folders while the library is walked).
+    public init(serving catalog: Catalog, filters: some AppFilterResolving) {
+        self.catalog = catalog
+        self.filters = filters
+        let empty = LibrarySnapshot()
+        state = Mutex(Current(snapshot: empty, assets: AssetIndex(empty.assets)))
+        published = Mutex(ViewTree.build(snapshot: empty, filters: filters))
     }
 
     /// The snapshot and index in force now.
     public var current: Current { state.withLock { $0 } }
 
-    /// Re-reads the catalog (after an index run) and returns the new state. With `changed`
-    /// (the ids of the index runs' `IndexSummary.changedIDs`), reads only those rows.
+    /// The views requests are answered from now.
+    public var views: ViewTree { published.withLock { $0 } }
+
+    /// Reads the whole catalog and shows it; returns what the kernel must forget. `read`
+    /// gets the snapshot as soon as it is read, before the views are computed (the daemon's
+    /// library walk compares with it meanwhile).
     @discardableResult
-    public func reload(changed: Set<AssetID>? = nil) throws(CatalogError) -> Current {
-        try state.withLock { (current: inout Current) throws(CatalogError) -> Current in
+    public func load(read: (LibrarySnapshot) -> Void = { _ in }) throws(CatalogError) -> ViewTreeChanges {
+        try state.withLock { (current: inout Current) throws(CatalogError) -> ViewTreeChanges in
+            let snapshot = try catalog.snapshot(reusing: current.snapshot)
+            read(snapshot)
+            return install(snapshot, accessOnly: false, into: &current)
+        }
+    }
+
+    /// Re-reads the catalog after an index run and shows it; returns what the kernel must
+    /// forget. With `changed` (the ids of the index runs' `IndexSummary.changedIDs`), reads
+    /// only those rows.
+    @discardableResult
+    public func reload(changed: Set<AssetID>? = nil) throws(CatalogError) -> ViewTreeChanges {
+        try state.withLock { (current: inout Current) throws(CatalogError) -> ViewTreeChanges in
             let snapshot: LibrarySnapshot
             if let changed {
                 snapshot = try catalog.snapshot(updating: current.snapshot, changed: changed)
             } else {
                 snapshot = try catalog.snapshot(reusing: current.snapshot)
             }
-            current = Current(snapshot: snapshot, assets: AssetIndex(snapshot.assets))
-            return current
+            return install(snapshot, accessOnly: false, into: &current)
         }
     }
 
-    /// Applies one write of picker commands as one transaction and persists it before
-    /// returning; returns the new state and what changed (revocations to invalidate).
-    public func execute(
-        write: [UInt8], resolver: some TargetResolving = NoMountPaths(), now: Int64
-    ) throws(WriteError) -> (Current, [AccessChange]) {
-        try state.withLock { (current: inout Current) throws(WriteError) -> (Current, [AccessChange]) in
+    /// Applies one write of picker commands as one transaction, persists it and shows it
+    /// before returning.
+    public func execute(write: [UInt8], resolver: some TargetResolving = NoMountPaths(), now: Int64) throws(WriteError) -> Outcome {
+        try state.withLock { (current: inout Current) throws(WriteError) -> Outcome in
             let before = AccessState(current.snapshot)
             let after: AccessState
             let changes: [AccessChange]
@@ -66,24 +128,82 @@ public final class LibraryState: Sendable {
             } catch {
                 throw .refused(error)
             }
-            if !changes.isEmpty || after != before {
-                do throws(CatalogError) {
-                    try catalog.replaceAccessState(apps: after.apps, grants: after.grants)
-                } catch {
-                    throw .catalog(error)
-                }
+            guard !changes.isEmpty || after != before else {
+                return Outcome(current: current, changes: changes, forget: ViewTreeChanges())
+            }
+            do throws(CatalogError) {
+                try catalog.replaceAccessState(apps: after.apps, grants: after.grants)
+            } catch {
+                throw .catalog(error)
             }
             var snapshot = current.snapshot
             snapshot.apps = after.apps
             snapshot.grants = after.grants
-            current = Current(snapshot: snapshot, assets: current.assets)
-            return (current, changes)
+            let forget = install(snapshot, accessOnly: true, into: &current)
+            return Outcome(current: current, changes: changes, forget: forget)
         }
     }
 
+    /// The one install path: makes `snapshot` current and, when views are served, replaces
+    /// them (only the changed apps' parts when `accessOnly`: `snapshot` has the same assets
+    /// as the current one) and returns what the kernel must forget.
+    private func install(_ snapshot: LibrarySnapshot, accessOnly: Bool, into current: inout Current) -> ViewTreeChanges {
+        current = Current(
+            snapshot: snapshot, assets: accessOnly ? current.assets : AssetIndex(snapshot.assets),
+            generation: accessOnly ? current.generation : current.generation + 1, version: current.version + 1)
+        guard let filters else { return ViewTreeChanges() }
+        let old = views
+        let new =
+            accessOnly
+            ? old.replacingAccess(apps: snapshot.apps, grants: snapshot.grants, filters: filters)
+            : ViewTree.build(snapshot: snapshot, previous: old, filters: filters)
+        let changes = old.changes(to: new)
+        new.recordListingChanges(changes, at: Self.now())
+        published.withLock { $0 = new }
+        return changes
+    }
+
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
     /// The text a fresh read of `.picker` shows: every app and its selection.
-    public func render() -> String {
+    public func render() -> String { String(decoding: renderedBytes(), as: UTF8.self) }
+
+    /// `render()` as bytes, kept until the next install: the size of `.picker` is asked for
+    /// around every write.
+    public func renderedBytes() -> [UInt8] {
         let current = self.current
-        return PickerRenderer.render(AccessState(current.snapshot), assets: current.assets)
+        if let cached = renderedText.withLock({ $0 }), cached.version == current.version { return cached.bytes }
+        let bytes = Array(render(current).utf8)
+        renderedText.withLock { cached in
+            if (cached?.version ?? -1) < current.version { cached = (current.version, bytes) }
+        }
+        return bytes
+    }
+
+    /// The same text as `PickerRenderer.render`, with unchanged apps' blocks kept from the
+    /// last render.
+    private func render(_ current: Current) -> String {
+        let apps = current.snapshot.apps
+        var out = PickerRenderer.header(appCount: apps.count)
+        var fresh: [String: RenderedBlock] = [:]
+        let cached = renderedBlocks.withLock { $0 }
+        for name in apps.keys.sorted() {
+            guard let app = apps[name] else { continue }
+            let grants = current.snapshot.grants[name] ?? []
+            if let block = cached[name], block.generation == current.generation, block.app == app, block.grants == grants {
+                out += block.text
+                fresh[name] = block
+            } else {
+                let text = PickerRenderer.block(app, grants: grants, assets: current.assets)
+                out += text
+                fresh[name] = RenderedBlock(app: app, grants: grants, generation: current.generation, text: text)
+            }
+        }
+        renderedBlocks.withLock { $0 = fresh }
+        return out
     }
 }

@@ -48,6 +48,8 @@ public enum AccessChange: Hashable, Sendable {
             case (.some(let b), .some(let a)) where b != a: changes.append(.appChanged(name))
             default: break
             }
+            // Most writes touch one app: the others' lists are the same arrays.
+            if old.grants[name] ?? [] == new.grants[name] ?? [] { continue }
             let oldIDs = (old.grants[name] ?? []).map(\.asset)
             let newIDs = (new.grants[name] ?? []).map(\.asset)
             let oldSet = Set(oldIDs)

@@ -26,31 +26,43 @@
 /// - Nothing in it is a coordinate or other metadata.
 public enum PickerRenderer {
     public static func render(_ state: AccessState, assets: AssetIndex) -> String {
-        var out = "# photofs picker: write commands here (app, select, deselect, clear); one write is one transaction.\n"
-        out += "# \(state.apps.count) app\(state.apps.count == 1 ? "" : "s")\n"
+        var out = header(appCount: state.apps.count)
         for name in state.apps.keys.sorted() {
             guard let app = state.apps[name] else { continue }
-            let grants = state.grants[name] ?? []
-            let filter = try? Filter(app.filter)
-            var lines: [String] = []
-            var visible = 0
-            for grant in grants {
-                guard let asset = assets[grant.asset] else {
-                    lines.append("# select \(name) \(grant.asset)  # missing: no longer in the library")
-                    continue
-                }
-                let path = PickerText.escaped(asset.path.bytes)
-                if filter?.matches(asset) ?? false {
-                    visible += 1
-                    lines.append("select \(name) \(grant.asset)  # \(path)")
-                } else {
-                    lines.append("# select \(name) \(grant.asset)  # hidden: \(path) does not pass the filter")
-                }
-            }
-            out += "\n# \(name): \(grants.count) selected, \(visible) visible\n"
-            out += appLine(app) + "\n"
-            for line in lines { out += line + "\n" }
+            out += block(app, grants: state.grants[name] ?? [], assets: assets)
         }
+        return out
+    }
+
+    /// The lines before the first app's block.
+    public static func header(appCount: Int) -> String {
+        "# photofs picker: write commands here (app, select, deselect, clear); one write is one transaction.\n"
+            + "# \(appCount) app\(appCount == 1 ? "" : "s")\n"
+    }
+
+    /// One app's block, from the blank line that starts it: its caller may keep it until
+    /// the app, its grants or the assets change.
+    public static func block(_ app: App, grants: [Grant], assets: AssetIndex) -> String {
+        let name = app.name
+        let filter = try? Filter(app.filter)
+        var lines: [String] = []
+        var visible = 0
+        for grant in grants {
+            guard let asset = assets[grant.asset] else {
+                lines.append("# select \(name) \(grant.asset)  # missing: no longer in the library")
+                continue
+            }
+            let path = PickerText.escaped(asset.path.bytes)
+            if filter?.matches(asset) ?? false {
+                visible += 1
+                lines.append("select \(name) \(grant.asset)  # \(path)")
+            } else {
+                lines.append("# select \(name) \(grant.asset)  # hidden: \(path) does not pass the filter")
+            }
+        }
+        var out = "\n# \(name): \(grants.count) selected, \(visible) visible\n"
+        out += appLine(app) + "\n"
+        for line in lines { out += line + "\n" }
         return out
     }
 

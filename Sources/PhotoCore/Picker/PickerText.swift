@@ -5,6 +5,10 @@ enum PickerText {
     /// (or `\u{NNNN}`), so the result never holds a line break. Long input is cut at 200 bytes.
     static func escaped(_ bytes: [UInt8]) -> String {
         let limit = 200
+        // Most paths are printable ASCII without a backslash: nothing to escape.
+        if bytes.count <= limit, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         let cut = bytes.count > limit
         let bytes = cut ? Array(bytes.prefix(limit)) : bytes
         var out = ""

@@ -13,11 +13,61 @@ extension ViewTree {
     /// the filter, exists, and (unless the policy is `keep`) has a redaction plan that
     /// does not withhold it.
     public static func build(snapshot: LibrarySnapshot, previous: ViewTree? = nil, filters: some AppFilterResolving) -> ViewTree {
-        var builder = ViewTreeBuilder(snapshot: snapshot, previous: previous)
-        builder.buildAll(filters: filters)
+        var library = LibraryPartBuilder(snapshot: snapshot, previous: previous)
+        library.build()
+        return assemble(
+            snapshot: snapshot, library: library.part.finish(), firstByID: library.firstByID, reusing: [:], previous: previous,
+            filters: filters)
+    }
+
+    /// A tree over `snapshot` with `library` as its library part: app parts in `reusing` are
+    /// kept (they must have been built over the same assets with the same app and grants),
+    /// every other app's part is built.
+    static func assemble(
+        snapshot: LibrarySnapshot, library: ViewPart, firstByID: [AssetID: Int32], reusing: [String: ViewPart], previous: ViewTree?,
+        filters: any AppFilterResolving
+    ) -> ViewTree {
+        var parts: [String: ViewPart] = reusing
+        var appsByUID: [UInt32: Set<String>] = [:]
+        for name in snapshot.apps.keys.sorted() where parts[name] == nil {
+            guard let app = snapshot.apps[name] else { continue }
+            // Inodes are hashes of (view path, asset id): unique in practice, but a clash
+            // with any other part must still move this one's number.
+            let others = [library] + Array(parts.values)
+            let taken = { (inode: UInt64) -> Bool in
+                let hash = NodeTable.hash(inode: inode)
+                for part in others where part.position(of: inode, hash: hash) != nil { return true }
+                return false
+            }
+            parts[name] = buildApp(
+                app, grants: snapshot.grants[name] ?? [], assets: snapshot.assets, firstByID: firstByID, filters: filters,
+                previous: previous, taken: taken)
+        }
+        for (name, app) in snapshot.apps where parts[name] != nil {
+            if let uid = app.uid { appsByUID[uid, default: []].insert(name) }
+        }
+        let apps = parts.keys.sorted().map { AppPart(name: $0, part: parts[$0]!) }
         return ViewTree(
-            snapshot: snapshot, nodes: builder.nodes, inodeTable: builder.inodeTable, entryTable: builder.entryTable,
-            appsByUID: builder.appsByUID)
+            snapshot: snapshot, library: library, firstByID: firstByID, apps: apps, appsByUID: appsByUID,
+            directoryTimes: previous?.directoryTimes ?? DirectoryTimes())
+    }
+
+    /// This tree with other apps and grants over the same assets: only the parts of apps
+    /// whose settings or grants differ are built again (O(their grants)); the library part
+    /// and every other app's part are shared.
+    public func replacingAccess(apps: [String: App], grants: [String: [Grant]], filters: some AppFilterResolving) -> ViewTree {
+        var snapshot = self.snapshot
+        snapshot.apps = apps
+        snapshot.grants = grants
+        var reusing: [String: ViewPart] = [:]
+        for entry in self.apps {
+            guard let app = apps[entry.name], app == self.snapshot.apps[entry.name],
+                grants[entry.name] ?? [] == self.snapshot.grants[entry.name] ?? []
+            else { continue }
+            reusing[entry.name] = entry.part
+        }
+        return Self.assemble(
+            snapshot: snapshot, library: library, firstByID: firstByID, reusing: reusing, previous: self, filters: filters)
     }
 
     /// The directory name used for assets with neither make nor model.
@@ -46,37 +96,37 @@ extension ViewTree {
     }
 }
 
-/// Accumulates nodes while a tree is built; resolves inode collisions by probing upward
-/// from the hashed number (deterministic for a given snapshot).
-struct ViewTreeBuilder {
+/// Builds the library part of a tree: the root, `.picker`, `library/...` and the `apps/`
+/// directory (whose children are the app parts); also decides which asset stands for each
+/// id (the first by path), which app parts use.
+struct LibraryPartBuilder {
     let snapshot: LibrarySnapshot
+    /// The library part being replaced, for the names of files that stay.
     let previous: ViewTree?
-    var nodes: [ViewNode] = []
-    var inodeTable = NodeTable(capacity: 0)
-    var entryTable = NodeTable(capacity: 0)
-    var appsByUID: [UInt32: Set<String>] = [:]
-    /// The view path of every directory node, by node index, to derive children's inodes.
-    private var directoryPaths: [Int32: [UInt8]] = [:]
-    /// Per asset, computed once and shared by every view (one name buffer, not four).
-    private var ids: [AssetID] = []
+    var part: ViewPartBuilder
+    /// Per id, the position of the asset shown for it.
+    var firstByID: [AssetID: Int32] = [:]
+    /// Per asset, its sanitized file name, computed once and shared by the four views.
     private var baseNames: [[UInt8]] = []
 
     init(snapshot: LibrarySnapshot, previous: ViewTree?) {
         self.snapshot = snapshot
         self.previous = previous
+        // Four library views per asset plus directories: size the tables once.
+        part = ViewPartBuilder(capacity: snapshot.assets.count * 4 + snapshot.assets.count / 8 + 64)
     }
 
-    mutating func buildAll(filters: some AppFilterResolving) {
+    mutating func build() {
         let assets = snapshot.assets
         // Columns read once, so sorting compares plain values instead of copying assets.
         let ids = assets.map(\.id)
-        self.ids = ids
-        baseNames = assets.map { ViewNaming.sanitized($0.path.fileName) }
         let paths = assets.map(\.path.bytes)
         let sortKeys = assets.map { $0.effectiveDate.sortKey }
+        baseNames = assets.map { ViewNaming.sanitized($0.path.fileName) }
         // One node per id: the first by path wins, so a duplicate can't shadow another.
-        var firstByID: [AssetID: Int32] = [:]
+        firstByID.reserveCapacity(assets.count)
         var byPath: [Int32] = []
+        byPath.reserveCapacity(assets.count)
         let pathOrder = assets.indices.sorted { a, b in
             paths[a] == paths[b] ? ids[a] < ids[b] : ViewNaming.precedes(paths[a], paths[b])
         }
@@ -90,36 +140,40 @@ struct ViewTreeBuilder {
             return ids[Int(a)] < ids[Int(b)]
         }
 
-        // Four library views per asset plus directories: size the tables once.
-        let expected = assets.count * 4 + assets.count / 8 + 64
-        nodes.reserveCapacity(expected)
-        inodeTable = NodeTable(capacity: expected)
-        entryTable = NodeTable(capacity: expected)
-        let root = add(inode: ViewInode.root, parent: nil, name: [], kind: .directory, scope: .shared, path: [])
-        _ = add(inode: ViewInode.picker, parent: root, name: Array(".picker".utf8), kind: .picker, scope: .owner, path: nil)
-        let library = add(
+        let root = part.add(inode: ViewInode.root, parent: nil, name: [], kind: .directory, scope: .shared, path: [])
+        _ = part.add(inode: ViewInode.picker, parent: root, name: Array(".picker".utf8), kind: .picker, scope: .owner, path: nil)
+        let library = part.add(
             inode: ViewInode.library, parent: root, name: Array("library".utf8), kind: .directory, scope: .owner,
             path: Array("library".utf8))
-        let apps = add(
+        _ = part.add(
             inode: ViewInode.apps, parent: root, name: Array("apps".utf8), kind: .directory, scope: .shared, path: Array("apps".utf8))
-        let all = add(
+        let all = part.add(
             inode: ViewInode.all, parent: library, name: Array("all".utf8), kind: .directory, scope: .owner, path: Array("library/all".utf8)
         )
-        let dates = add(
+        let dates = part.add(
             inode: ViewInode.byDate, parent: library, name: Array("by-date".utf8), kind: .directory, scope: .owner,
             path: Array("library/by-date".utf8))
-        let cameras = add(
+        let cameras = part.add(
             inode: ViewInode.byCamera, parent: library, name: Array("by-camera".utf8), kind: .directory, scope: .owner,
             path: Array("library/by-camera".utf8))
-        let folders = add(
+        let folders = part.add(
             inode: ViewInode.folders, parent: library, name: Array("folders".utf8), kind: .directory, scope: .owner,
             path: Array("library/folders".utf8))
 
-        addFiles(byDate, to: all, policy: .keep, scope: .owner)
+        addFiles(byDate, to: all)
         buildByDate(byDate, under: dates)
         buildByCamera(byDate, under: cameras)
         buildFolders(byPath, under: folders)
-        buildApps(firstByID: firstByID, under: apps, filters: filters)
+        baseNames = []
+    }
+
+    private mutating func addFiles(_ members: [Int32], to directory: Int32) {
+        let previousPart = previous?.library
+        let previousAssets = previous?.snapshot.assets ?? []
+        part.addFiles(members, of: snapshot.assets, baseNames: baseNames, to: directory, policy: .keep, scope: .owner) {
+            inode, parent, id in
+            previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
+        }
     }
 
     // MARK: - Views
@@ -137,12 +191,12 @@ struct ViewTreeBuilder {
         var months: [Int64: Int32] = [:]
         for key in keys.sorted() {
             let (year, month, day) = (key / 10_000, key / 100 % 100, key % 100)
-            let yearNode = years[year] ?? directory(named: Self.digits(year, 4), in: dates, scope: .owner)
+            let yearNode = years[year] ?? part.directory(named: Self.digits(year, 4), in: dates, scope: .owner)
             years[year] = yearNode
-            let monthNode = months[key / 100] ?? directory(named: Self.digits(month, 2), in: yearNode, scope: .owner)
+            let monthNode = months[key / 100] ?? part.directory(named: Self.digits(month, 2), in: yearNode, scope: .owner)
             months[key / 100] = monthNode
-            let dayNode = directory(named: Self.digits(day, 2), in: monthNode, scope: .owner)
-            addFiles(groups[key] ?? [], to: dayNode, policy: .keep, scope: .owner)
+            let dayNode = part.directory(named: Self.digits(day, 2), in: monthNode, scope: .owner)
+            addFiles(groups[key] ?? [], to: dayNode)
         }
     }
 
@@ -163,8 +217,8 @@ struct ViewTreeBuilder {
             groups[name, default: []].append(index)
         }
         for name in groups.keys.sorted(by: { ViewNaming.precedes($0.bytes, $1.bytes) }) {
-            let directory = directory(named: name.bytes, in: cameras, scope: .owner)
-            addFiles(groups[name] ?? [], to: directory, policy: .keep, scope: .owner)
+            let directory = part.directory(named: name.bytes, in: cameras, scope: .owner)
+            addFiles(groups[name] ?? [], to: directory)
         }
     }
 
@@ -192,7 +246,7 @@ struct ViewTreeBuilder {
                 if let existing = directories[NameKey(folderPath)] {
                     directory = existing
                 } else {
-                    directory = self.directory(named: component, in: directory, scope: .owner)
+                    directory = part.directory(named: component, in: directory, scope: .owner)
                     directories[NameKey(folderPath)] = directory
                 }
             }
@@ -208,100 +262,51 @@ struct ViewTreeBuilder {
         }
         let ordered = directories.values.sorted()
         for directory in ordered {
-            addFiles(files[directory] ?? [], to: directory, policy: .keep, scope: .owner)
-            let names = nodes[Int(directory)].children.map { ($0, nodes[Int($0)].name) }
-            nodes[Int(directory)].children = names.sorted { ViewNaming.precedes($0.1, $1.1) }.map(\.0)
+            addFiles(files[directory] ?? [], to: directory)
+            let names = part.nodes[Int(directory)].children.map { ($0, part.nodes[Int($0)].name) }
+            part.nodes[Int(directory)].children = names.sorted { ViewNaming.precedes($0.1, $1.1) }.map(\.0)
         }
-    }
-
-    private mutating func buildApps(firstByID: [AssetID: Int32], under apps: Int32, filters: some AppFilterResolving) {
-        for name in snapshot.apps.keys.sorted() {
-            guard let app = snapshot.apps[name] else { continue }
-            let directoryName = Array(name.utf8)
-            guard ViewNaming.sanitized(directoryName) == directoryName else { continue }
-            let scope = ViewScope.app(name)
-            let directory = self.directory(named: directoryName, in: apps, scope: scope)
-            if let uid = app.uid { appsByUID[uid, default: []].insert(name) }
-            guard let passes = filters.predicate(for: app) else { continue }
-            var seen = Set<AssetID>()
-            var members: [Int32] = []
-            for grant in snapshot.grants[name] ?? [] where seen.insert(grant.asset).inserted {
-                guard let index = firstByID[grant.asset] else { continue }
-                let asset = snapshot.assets[Int(index)]
-                if app.locationPolicy != .keep, case .withheld = asset.redaction.plan(for: app.locationPolicy) { continue }
-                if passes(asset) { members.append(index) }
-            }
-            addFiles(members, to: directory, policy: app.locationPolicy, scope: scope)
-        }
-    }
-
-    // MARK: - Nodes
-
-    /// Adds a derived-inode directory called `name` below `parent`.
-    private mutating func directory(named name: [UInt8], in parent: Int32, scope: ViewScope) -> Int32 {
-        let path = (directoryPaths[parent] ?? []) + [UInt8(ascii: "/")] + name
-        return add(inode: ViewInode.directory(path: path), parent: parent, name: name, kind: .directory, scope: scope, path: path)
-    }
-
-    /// Adds `members` (asset indices, in priority order) as files of `directory`, named
-    /// without clashing with each other or with the directory's existing children.
-    private mutating func addFiles(_ members: [Int32], to directory: Int32, policy: LocationPolicy, scope: ViewScope) {
-        guard !members.isEmpty else { return }
-        let directoryPath = directoryPaths[directory] ?? []
-        let directoryInode = nodes[Int(directory)].inode
-        let reserved = Set(nodes[Int(directory)].children.map { NameKey(nodes[Int($0)].name) })
-        var inodes: [UInt64] = []
-        inodes.reserveCapacity(members.count)
-        let prefix = ViewInode.filePrefix(directoryPath: directoryPath)
-        let candidates = members.map { index -> ViewNaming.Candidate in
-            let id = ids[Int(index)]
-            let inode = ViewInode.file(in: prefix, asset: id)
-            inodes.append(inode)
-            let previousName = previous?.previousName(ofFile: inode, in: directoryInode, asset: id)
-            return ViewNaming.Candidate(base: baseNames[Int(index)], id: id, previous: previousName)
-        }
-        let names = ViewNaming.assign(candidates, reserved: reserved)
-        for (position, index) in members.enumerated() {
-            _ = add(
-                inode: inodes[position], parent: directory, name: names[position], kind: .file(asset: index, policy: policy), scope: scope,
-                path: nil)
-        }
-    }
-
-    /// Inserts a node, moving its inode number up past any number already taken.
-    private mutating func add(inode wanted: UInt64, parent: Int32?, name: [UInt8], kind: ViewNodeKind, scope: ViewScope, path: [UInt8]?)
-        -> Int32
-    {
-        var inode = wanted
-        var hash = NodeTable.hash(inode: inode)
-        while inodeTable.find(hash: hash, { nodes[Int($0)].inode == inode }) != nil {
-            inode = inode &+ 1
-            if inode < ViewInode.firstDerived { inode = ViewInode.firstDerived }
-            hash = NodeTable.hash(inode: inode)
-        }
-        let index = Int32(nodes.count)
-        let parentInode = parent.map { nodes[Int($0)].inode } ?? inode
-        nodes.append(ViewNode(inode: inode, parent: parentInode, name: name, kind: kind, scope: scope))
-        if inodeTable.isFull || entryTable.isFull { growTables() }
-        inodeTable.insert(index, hash: hash)
-        if let parent {
-            nodes[Int(parent)].children.append(index)
-            entryTable.insert(index, hash: NodeTable.hash(parent: parentInode, name: name))
-        }
-        if let path { directoryPaths[index] = path }
-        return index
-    }
-
-    /// Doubles both tables (only when the node count outgrows the estimate made up front).
-    private mutating func growTables() {
-        let nodes = self.nodes
-        inodeTable.grow { NodeTable.hash(inode: nodes[Int($0)].inode) }
-        entryTable.grow { NodeTable.hash(parent: nodes[Int($0)].parent, name: nodes[Int($0)].name) }
     }
 
     private static func digits(_ value: Int64, _ width: Int) -> [UInt8] {
         let text = String(value)
         return Array((String(repeating: "0", count: max(0, width - text.count)) + text).utf8)
+    }
+}
+
+extension ViewTree {
+    /// The part of one app: its directory under `apps/` and the granted assets that pass
+    /// its filter, exist, and (unless the policy is `keep`) have a redaction plan that does
+    /// not withhold them, in selection order. Nil when the name cannot be a directory name.
+    /// O(the app's grants).
+    static func buildApp(
+        _ app: App, grants: [Grant], assets: [Asset], firstByID: [AssetID: Int32], filters: any AppFilterResolving,
+        previous: ViewTree?, taken: @escaping (UInt64) -> Bool
+    ) -> ViewPart? {
+        let directoryName = Array(app.name.utf8)
+        guard ViewNaming.sanitized(directoryName) == directoryName else { return nil }
+        let scope = ViewScope.app(app.name)
+        var part = ViewPartBuilder(capacity: grants.count + 1, taken: taken)
+        let path = Array("apps/".utf8) + directoryName
+        let directory = part.add(
+            inode: ViewInode.directory(path: path), parent: nil, parentInode: ViewInode.apps, name: directoryName, kind: .directory,
+            scope: scope, path: path)
+        if let passes = filters.predicate(for: app) {
+            var seen = Set<AssetID>()
+            var members: [Int32] = []
+            for grant in grants where seen.insert(grant.asset).inserted {
+                guard let index = firstByID[grant.asset] else { continue }
+                // Fields read in place: copying a whole asset retains each of its parts.
+                if app.locationPolicy != .keep, case .withheld = assets[Int(index)].redaction.plan(for: app.locationPolicy) { continue }
+                if passes(assets[Int(index)]) { members.append(index) }
+            }
+            let previousPart = previous?.appPart(named: app.name)
+            let previousAssets = previous?.snapshot.assets ?? []
+            part.addFiles(members, of: assets, to: directory, policy: app.locationPolicy, scope: scope) { inode, parent, id in
+                previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
+            }
+        }
+        return part.finish()
     }
 }
 

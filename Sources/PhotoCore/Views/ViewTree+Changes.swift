@@ -30,63 +30,85 @@ public struct ViewEntry: Hashable, Sendable {
 }
 
 extension ViewTree {
-    /// The invalidations that take the kernel from this tree to `new` (O(nodes)).
+    /// The invalidations that take the kernel from this tree to `new`: only the parts that
+    /// differ are compared (O(an app's grants) after a grant change, O(nodes) after a
+    /// library change).
     public func changes(to new: ViewTree) -> ViewTreeChanges {
+        var combined = ViewTreeChanges()
+        if library !== new.library {
+            combined = libraryChanges(to: new)
+        }
+        let newParts = Dictionary(uniqueKeysWithValues: new.apps.map { ($0.name, $0.part) })
+        for app in apps {
+            let replacement = newParts[app.name]
+            guard replacement !== app.part else { continue }
+            let part = changes(of: app.part, to: new, in: replacement, among: 0..<app.part.nodes.count)
+            combined.removedEntries += part.removedEntries
+            combined.invalidatedInodes += part.invalidatedInodes
+        }
+        if apps.map(\.part.top.inode) != new.apps.map(\.part.top.inode) || apps.map(\.part.top.name) != new.apps.map(\.part.top.name) {
+            combined.invalidatedInodes.append(ViewInode.apps)
+        }
+        return combined
+    }
+
+    /// The library part's invalidations (the root's and `apps/`'s listings excepted: the
+    /// root's never changes, `apps/` lists the app parts).
+    private func libraryChanges(to new: ViewTree) -> ViewTreeChanges {
         // Two halves on two threads: on 100,000 assets (400,000 nodes) this is a fifth of a
         // rebuild, spent mostly waiting on memory.
         let parts = Mutex([ViewTreeChanges](repeating: ViewTreeChanges(), count: 2))
-        let middle = nodes.count / 2
+        let count = library.nodes.count
+        let middle = count / 2
         DispatchQueue.concurrentPerform(iterations: 2) { half in
-            let part = changes(to: new, among: half == 0 ? 0..<middle : middle..<nodes.count)
+            let part = changes(of: library, to: new, in: new.library, among: half == 0 ? 0..<middle : middle..<count)
             parts.withLock { $0[half] = part }
         }
         var combined = parts.withLock { $0[0] }
         let second = parts.withLock { $0[1] }
         combined.removedEntries += second.removedEntries
         combined.invalidatedInodes += second.invalidatedInodes
-        if let oldRoot = node(inode: ViewInode.root), let newRoot = new.node(inode: ViewInode.root), !sameListing(oldRoot, newRoot, in: new)
-        {
-            combined.invalidatedInodes.append(ViewInode.root)
-        }
         return combined
     }
 
-    /// The invalidations of the old nodes at `positions` (the root's listing excepted).
-    private func changes(to new: ViewTree, among positions: Range<Int>) -> ViewTreeChanges {
+    /// The invalidations of the nodes at `positions` of `old` (a part of this tree) when
+    /// `replacement` (a part of `new`, or nil when the part is gone) replaces it.
+    private func changes(of old: ViewPart, to new: ViewTree, in replacement: ViewPart?, among positions: Range<Int>) -> ViewTreeChanges {
         var changes = ViewTreeChanges()
         for position in positions {
-            let old = nodes[position]
-            guard old.inode != ViewInode.root else { continue }
-            guard let current = new.node(inode: old.inode) else {
-                changes.removedEntries.append(ViewEntry(parent: old.parent, name: old.name))
-                changes.invalidatedInodes.append(old.inode)
+            let node = old.nodes[position]
+            guard node.inode != ViewInode.root, node.inode != ViewInode.apps else { continue }
+            guard let replacement, let found = replacement.position(of: node.inode, hash: NodeTable.hash(inode: node.inode)) else {
+                changes.removedEntries.append(ViewEntry(parent: node.parent, name: node.name))
+                changes.invalidatedInodes.append(node.inode)
                 continue
             }
-            if current.parent != old.parent || current.name != old.name {
-                changes.removedEntries.append(ViewEntry(parent: old.parent, name: old.name))
+            let current = replacement.nodes[Int(found)]
+            if current.parent != node.parent || current.name != node.name {
+                changes.removedEntries.append(ViewEntry(parent: node.parent, name: node.name))
             }
-            if !sameAttributes(old, in: self, current, in: new) || !sameListing(old, current, in: new) {
-                changes.invalidatedInodes.append(old.inode)
+            if !sameAttributes(node, current, in: new) || !Self.sameListing(node, in: old, current, in: replacement) {
+                changes.invalidatedInodes.append(node.inode)
             }
         }
         return changes
     }
 
-    private func sameAttributes(_ old: ViewNode, in oldTree: ViewTree, _ new: ViewNode, in newTree: ViewTree) -> Bool {
-        guard old.kind.isSameShape(as: new.kind), oldTree.boundUID(of: old) == newTree.boundUID(of: new) else { return false }
+    private func sameAttributes(_ old: ViewNode, _ new: ViewNode, in newTree: ViewTree) -> Bool {
+        guard old.kind.isSameShape(as: new.kind), boundUID(of: old) == newTree.boundUID(of: new) else { return false }
         guard case .file(_, let oldPolicy) = old.kind, case .file(_, let newPolicy) = new.kind else { return true }
-        guard oldPolicy == newPolicy, let a = oldTree.assetPosition(of: old), let b = newTree.assetPosition(of: new) else { return false }
+        guard oldPolicy == newPolicy, let a = assetPosition(of: old), let b = newTree.assetPosition(of: new) else { return false }
         // Field by field through the arrays: copying 400,000 whole assets made a reload slow.
-        let (before, after) = (oldTree.snapshot.assets, newTree.snapshot.assets)
+        let (before, after) = (snapshot.assets, newTree.snapshot.assets)
         guard before[a].id == after[b].id, before[a].size == after[b].size, before[a].mtimeNanoseconds == after[b].mtimeNanoseconds
         else { return false }
         return oldPolicy == .keep || before[a].redaction.plan(for: oldPolicy) == after[b].redaction.plan(for: newPolicy)
     }
 
-    private func sameListing(_ old: ViewNode, _ new: ViewNode, in newTree: ViewTree) -> Bool {
+    private static func sameListing(_ old: ViewNode, in oldPart: ViewPart, _ new: ViewNode, in newPart: ViewPart) -> Bool {
         guard old.children.count == new.children.count else { return false }
         for (a, b) in zip(old.children, new.children) {
-            let (x, y) = (nodes[Int(a)], newTree.nodes[Int(b)])
+            let (x, y) = (oldPart.nodes[Int(a)], newPart.nodes[Int(b)])
             if x.inode != y.inode || x.name != y.name { return false }
         }
         return true

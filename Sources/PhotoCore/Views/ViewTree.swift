@@ -1,40 +1,69 @@
 /// The whole mounted tree computed from one `LibrarySnapshot`: immutable, shared by every
-/// FUSE thread, replaced as a whole when the catalog changes.
+/// FUSE thread, replaced when the catalog changes.
 ///
-/// Lookups by inode and by (parent, name) are hash-table hits (O(1)); a directory's
-/// children are an array in listing order, so a readdir cookie can simply be the position
-/// in that array (valid for as long as the caller holds on to this tree).
+/// It is made of parts (`ViewPart`): the library part and one part per app. A new tree
+/// shares every part that did not change with the tree it replaces, so a grant change costs
+/// one app's part. Lookups by inode and by (parent, name) are hash-table hits in each part
+/// (the library part first, then the apps'); a directory's children are an array in
+/// listing order, so a readdir cookie can simply be the position in that array.
 public final class ViewTree: Sendable {
     /// The snapshot the tree was computed from; file nodes index into its `assets`.
     public let snapshot: LibrarySnapshot
-    let nodes: [ViewNode]
-    /// Node positions by inode.
-    let inodeTable: NodeTable
-    /// Node positions by (parent inode, name).
-    let entryTable: NodeTable
+    /// The root, `.picker`, `library/...` and the `apps/` directory.
+    let library: ViewPart
+    /// Per id, the position in `snapshot.assets` of the asset shown for it.
+    let firstByID: [AssetID: Int32]
+    /// The app parts, by app name (the listing order of `apps/`).
+    let apps: [AppPart]
     /// The apps each bound uid may see.
     let appsByUID: [UInt32: Set<String>]
+    /// When directory listings changed: shared with the trees this one replaces.
+    public let directoryTimes: DirectoryTimes
 
-    init(snapshot: LibrarySnapshot, nodes: [ViewNode], inodeTable: NodeTable, entryTable: NodeTable, appsByUID: [UInt32: Set<String>]) {
+    init(
+        snapshot: LibrarySnapshot, library: ViewPart, firstByID: [AssetID: Int32], apps: [AppPart], appsByUID: [UInt32: Set<String>],
+        directoryTimes: DirectoryTimes
+    ) {
+        self.directoryTimes = directoryTimes
         self.snapshot = snapshot
-        self.nodes = nodes
-        self.inodeTable = inodeTable
-        self.entryTable = entryTable
+        self.library = library
+        self.firstByID = firstByID
+        self.apps = apps
         self.appsByUID = appsByUID
     }
 
-    /// The position of the node with this inode number.
-    func nodePosition(of inode: UInt64) -> Int32? {
-        inodeTable.find(hash: NodeTable.hash(inode: inode)) { nodes[Int($0)].inode == inode }
+    /// The part of the app called `name`, if it has one.
+    func appPart(named name: String) -> ViewPart? {
+        appPosition(named: name).map { apps[$0].part }
+    }
+
+    private func appPosition(named name: String) -> Int? {
+        var low = 0
+        var high = apps.count
+        while low < high {
+            let middle = (low + high) / 2
+            if apps[middle].name < name { low = middle + 1 } else { high = middle }
+        }
+        return low < apps.count && apps[low].name == name ? low : nil
+    }
+
+    /// The part holding the node with this inode, and its position there.
+    func location(of inode: UInt64) -> (part: ViewPart, position: Int32)? {
+        let hash = NodeTable.hash(inode: inode)
+        if let position = library.position(of: inode, hash: hash) { return (library, position) }
+        for app in apps {
+            if let position = app.part.position(of: inode, hash: hash) { return (app.part, position) }
+        }
+        return nil
     }
 
     /// The number of nodes, the root included.
-    public var nodeCount: Int { nodes.count }
+    public var nodeCount: Int { apps.reduce(library.nodes.count) { $0 + $1.part.nodes.count } }
 
     /// The node with this inode number, or nil when the snapshot has no such node.
     public func node(inode: UInt64) -> ViewNode? {
-        guard let index = nodePosition(of: inode) else { return nil }
-        return nodes[Int(index)]
+        guard let (part, position) = location(of: inode) else { return nil }
+        return part.nodes[Int(position)]
     }
 
     /// The child called `name` of directory `parent`, or nil. `.` and `..` resolve to the
@@ -45,38 +74,42 @@ public final class ViewTree: Sendable {
             guard let directory = node(inode: parent) else { return nil }
             return node(inode: directory.parent)
         }
-        let found = entryTable.find(hash: NodeTable.hash(parent: parent, name: name)) { position in
-            let node = nodes[Int(position)]
-            return node.parent == parent && node.name == name
+        if parent == ViewInode.apps {
+            return appPosition(named: String(decoding: name, as: UTF8.self)).map { apps[$0].part.top }.flatMap {
+                $0.name == name ? $0 : nil
+            }
         }
-        guard let index = found else { return nil }
-        return nodes[Int(index)]
+        let hash = NodeTable.hash(parent: parent, name: name)
+        if let position = library.position(parent: parent, name: name, hash: hash) { return library.nodes[Int(position)] }
+        for app in apps {
+            if let position = app.part.position(parent: parent, name: name, hash: hash) { return app.part.nodes[Int(position)] }
+        }
+        return nil
+    }
+
+    /// The listing of a directory, holding only the part it lists (nil for files and
+    /// unknown inodes).
+    public func listing(of inode: UInt64) -> ViewListing? {
+        if inode == ViewInode.apps { return ViewListing(apps: apps) }
+        guard let (part, position) = location(of: inode), part.nodes[Int(position)].isDirectory else { return nil }
+        return ViewListing(part: part, position: position)
     }
 
     /// The number of children of a directory (0 for files and unknown inodes).
-    public func childCount(of inode: UInt64) -> Int {
-        guard let index = nodePosition(of: inode) else { return 0 }
-        return nodes[Int(index)].children.count
-    }
+    public func childCount(of inode: UInt64) -> Int { listing(of: inode)?.count ?? 0 }
 
     /// The child at `position` in the directory's listing order, or nil past the end.
-    public func child(of inode: UInt64, at position: Int) -> ViewNode? {
-        guard let index = nodePosition(of: inode) else { return nil }
-        let children = nodes[Int(index)].children
-        guard position >= 0, position < children.count else { return nil }
-        return nodes[Int(children[position])]
-    }
+    public func child(of inode: UInt64, at position: Int) -> ViewNode? { listing(of: inode)?.child(at: position) }
 
-    /// The children of a directory in listing order (tests and diffs; readdir pages with `child(of:at:)`).
+    /// The children of a directory in listing order (tests and diffs; readdir pages with a `ViewListing`).
     public func children(of inode: UInt64) -> [ViewNode] {
-        guard let index = nodePosition(of: inode) else { return [] }
-        return nodes[Int(index)].children.map { nodes[Int($0)] }
+        guard let listing = listing(of: inode) else { return [] }
+        return (0..<listing.count).compactMap { listing.child(at: $0) }
     }
 
     /// The asset a file node serves.
     public func asset(of node: ViewNode) -> Asset? {
-        guard case .file(let asset, _) = node.kind, asset >= 0, Int(asset) < snapshot.assets.count else { return nil }
-        return snapshot.assets[Int(asset)]
+        assetPosition(of: node).map { snapshot.assets[$0] }
     }
 
     /// The position in the snapshot's assets of the asset a file node serves (no copy of the asset).
@@ -85,16 +118,16 @@ public final class ViewTree: Sendable {
         return Int(asset)
     }
 
-    /// The name file node `inode` has in directory `parent` when it serves the asset `id`,
-    /// else nil. Runs once per file of every rebuild, so it reads the fields in place
-    /// instead of copying the node (a copy retains its name, scope and children).
-    func previousName(ofFile inode: UInt64, in parent: UInt64, asset id: AssetID) -> [UInt8]? {
-        guard let found = nodePosition(of: inode) else { return nil }
+    /// The name file node `inode` has in directory `parent` of `part` (over `assets`) when
+    /// it serves the asset `id`, else nil. Runs once per file of every rebuild, so it reads
+    /// the fields in place instead of copying the node.
+    static func previousName(ofFile inode: UInt64, in parent: UInt64, asset id: AssetID, part: ViewPart, assets: [Asset]) -> [UInt8]? {
+        guard let found = part.position(of: inode, hash: NodeTable.hash(inode: inode)) else { return nil }
         let position = Int(found)
-        guard nodes[position].parent == parent, case .file(let asset, _) = nodes[position].kind, asset >= 0,
-            Int(asset) < snapshot.assets.count, snapshot.assets[Int(asset)].id == id
+        guard part.nodes[position].parent == parent, case .file(let asset, _) = part.nodes[position].kind, asset >= 0,
+            Int(asset) < assets.count, assets[Int(asset)].id == id
         else { return nil }
-        return nodes[position].name
+        return part.nodes[position].name
     }
 
     /// The node's path from the mount root, components joined by `/` (for messages and tests).
@@ -118,5 +151,44 @@ public final class ViewTree: Sendable {
             current = lookup(parent: directory.inode, name: Array(component))
         }
         return current
+    }
+}
+
+/// One app's part of a tree.
+struct AppPart: Sendable {
+    let name: String
+    let part: ViewPart
+}
+
+/// The children of one directory in listing order, holding only the part that lists them
+/// (or, for `apps/`, the app parts): what an open directory keeps, so that its readdir
+/// cookies stay valid without keeping a whole replaced tree alive.
+public struct ViewListing: Sendable {
+    private enum Source: Sendable {
+        case part(ViewPart, Int32)
+        case apps([AppPart])
+    }
+
+    private let source: Source
+
+    init(part: ViewPart, position: Int32) { source = .part(part, position) }
+
+    init(apps: [AppPart]) { source = .apps(apps) }
+
+    /// The number of children.
+    public var count: Int {
+        switch source {
+        case .part(let part, let position): part.nodes[Int(position)].children.count
+        case .apps(let apps): apps.count
+        }
+    }
+
+    /// The child at `position`, or nil past the end.
+    public func child(at position: Int) -> ViewNode? {
+        guard position >= 0, position < count else { return nil }
+        switch source {
+        case .part(let part, let directory): return part.nodes[Int(part.nodes[Int(directory)].children[position])]
+        case .apps(let apps): return apps[position].part.top
+        }
     }
 }

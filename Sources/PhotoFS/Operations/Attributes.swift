@@ -92,6 +92,10 @@ extension PhotoFileSystem {
         case .directory:
             status.st_mode = S_IFDIR | directoryMode(of: node, in: tree)
             status.st_nlink = 2
+            if let changed = tree.directoryTimes.time(of: node.inode) {
+                status.st_mtim = Self.fileTime(nanoseconds: changed)
+                status.st_ctim = status.st_mtim
+            }
         case .picker:
             status.st_mode = S_IFREG | 0o600
             status.st_nlink = 1
@@ -107,14 +111,18 @@ extension PhotoFileSystem {
             status.st_nlink = 1
             status.st_size = Int(size)
             status.st_blocks = Int((size &+ 511) / 512)
-            let mtime = asset?.mtimeNanoseconds ?? 0
-            let seconds = mtime >= 0 ? mtime / 1_000_000_000 : (mtime - 999_999_999) / 1_000_000_000
-            let time = timespec(tv_sec: Int(seconds), tv_nsec: Int(mtime - seconds * 1_000_000_000))
+            let time = Self.fileTime(nanoseconds: asset?.mtimeNanoseconds ?? 0)
             status.st_mtim = time
             status.st_ctim = time
             status.st_atim = time
         }
         return status
+    }
+
+    /// Nanoseconds since 1970 as a `timespec` (floored, so times before 1970 work too).
+    static func fileTime(nanoseconds: Int64) -> Glibc.timespec {
+        let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
+        return Glibc.timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds - seconds * 1_000_000_000))
     }
 
     private func directoryMode(of node: ViewNode, in tree: ViewTree) -> mode_t {

@@ -15,11 +15,11 @@ import PhotoCore
 ///
 /// Only the mounting user and root may write (the kernel refuses others from the 0600
 /// mode under `default_permissions`; the daemon checks again). A write is one transaction
-/// handed to the injected `ControlHandling`; on success the new snapshot is shown before
-/// the write returns, on failure the write gets the errno (the one-line reason goes to the
-/// CLI over its own socket, `PickerSocketServer`). A `write(2)` the kernel may have split into several
-/// WRITE requests (one that fills `max_write`) is refused whole with EFBIG, before any
-/// part of it runs.
+/// handed to the injected `ControlHandling`; on success what changed is dropped from the
+/// kernel's caches before the write returns, on failure the write gets the errno (the
+/// one-line reason goes to the CLI over its own socket, `PickerSocketServer`). A `write(2)`
+/// the kernel may have split into several WRITE requests (one that fills `max_write`) is
+/// refused whole with EFBIG, before any part of it runs.
 extension PhotoFileSystem {
     /// The rendering a `.picker` inode stands for: the current one for the tree's own
     /// number; ESTALE for one the daemon no longer has.
@@ -97,9 +97,9 @@ extension PhotoFileSystem {
             }
             let input = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
             switch control.execute(input, caller: uid) {
-            case .success(let snapshot):
+            case .success(let changes):
                 controlFile.generations.written(inode)
-                if let snapshot { install(snapshot) }
+                forget(changes)
                 return .written(size)
             case .failure(let code, _):
                 throw .refused(errno: code)

@@ -4,8 +4,8 @@ import PhotoCore
 
 /// OPENDIR, READDIR, READDIRPLUS, RELEASEDIR.
 ///
-/// A readdir cookie is the position after an entry in the listing of the tree the
-/// directory was opened on, so it stays valid for the whole open. Listings of
+/// A readdir cookie is the position after an entry in the listing the directory was
+/// opened on (see `OpenDirectory`), so it stays valid for the whole open. Listings of
 /// directories whose content does not depend on the caller are cached by the kernel
 /// (`cache_readdir` + `keep_cache`) until a snapshot change invalidates them; the root and
 /// `apps/` list only what the caller may see, so they are never cached.
@@ -20,8 +20,9 @@ extension PhotoFileSystem {
             // EOF from an empty cache before it notices its pages were invalidated, so an app
             // view cached empty would stay empty after a select (only a directory mtime
             // change resets it, and directory times are constant here).
-            let cacheable = node.scope != .shared && tree.child(of: inode, at: 0) != nil
-            let handle = Handle(.directory(OpenDirectory(tree: tree, inode: inode, caller: caller)))
+            let listing = tree.listing(of: inode)
+            let cacheable = node.scope != .shared && (listing?.count ?? 0) > 0
+            let handle = Handle(.directory(OpenDirectory(listing: listing, inode: inode, caller: caller)))
             return .open(handle, keepCache: cacheable, directIO: false, cacheReaddir: cacheable)
         }
     }
@@ -35,22 +36,26 @@ extension PhotoFileSystem {
             }
             guard offset >= 0 else { throw .invalidArgument }
             let current = self.tree
-            let tree = directory.tree(at: offset) { current }
+            let listing = directory.listing(at: offset, current: current)
             let buffer = buffers.buffer(atLeast: size)
             let capacity = min(size, buffer.count)
             var used = 0
             var position = offset
-            while let child = tree.child(of: directory.inode, at: position) {
+            while let child = listing?.child(at: position) {
                 position += 1
-                // A listing under way on an older tree skips what the current tree no longer
-                // has: READDIRPLUS would otherwise give the kernel a fresh dentry for a name
-                // revoked since, which `stat` would then answer from the cache.
-                guard tree.isVisible(child, to: directory.caller), current.node(inode: child.inode) != nil else { continue }
+                // A listing under way on older views skips what the current views no longer
+                // have: READDIRPLUS would otherwise give the kernel a fresh dentry for a name
+                // revoked since, which `stat` would then answer from the cache. Attributes
+                // come from the current views.
+                guard current.isVisible(child, to: directory.caller), let now = current.node(inode: child.inode),
+                    now.parent == child.parent,
+                    now.name == child.name
+                else { continue }
                 let needed = child.name.withCString { name -> Int in
                     let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
                     let picker = child.kind == .picker ? currentPickerText() : nil
                     if plus {
-                        var entry = entry(for: child, in: tree, picker: picker)
+                        var entry = entry(for: now, in: current, picker: picker)
                         let needed = fuse_add_direntry_plus(request, space, capacity - used, name, &entry, off_t(position))
                         // The kernel holds the entry (a lookup) only if it fit.
                         if let picker, needed <= capacity - used { controlFile.generations.retain(picker) }

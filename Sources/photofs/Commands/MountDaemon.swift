@@ -17,30 +17,32 @@ enum MountDaemon {
         let context = try LibraryContext.open(library: library, arguments: arguments, environment: environment)
         let libraryPath = CatalogLocation.canonicalLibraryPath(library)
         let indexer = Indexer(catalog: context.catalog, library: libraryPath, analyzer: FileAnalyzer())
-        let views = LateViews()
-        let watcher = makeWatcher(indexer: indexer, views: views, logger: logger)
+        // The one owner of the live state, empty until loaded: the watcher (made first, so it
+        // can watch folders during the walk) sends library changes to it and what the
+        // kernel must forget to `invalidator`, which the file system attaches when mounted.
+        let state = LibraryState(serving: context.catalog, filters: FilterLanguageResolver())
+        let invalidator = Invalidator(log: { logger.warning($0) })
+        let watcher = makeWatcher(indexer: indexer, state: state, invalidator: invalidator, logger: logger)
         defer { watcher?.stop() }
         clock.lap("catalog open")
         // The library is walked (and each folder watched before it is read) on another
         // thread while this one loads the catalog and computes the views: on an unchanged
         // library nothing more is needed; otherwise what is new is indexed first.
         let scanning = StartupScan(indexer: indexer, watcher: watcher)
-        let state: LibraryState
         do throws(CatalogError) {
-            state = try LibraryState(catalog: context.catalog)
+            try state.load(read: { scanning.compare(with: $0) })
         } catch {
             scanning.compare(with: LibrarySnapshot())
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
-        scanning.compare(with: state.current.snapshot)
-        clock.lap("snapshot")
+        clock.lap("snapshot and views")
         var configuration = FileSystemConfiguration(
             libraryPath: libraryPath, ownerUID: getuid(), ownerGID: getgid(), log: { logger.warning($0) })
         configuration.othersMayEnter = FuseMount.othersMayEnter(options)
         configuration.requestEvents = RequestNotifier(log: logger, environment: environment, catalog: context.catalogPath).handle
         let control = PickerControl(state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
-        var fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
-        clock.lap("view tree")
+        let fileSystem = try makeFileSystem(
+            configuration, state: state, control: control, invalidator: invalidator, library: library, mountpoint: mountpoint)
         // The scan is dropped once used: a 100,000-file walk holds about 10 MB.
         var (scan, needsIndexing) = try scanning.result(context: context) as (LibraryScan?, Bool)
         let fileCount = scan?.fileCount ?? 0
@@ -50,15 +52,14 @@ enum MountDaemon {
             readiness.status("indexing new and changed files of \(library)")
             _ = try IndexCommand.run(context, indexer: indexer, scan: walked, quiet: arguments.flag("quiet"), environment: environment)
             do throws(CatalogError) {
+                // Not mounted yet: nothing for the kernel to forget.
                 try state.reload()
             } catch {
                 throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
             }
-            fileSystem = try makeFileSystem(configuration, state: state, control: control, library: library, mountpoint: mountpoint)
             clock.lap("index")
         }
         scan = nil
-        views.set(state: state, fileSystem: fileSystem)
         let mount: FuseMount
         do throws(MountError) {
             mount = try FuseMount(fileSystem: fileSystem, mountpoint: mountpoint, options: options, debug: arguments.flag("debug"))
@@ -104,20 +105,19 @@ enum MountDaemon {
     /// changed the catalog reloads the library state and shows it, invalidating what the
     /// kernel cached. Without a watcher (inotify limits) the mount still works and says that
     /// changes show after a remount.
-    private static func makeWatcher(indexer: Indexer, views: LateViews, logger: Logger) -> LibraryWatcher? {
+    private static func makeWatcher(indexer: Indexer, state: LibraryState, invalidator: Invalidator, logger: Logger) -> LibraryWatcher? {
         let watcher = LibraryWatcher(
             indexer: indexer,
             onCatalogChange: { summary throws(CatalogError) in
                 logger.debug(
                     "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed "
                         + "(indexed in \(Int(summary.seconds * 1000)) ms)")
-                // Never nil: the watcher runs only once the views are set (see `run`).
-                guard let (state, fileSystem) = views.get() else { return }
                 var clock = PhaseClock()
-                try state.reload(changed: summary.changedIDs)
-                clock.lap("catalog")
-                fileSystem.installLatest()
-                clock.lap("views")
+                let changes = try state.reload(changed: summary.changedIDs)
+                clock.lap("catalog and views")
+                invalidator.submit(changes, wait: 2)
+                invalidator.releaseFreedMemory()
+                clock.lap("invalidation")
                 logger.debug("reload: " + clock.summary)
             },
             onError: { logger.error("re-indexing after a change failed (retried on the next change): \($0)") })
@@ -131,12 +131,11 @@ enum MountDaemon {
     }
 
     private static func makeFileSystem(
-        _ configuration: FileSystemConfiguration, state: LibraryState, control: PickerControl, library: String, mountpoint: String
+        _ configuration: FileSystemConfiguration, state: LibraryState, control: PickerControl, invalidator: Invalidator, library: String,
+        mountpoint: String
     ) throws(CLIError) -> PhotoFileSystem {
         do throws(MountError) {
-            return try PhotoFileSystem(
-                configuration: configuration, snapshot: state.current.snapshot, filters: FilterLanguageResolver(), control: control,
-                latest: { state.current.snapshot })
+            return try PhotoFileSystem(configuration: configuration, views: state, control: control, invalidator: invalidator)
         } catch {
             throw describe(error, library: library, mountpoint: mountpoint)
         }

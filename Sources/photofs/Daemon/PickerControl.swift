@@ -15,11 +15,12 @@ struct PickerControl: ControlHandling {
     func execute(_ bytes: [UInt8], caller: UInt32) -> ControlOutcome {
         let resolver = FolderPathResolver(mountpoint: mountpoint, assets: state.current.assets)
         do throws(LibraryState.WriteError) {
-            let (current, changes) = try state.execute(write: bytes, resolver: resolver, now: Clock.nowNanoseconds())
+            let outcome = try state.execute(write: bytes, resolver: resolver, now: Clock.nowNanoseconds())
+            let count = outcome.changes.count
             log.info(
-                "picker: uid \(caller) applied a write (\(changes.count) change\(changes.count == 1 ? "" : "s"))",
-                fields: Set(changes.map(Self.app(of:))).sorted().map(Logger.Field.app))
-            return .success(snapshot: current.snapshot)
+                "picker: uid \(caller) applied a write (\(count) change\(count == 1 ? "" : "s"))",
+                fields: Set(outcome.changes.map(Self.app(of:))).sorted().map(Logger.Field.app))
+            return .success(changes: outcome.forget)
         } catch {
             switch error {
             case .refused(let reason):
@@ -41,7 +42,7 @@ struct PickerControl: ControlHandling {
         }
     }
 
-    func render() -> [UInt8] { Array(state.render().utf8) }
+    func render() -> [UInt8] { state.renderedBytes() }
 
     /// The errno a picker refusal maps to (DESIGN.md, "The picker control file").
     static func errno(for kind: PickerErrnoKind) -> Int32 {

@@ -56,13 +56,3 @@ final class StartupScan: Sendable {
         }
     }
 }
-
-/// The library state and file system a mount serves, set once they exist: the watcher is
-/// made (and starts queueing changes) before them.
-final class LateViews: Sendable {
-    private let views = Mutex<(LibraryState, PhotoFileSystem)?>(nil)
-
-    func set(state: LibraryState, fileSystem: PhotoFileSystem) { views.withLock { $0 = (state, fileSystem) } }
-
-    func get() -> (LibraryState, PhotoFileSystem)? { views.withLock { $0 } }
-}

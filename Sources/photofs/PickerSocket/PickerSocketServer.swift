@@ -163,8 +163,8 @@ final class PickerSocketServer: Sendable {
             }
         }
         switch control.execute(request, caller: uid) {
-        case .success(let snapshot):
-            if let snapshot { fileSystem.install(snapshot) }
+        case .success(let changes):
+            fileSystem.forget(changes)
             send(PickerSocketMessage.reply(errno: 0, reason: ""), to: connection)
         case .failure(let code, let reason):
             send(PickerSocketMessage.reply(errno: code == 0 ? EIO : code, reason: reason), to: connection)

@@ -16,10 +16,7 @@ struct StaleWindowTests {
 
     static func later(_ a: timespec, than b: timespec) -> Bool { (a.tv_sec, a.tv_nsec) > (b.tv_sec, b.tv_nsec) }
 
-    // Needs the view change that moves a directory's mtime and ctime with its listing (the
-    // view-tree work merged separately); passes on a merge of both. Until then the view's
-    // times stay put, so this test is off on this branch alone.
-    @Test(.disabled("needs directory mtime/ctime to move with the listing (view-tree change)"))
+    @Test
     func selectAndDeselectMoveTheViewsTimesAndAFreshListingShowsThem() throws {
         let library = try IntegrationLibrary(prefix: "photofs-stale")
         defer { library.remove() }

@@ -9,6 +9,8 @@ import PhotoFS
 final class InProcessMount: @unchecked Sendable {
     let mountpoint: [UInt8]
     let fileSystem: PhotoFileSystem
+    /// What the mount serves (the control's views when it is a `MemoryPicker`).
+    let views: MemoryViews
     private let mount: FuseMount
     private let ended = DispatchSemaphore(value: 0)
     private var finished = false
@@ -21,7 +23,8 @@ final class InProcessMount: @unchecked Sendable {
         let configuration = FileSystemConfiguration(
             libraryPath: library.root, ownerUID: getuid(), ownerGID: getgid(), maxThreads: 8,
             log: { FileHandle.standardError.write(("photofs (test): " + $0 + "\n").data(using: .utf8)!) })
-        fileSystem = try PhotoFileSystem(configuration: configuration, snapshot: snapshot, filters: filters, control: control)
+        views = (control as? MemoryPicker)?.views ?? MemoryViews(snapshot, filters: filters)
+        fileSystem = try PhotoFileSystem(configuration: configuration, views: views, control: control)
         mount = try FuseMount(
             fileSystem: fileSystem, mountpoint: String(decoding: mountpoint, as: UTF8.self),
             options: ["fsname=photofs-test", "subtype=photofs"])
@@ -30,6 +33,14 @@ final class InProcessMount: @unchecked Sendable {
             ended.signal()
         }
         thread.start()
+    }
+
+    /// Shows `snapshot` and has the kernel forget what changed, as the daemon does.
+    @discardableResult
+    func install(_ snapshot: LibrarySnapshot) -> ViewTreeChanges {
+        let changes = views.install(snapshot)
+        fileSystem.forget(changes)
+        return changes
     }
 
     /// A path inside the mount.

@@ -7,8 +7,13 @@ import Synchronization
 /// renderer, without the catalog): enough to test the control file through the kernel.
 final class MemoryPicker: ControlHandling {
     private let state: Mutex<LibrarySnapshot>
+    /// The views the writes replace (the mount serves these).
+    let views: MemoryViews
 
-    init(_ snapshot: LibrarySnapshot) { state = Mutex(snapshot) }
+    init(_ snapshot: LibrarySnapshot) {
+        state = Mutex(snapshot)
+        views = MemoryViews(snapshot)
+    }
 
     func execute(_ bytes: [UInt8], caller: UInt32) -> ControlOutcome {
         state.withLock { snapshot in
@@ -18,7 +23,7 @@ final class MemoryPicker: ControlHandling {
                     statements, to: AccessState(snapshot), assets: AssetIndex(snapshot.assets), now: 1)
                 snapshot.apps = access.apps
                 snapshot.grants = access.grants
-                return .success(snapshot: snapshot)
+                return .success(changes: views.install(snapshot, accessOnly: true))
             } catch {
                 let code: Int32 =
                     switch error.errnoKind {

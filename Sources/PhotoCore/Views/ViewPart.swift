@@ -1,0 +1,130 @@
+import MediaFormats
+
+/// One separately built part of the mounted tree: the library part (the root, `.picker`,
+/// `library/...` and the `apps/` directory itself) or one app's part (its directory under
+/// `apps/` and its files). A grant change rebuilds one app's part and shares every other
+/// part with the tree it replaces; an open directory keeps only the part it lists.
+///
+/// Node positions (`children`, the tables) are indices into this part's `nodes`.
+final class ViewPart: Sendable {
+    let nodes: [ViewNode]
+    /// Node positions by inode.
+    let inodeTable: NodeTable
+    /// Node positions by (parent inode, name).
+    let entryTable: NodeTable
+
+    init(nodes: [ViewNode], inodeTable: NodeTable, entryTable: NodeTable) {
+        self.nodes = nodes
+        self.inodeTable = inodeTable
+        self.entryTable = entryTable
+    }
+
+    /// The position of the node with this inode, given `NodeTable.hash(inode:)` of it.
+    func position(of inode: UInt64, hash: Int) -> Int32? {
+        inodeTable.find(hash: hash) { nodes[Int($0)].inode == inode }
+    }
+
+    /// The position of `name` in directory `parent`, given `NodeTable.hash(parent:name:)`.
+    func position(parent: UInt64, name: [UInt8], hash: Int) -> Int32? {
+        entryTable.find(hash: hash) { position in
+            let node = nodes[Int(position)]
+            return node.parent == parent && node.name == name
+        }
+    }
+
+    /// The first node: the root of the library part, the app directory of an app part.
+    var top: ViewNode { nodes[0] }
+}
+
+/// Accumulates the nodes of one part; resolves inode collisions (within the part and with
+/// the inodes `taken` says other parts hold) by probing upward from the hashed number.
+struct ViewPartBuilder {
+    var nodes: [ViewNode] = []
+    var inodeTable: NodeTable
+    var entryTable: NodeTable
+    /// Whether another part of the same tree already holds an inode.
+    let taken: (UInt64) -> Bool
+    /// The view path of every directory node, by node index, to derive children's inodes.
+    var directoryPaths: [Int32: [UInt8]] = [:]
+
+    init(capacity: Int, taken: @escaping (UInt64) -> Bool = { _ in false }) {
+        nodes.reserveCapacity(capacity)
+        inodeTable = NodeTable(capacity: capacity)
+        entryTable = NodeTable(capacity: capacity)
+        self.taken = taken
+    }
+
+    func finish() -> ViewPart { ViewPart(nodes: nodes, inodeTable: inodeTable, entryTable: entryTable) }
+
+    /// Adds a derived-inode directory called `name` below `parent`.
+    mutating func directory(named name: [UInt8], in parent: Int32, scope: ViewScope) -> Int32 {
+        let path = (directoryPaths[parent] ?? []) + [UInt8(ascii: "/")] + name
+        return add(inode: ViewInode.directory(path: path), parent: parent, name: name, kind: .directory, scope: scope, path: path)
+    }
+
+    /// Adds `members` (asset positions in `assets`, in priority order) as files of
+    /// `directory`, named without clashing with each other or with the directory's
+    /// existing children; `previous` gives the name a file had in the tree being replaced.
+    /// `baseNames`, when given, holds every asset's sanitized file name by position, so
+    /// that the four library views of an asset share one name buffer.
+    mutating func addFiles(
+        _ members: [Int32], of assets: [Asset], baseNames: [[UInt8]]? = nil, to directory: Int32, policy: LocationPolicy,
+        scope: ViewScope, previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
+    ) {
+        guard !members.isEmpty else { return }
+        let directoryPath = directoryPaths[directory] ?? []
+        let directoryInode = nodes[Int(directory)].inode
+        let reserved = Set(nodes[Int(directory)].children.map { NameKey(nodes[Int($0)].name) })
+        var inodes: [UInt64] = []
+        inodes.reserveCapacity(members.count)
+        let prefix = ViewInode.filePrefix(directoryPath: directoryPath)
+        let candidates = members.map { index -> ViewNaming.Candidate in
+            // Fields read in place: copying a whole asset retains each of its parts.
+            let id = assets[Int(index)].id
+            let inode = ViewInode.file(in: prefix, asset: id)
+            inodes.append(inode)
+            return ViewNaming.Candidate(
+                base: baseNames?[Int(index)] ?? ViewNaming.sanitized(assets[Int(index)].path.fileName), id: id,
+                previous: previous(inode, directoryInode, id))
+        }
+        let names = ViewNaming.assign(candidates, reserved: reserved)
+        for (position, index) in members.enumerated() {
+            _ = add(
+                inode: inodes[position], parent: directory, name: names[position], kind: .file(asset: index, policy: policy), scope: scope,
+                path: nil)
+        }
+    }
+
+    /// Inserts a node, moving its inode number up past any number already taken. With
+    /// `parentInode` (the top node of an app part), the parent lives in another part.
+    mutating func add(
+        inode wanted: UInt64, parent: Int32?, parentInode: UInt64? = nil, name: [UInt8], kind: ViewNodeKind, scope: ViewScope,
+        path: [UInt8]?
+    ) -> Int32 {
+        var inode = wanted
+        var hash = NodeTable.hash(inode: inode)
+        while inodeTable.find(hash: hash, { nodes[Int($0)].inode == inode }) != nil || taken(inode) {
+            inode = inode &+ 1
+            if inode < ViewInode.firstDerived { inode = ViewInode.firstDerived }
+            hash = NodeTable.hash(inode: inode)
+        }
+        let index = Int32(nodes.count)
+        let parentNumber = parent.map { nodes[Int($0)].inode } ?? parentInode ?? inode
+        nodes.append(ViewNode(inode: inode, parent: parentNumber, name: name, kind: kind, scope: scope))
+        if inodeTable.isFull || entryTable.isFull { growTables() }
+        inodeTable.insert(index, hash: hash)
+        if let parent {
+            nodes[Int(parent)].children.append(index)
+            entryTable.insert(index, hash: NodeTable.hash(parent: parentNumber, name: name))
+        }
+        if let path { directoryPaths[index] = path }
+        return index
+    }
+
+    /// Doubles both tables (only when the node count outgrows the estimate made up front).
+    private mutating func growTables() {
+        let nodes = self.nodes
+        inodeTable.grow { NodeTable.hash(inode: nodes[Int($0)].inode) }
+        entryTable.grow { NodeTable.hash(parent: nodes[Int($0)].parent, name: nodes[Int($0)].name) }
+    }
+}

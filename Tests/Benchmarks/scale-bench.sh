@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Scale benchmark: a 1,000,000-photo library (COUNT) mounted, listed, picked from and
+# changed, against the same tree on ext4 in the same run. Reports medians of RUNS:
+# mount -> ready, daemon VmRSS (ready, after the listings) and VmHWM over the whole run,
+# `ls -f`/`find` of library/all and library/folders against direct (warm, and cold after
+# `echo 3 > /proc/sys/vm/drop_caches` where permitted), one select and one deselect through
+# `.picker`, a live add and delete, and a re-index of the unchanged library.
+#
+# Usage: Tests/Benchmarks/scale-bench.sh [--no-build]   (env: COUNT=1000000, RUNS=3, SEED=7,
+#        PHOTOFS_BENCH_CACHE=/var/tmp/photofs-bench-libraries)
+# The generated library, its catalog and a flat tree of hard links (the direct baseline of
+# library/all) are cached in PHOTOFS_BENCH_CACHE between runs: generating and indexing
+# 1,000,000 photos takes many minutes the first time. Run by hand; not part of `swift test`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+COUNT="${COUNT:-1000000}"
+SEED="${SEED:-7}"
+CACHE="${PHOTOFS_BENCH_CACHE:-/var/tmp/photofs-bench-libraries}"
+if [ "${1:-}" != "--no-build" ]; then swift build -c release >&2; fi
+export PHOTOFS_BIN="${PHOTOFS_BIN:-$PWD/.build/release/photofs}"
+export LIBRARY="$CACHE/library-$COUNT-$SEED"
+export CATALOG="$CACHE/catalog-$COUNT-$SEED.sqlite"
+export FLAT="$CACHE/flat-$COUNT-$SEED"
+mkdir -p "$CACHE"
+if [ ! -f "$LIBRARY.complete" ]; then
+    rm -rf "$LIBRARY" "$FLAT" "$CATALOG" "$CATALOG-wal" "$CATALOG-shm"
+    echo "scale-bench: generating $COUNT photos into $LIBRARY" >&2
+    "$PHOTOFS_BIN" generate "$LIBRARY" --count "$COUNT" --seed "$SEED" > /dev/null 2>&1
+    : > "$LIBRARY.complete"
+fi
+if [ ! -f "$CATALOG.complete" ]; then
+    echo "scale-bench: indexing $LIBRARY" >&2
+    "$PHOTOFS_BIN" index --quiet --catalog "$CATALOG" "$LIBRARY" >&2
+    : > "$CATALOG.complete"
+fi
+if [ ! -f "$FLAT.complete" ]; then
+    echo "scale-bench: linking every photo into one flat folder $FLAT" >&2
+    rm -rf "$FLAT"
+    mkdir -p "$FLAT"
+    python3 - "$LIBRARY" "$FLAT" <<'PY'
+import os, sys
+library, flat = sys.argv[1], sys.argv[2]
+n = 0
+for root, dirs, files in os.walk(library):
+    dirs.sort()
+    for name in sorted(files):
+        n += 1
+        os.link(os.path.join(root, name), os.path.join(flat, "%08d.jpg" % n))
+PY
+    : > "$FLAT.complete"
+fi
+export COUNT
+exec python3 Tests/Benchmarks/scale_bench.py
