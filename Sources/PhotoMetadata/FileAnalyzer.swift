@@ -33,10 +33,12 @@ public struct FileAnalyzer: AssetAnalyzing {
     public func analyze(_ source: FileByteSource) throws(AnalysisError) -> AssetAnalysis {
         guard let format = MediaSniffer.format(of: source) else { throw .notMedia }
         let layout = ContainerWalker.layout(of: source, format: format)
-        let metadata = Self.metadata(layout: layout, source: source)
+        var metadata = Self.metadata(layout: layout, source: source)
         let fingerprint = try Self.fingerprint(source)
-        let plans = RedactionPlanner.plans(layout: layout, source: source)
-        return AssetAnalysis(fingerprint: fingerprint.hex, metadata: metadata, redaction: plans)
+        // The planner's walk is the location model: `has:location` tests what it acts on.
+        let report = RedactionPlanner.report(layout: layout, source: source)
+        metadata.locationSources = report.found
+        return AssetAnalysis(fingerprint: fingerprint.hex, metadata: metadata, redaction: report.plans)
     }
 
     /// The SHA-256 of the whole file, streamed through one buffer reused for every read

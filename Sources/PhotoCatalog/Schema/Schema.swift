@@ -19,9 +19,11 @@
 /// index sees each file as touched, reads it again and stores a fresh plan under the same
 /// id (grants unchanged); `photofs mount` indexes before the mount is ready, so no view
 /// serves an old plan. A later change to the planner adds a step like it.
+///
+/// Version 3: `assets.location_sources` (see `Schema+LocationSources.swift`).
 enum Schema {
     /// The newest schema version this code writes and understands.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// The SQL that takes a catalog from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -87,6 +89,7 @@ enum Schema {
         """
         UPDATE assets SET inode = 0;
         """,
+        locationSourcesStep,
     ]
 
     /// Brings the database to `currentVersion`; a no-op when it is there already.

@@ -35,8 +35,23 @@ public enum ContainerWalker {
             layout = MovieWalker(reader: reader, format: format).layout()
         case .gif:
             layout = GIFWalker(reader: reader).layout()
+        case .jxl:
+            layout = JXLWalker(reader: reader).layout()
+        case .avi:
+            layout = RIFFWalker(reader: reader).layout()
+        case .bmp:
+            layout = BMPWalker(reader: reader).layout()
+        case .bigTIFF:
+            // 64-bit offsets: neither libexif nor the IFD walker reads them.
+            layout = ContainerLayout(format: format)
+            layout.unreadableMetadata = "BigTIFF directories are not read"
+        case .mpegTS:
+            // AVCHD cameras keep their data (GPS included) in the H.264 stream's SEI messages.
+            layout = ContainerLayout(format: format)
+            layout.unreadableMetadata = "MPEG-TS (AVCHD) keeps camera data inside the video stream, which is not read"
         }
         layout.format = format
+        if [.jpeg, .tiff, .dng, .raw].contains(format) { AFCPTrailer.add(reader: reader, to: &layout) }
         addEmbeddedXMP(reader: reader, layout: &layout)
         return layout
     }

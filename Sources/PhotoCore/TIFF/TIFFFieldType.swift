@@ -25,6 +25,11 @@ enum TIFFTag {
     /// Photoshop image resources, as in JPEG APP13 (may hold IPTC again, with its digest).
     static let photoshop: UInt16 = 0x8649
 
+    /// GeoTIFF georeferencing: ModelPixelScale, ModelTiepoint, ModelTransformation,
+    /// GeoKeyDirectory, GeoDoubleParams, GeoAsciiParams. Together they place the image on
+    /// Earth, often to the metre.
+    static let geoTIFF: Set<UInt16> = [33550, 33922, 34264, 34735, 34736, 34737]
+
     static let gpsVersionID: UInt16 = 0x0000
     static let gpsLatitudeRef: UInt16 = 0x0001
     static let gpsLatitude: UInt16 = 0x0002
