@@ -217,7 +217,7 @@ private struct IndexRun {
                 FailureRecord(
                     path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode,
                     reason: reason, recordedAtNanoseconds: FileSystem.nowNanoseconds()))
-            summary.failed += 1
+            if reason == .notMedia { summary.notAssets += 1 } else { summary.failed += 1 }
         case .success(let analysis):
             if let row = stored[file.path], row.fingerprint == analysis.fingerprint, !claimed.contains(file.path) {
                 // Same content, touched: same id, fresh stat and metadata.
