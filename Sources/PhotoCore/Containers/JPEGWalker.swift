@@ -31,6 +31,13 @@ struct JPEGWalker {
         return layout
     }
 
+    /// Walks a JPEG embedded in the file (an IFD1 thumbnail, a preview) as a secondary
+    /// image: its own EXIF, XMP and IPTC join the layout.
+    func walkEmbedded(_ image: ByteRange, into layout: inout ContainerLayout) {
+        var ignored: [ByteRange] = []
+        walk(from: image.offset, end: image.end, primary: false, layout: &layout, secondary: &ignored)
+    }
+
     /// Walks one JPEG image occupying `[start, end)`. `primary` decides whether SOF sets the
     /// layout's dimensions and whether MPF entries are collected into `secondary`.
     private func walk(from start: Int64, end: Int64, primary: Bool, layout: inout ContainerLayout, secondary: inout [ByteRange]) {

@@ -89,6 +89,30 @@ import Testing
         #expect(!scanner.foundLocation)
     }
 
+    @Test func aThumbnailWithItsOwnGPSIsWalked() throws {
+        let inner = TIFFFixture.standard(.littleEndian).bytes
+        let innerSegment = Array("Exif\0\0".utf8) + inner
+        let thumbnail = [0xFF, 0xD8, 0xFF, 0xE1] + be16(UInt16(innerSegment.count + 2)) + innerSegment + [0xFF, 0xD9]
+        let le = TIFFByteOrder.littleEndian
+        // IFD0 (no entries) → IFD1 at 14: JPEGInterchangeFormat at 44, its length.
+        var outer: [UInt8] = [0x49, 0x49, 0x2A, 0] + le.bytes(of: UInt32(8)) + le.bytes(of: UInt16(0)) + le.bytes(of: UInt32(14))
+        outer +=
+            le.bytes(of: UInt16(2)) + le.bytes(of: UInt16(0x0201)) + le.bytes(of: UInt16(4)) + le.bytes(of: UInt32(1))
+            + le.bytes(of: UInt32(44))
+        outer +=
+            le.bytes(of: UInt16(0x0202)) + le.bytes(of: UInt16(4)) + le.bytes(of: UInt32(1)) + le.bytes(of: UInt32(UInt32(thumbnail.count)))
+        outer += le.bytes(of: UInt32(0)) + thumbnail
+        let segment = Array("Exif\0\0".utf8) + outer
+        let file = [0xFF, 0xD8, 0xFF, 0xE1] + be16(UInt16(segment.count + 2)) + segment + [0xFF, 0xD9]
+        let (layout, report) = try self.report(file)
+        #expect(layout.exifBlocks.count == 2)
+        #expect(report.found == .exifGPS)
+        guard case .patches(let patches) = report.plans.strip, !patches.isEmpty else {
+            Issue.record("the thumbnail's GPS is not removed: \(report.plans.strip)")
+            return
+        }
+    }
+
     @Test func iptcInsideAMakerNoteIsFound() {
         let bytes: [UInt8] = [9, 9] + [0x1C, 2, 0, 0, 2, 0, 4] + [0x1C, 2, 101, 0, 6] + Array("Canada".utf8) + [0, 0]
         let found = IPTCLocationRedactor.embeddedLocationDatasets(in: bytes)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotoCatalog
 import PhotoCore
+import PhotoMetadata
 import Testing
 
 /// The location model through the kernel: every file of the corpus (and of `corpus-extra`),
@@ -65,6 +66,36 @@ struct CorpusViewRedactionTests {
         if outside > 0 { failures.append("\(outside) byte(s) outside the plan's patches differ from the original") }
         if inside > 0 { failures.append("\(inside) byte(s) inside the patches differ from the plan") }
         return failures
+    }
+
+    /// What libexif, as a second independent reader, has against a strip view's EXIF:
+    /// unreadable where the original read, a GPS directory or position left where the plan
+    /// removed the EXIF GPS, other camera, date or orientation, more problems.
+    /// A block the plan blanked whole (`blanked`: fail closed) reads as an empty TIFF structure.
+    static func libexifComplaints(original: String, served: String, gpsRemoved: Bool, blanked: Bool) -> [String] {
+        func facts(_ path: String) -> Result<EXIFFacts, EXIFReadError>? {
+            guard let source = try? FileByteSource(path: path), let format = MediaSniffer.format(of: source),
+                let block = ContainerWalker.layout(of: source, format: format).exifBlocks.first
+            else { return nil }
+            return Result { () throws(EXIFReadError) in try EXIFReader.read(source, block: block) }
+        }
+        guard case .success(let before) = facts(original) else { return [] }
+        let read = facts(served)
+        if blanked, case .failure(.empty) = read { return [] }
+        guard case .success(let after) = read else { return ["libexif cannot read the strip view's EXIF"] }
+        var complaints: [String] = []
+        if gpsRemoved && after.hasGPSDirectory { complaints.append("libexif still finds a GPS directory") }
+        if after.location != nil { complaints.append("libexif still reads a position") }
+        if (after.make, after.model, after.captureDate, after.orientation) != (
+            before.make, before.model, before.captureDate, before.orientation
+        ) {
+            complaints.append("libexif reads another camera, date or orientation")
+        }
+        if after.problems.count > before.problems.count {
+            complaints.append(
+                "libexif has new problems: \(after.problems.filter { !before.problems.contains($0) }.joined(separator: "; "))")
+        }
+        return complaints
     }
 
     /// The first bytes of a JPEG up to the middle of its first APP1 EXIF segment, or nil.
@@ -270,6 +301,11 @@ struct CorpusViewRedactionTests {
                     if !iptc.isEmpty { failures.append("IPTC place names left: \(iptc.joined(separator: ", "))") }
                 } else {
                     failures.append("exiftool cannot read the strip view")
+                }
+                if asset.metadata.hasExif {
+                    failures += Self.libexifComplaints(
+                        original: originalPath, served: path, gpsRemoved: asset.metadata.locationSources.contains(.exifGPS),
+                        blanked: asset.metadata.locationSources.contains(.unverified))
                 }
                 if Self.decodedFormats.contains(asset.metadata.format) {
                     switch (LocationReader.pixelHash(originalPath), LocationReader.pixelHash(path)) {
