@@ -7,10 +7,11 @@ enum AssetRows {
     static let columns = """
         id, fingerprint, path, size, mtime_ns, inode, format, capture_key, capture_offset_min, \
         date_source, make, model, lens, orientation, width, height, latitude, longitude, altitude, \
-        has_exif, software, says_screenshot, problems, redaction_strip, redaction_coarse, indexed_at_ns, ctime_ns
+        has_exif, software, says_screenshot, problems, redaction_strip, redaction_coarse, indexed_at_ns, ctime_ns, \
+        location_sources
         """
 
-    static let insertSQL = "INSERT OR REPLACE INTO assets(\(columns)) VALUES(" + (1...27).map { "?\($0)" }.joined(separator: ",") + ")"
+    static let insertSQL = "INSERT OR REPLACE INTO assets(\(columns)) VALUES(" + (1...28).map { "?\($0)" }.joined(separator: ",") + ")"
 
     /// The encoded identity plan, the commonest BLOB: decoded without work.
     private static let identityBlob = RedactionPlan.identity.encoded()
@@ -86,6 +87,7 @@ enum AssetRows {
         try s.bind(25, a.redaction.coarse.encoded())
         try s.bind(26, record.indexedAtNanoseconds)
         try s.bind(27, a.ctimeNanoseconds)
+        try s.bind(28, Int64(m.locationSources.rawValue))
         try s.run()
     }
 
@@ -125,7 +127,8 @@ enum AssetRows {
             format: format, captureDate: captureDate, dateSource: dateSource,
             make: shared(s, 10, &interner), model: shared(s, 11, &interner), lens: shared(s, 12, &interner),
             orientation: s.optionalInt(13), width: s.optionalInt(14), height: s.optionalInt(15),
-            location: location, hasExif: s.int64(19) != 0, software: shared(s, 20, &interner),
+            location: location, locationSources: LocationSources(rawValue: UInt32(truncatingIfNeeded: s.int64(27))),
+            hasExif: s.int64(19) != 0, software: shared(s, 20, &interner),
             saysScreenshot: s.int64(21) != 0, problems: problems)
         let redaction = RedactionPlans(strip: try plan(s, 23, idText), coarse: try plan(s, 24, idText))
         return Asset(

@@ -75,9 +75,9 @@ public enum Thumbnailer {
             let image = try decode(preview, in: bytes, box: box)
             return Rendered(
                 image: image.fitted(inBox: box).oriented(orientation), origin: preview.source == .tiffImage ? .decoded : .tiffPreview)
-        case .gif:
-            throw .unsupportedFormat("GIF")
-        case .mp4, .mov, .threeGP:
+        case .gif, .jxl, .bmp, .bigTIFF:
+            throw .unsupportedFormat(format.rawValue.uppercased())
+        case .mp4, .mov, .threeGP, .avi, .mpegTS:
             let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: format)
             let image = VideoPlaceholder.image(
                 box: box, videoWidth: layout.movie?.width, videoHeight: layout.movie?.height,

@@ -47,9 +47,11 @@ public struct FileAnalyzer: AssetAnalyzing {
         }
         guard let format = MediaSniffer.format(of: source) else { throw .notMedia }
         let layout = ContainerWalker.layout(of: source, format: format)
-        let metadata = Self.metadata(layout: layout, source: source)
-        let plans = RedactionPlanner.plans(layout: layout, source: source)
-        return AssetAnalysis(fingerprint: source.fingerprint.hex, metadata: metadata, redaction: plans)
+        var metadata = Self.metadata(layout: layout, source: source)
+        // The planner's walk is the location model: `has:location` tests what it acts on.
+        let report = RedactionPlanner.report(layout: layout, source: source)
+        metadata.locationSources = report.found
+        return AssetAnalysis(fingerprint: source.fingerprint.hex, metadata: metadata, redaction: report.plans)
     }
 
     /// The fingerprint of a file: SHA-256 over its size and its first and last 64 KiB

@@ -36,3 +36,22 @@ func checkPlan(_ plan: RedactionPlan, fileSize: Int64, original: [UInt8]) {
     plan.apply(to: &tail, at: Int64(cut))
     precondition(head + tail == expected, "split overlay differs")
 }
+
+/// Walks and plans `bytes` as `format` and checks every range and plan: the shared body of
+/// the per-walker targets, which wrap their input so the fuzzer stays inside one walker.
+func fuzzWalkAndPlan(_ bytes: [UInt8], as format: MediaFormat) {
+    let source = MemoryByteSource(bytes)
+    let length = Int64(bytes.count)
+    let layout = ContainerWalker.layout(of: source, format: format)
+    func inside(_ range: ByteRange) -> Bool { range.offset >= 0 && range.length >= 0 && range.offset <= length - range.length }
+    for range in layout.exifBlocks + layout.xmpPackets + layout.iptcBlocks + layout.flirChunks.map(\.data) {
+        precondition(inside(range), "layout range outside the file")
+    }
+    let report = RedactionPlanner.report(layout: layout, source: source)
+    checkPlan(report.plans.strip, fileSize: length, original: bytes)
+    checkPlan(report.plans.coarse, fileSize: length, original: bytes)
+    // A plan that is served removes what the model found: found location means patches.
+    if !report.found.isEmpty, !report.found.contains(.unverified), case .patches(let patches) = report.plans.strip {
+        precondition(!patches.isEmpty, "location found but nothing patched")
+    }
+}

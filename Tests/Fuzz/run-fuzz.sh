@@ -4,7 +4,8 @@
 #
 #   Tests/Fuzz/run-fuzz.sh [seconds-per-target] [target ...]
 #
-# Targets: TIFFWalkerFuzz PlannerFuzz ContainerWalkerFuzz (default: all).
+# Targets: TIFFWalkerFuzz PlannerFuzz ContainerWalkerFuzz JXLWalkerFuzz RIFFWalkerFuzz FLIRFuzz
+# AFCPFuzz (default: all). Tests/Fuzz/seeds/TARGET/ holds small hand-made seeds for a target.
 # Seeds come from the first KBs of the shared corpus files ($PHOTOFS_CORPUS, else
 # ../shared/corpus or ../../shared/corpus beside the package); the growing corpus and any
 # crash reproducer are kept in .build/fuzz/. Tests/Fuzz/regressions/ holds inputs that once
@@ -15,7 +16,7 @@ set -euo pipefail
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(TIFFWalkerFuzz PlannerFuzz ContainerWalkerFuzz)
+[ ${#targets[@]} -gt 0 ] || targets=(TIFFWalkerFuzz PlannerFuzz ContainerWalkerFuzz JXLWalkerFuzz RIFFWalkerFuzz FLIRFuzz AFCPFuzz)
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="$root/.build/fuzz"
@@ -68,6 +69,7 @@ for target in "${targets[@]}"; do
     mkdir -p "$work" "$out/crashes"
     # Inputs that once crashed or hung a target are always replayed first.
     seed_dirs=("$root/Tests/Fuzz/regressions")
+    [ -d "$root/Tests/Fuzz/seeds/$target" ] && seed_dirs+=("$root/Tests/Fuzz/seeds/$target")
     if [ -d "$seeds" ]; then
         if [ "$target" = TIFFWalkerFuzz ]; then seed_dirs+=("$seeds/tiff"); else seed_dirs+=("$seeds/files"); fi
     fi

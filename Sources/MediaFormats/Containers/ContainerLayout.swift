@@ -30,6 +30,16 @@ public struct ContainerLayout: Hashable, Sendable {
     /// Photoshop image resource blocks (`8BIM` resources, after JPEG APP13's
     /// `Photoshop 3.0\0` signature): resource 0x0404 holds IPTC-IIM, with place names.
     public var photoshopResources: [ByteRange]
+    /// Raw IPTC-IIM data outside Photoshop resources and TIFF tags (an AFCP trailer's
+    /// `IPTC` entry).
+    public var iptcBlocks: [ByteRange] = []
+    /// The pieces of a FLIR thermal camera's FFF record (JPEG APP1 `FLIR\0` segments), in
+    /// file order; the record holds a GPS sub-record.
+    public var flirChunks: [FLIRChunk] = []
+    /// Set when the format keeps metadata photofs cannot read or rewrite in place (a
+    /// compressed `brob` box, an unknown chunk): the file is withheld from views that
+    /// hide location and counts as having one.
+    public var unreadableMetadata: String?
     /// Chunks whose checksum covers their data (PNG): patching inside `covered` requires
     /// a new CRC-32 written at `checksumOffset` (4 bytes, big-endian).
     public var checksummedChunks: [ChecksummedChunk]
@@ -45,7 +55,11 @@ public struct ContainerLayout: Hashable, Sendable {
     /// sizes): metadata may hide where the walker could not look.
     public var isComplete: Bool
 
-    public init(format: MediaFormat, exifBlocks: [ByteRange] = [], xmpPackets: [ByteRange] = [], photoshopResources: [ByteRange] = [], checksummedChunks: [ChecksummedChunk] = [], movie: MovieInfo? = nil, pixelWidth: Int? = nil, pixelHeight: Int? = nil, problems: [String] = [], isComplete: Bool = true) {
+    public init(
+        format: MediaFormat, exifBlocks: [ByteRange] = [], xmpPackets: [ByteRange] = [], photoshopResources: [ByteRange] = [],
+        checksummedChunks: [ChecksummedChunk] = [], movie: MovieInfo? = nil, pixelWidth: Int? = nil, pixelHeight: Int? = nil,
+        problems: [String] = [], isComplete: Bool = true
+    ) {
         self.format = format
         self.exifBlocks = exifBlocks
         self.xmpPackets = xmpPackets
@@ -56,6 +70,20 @@ public struct ContainerLayout: Hashable, Sendable {
         self.pixelHeight = pixelHeight
         self.problems = problems
         self.isComplete = isComplete
+    }
+}
+
+/// One APP1 `FLIR\0` segment: its number and the total count from its 8-byte header, and
+/// the range of its data after that header.
+public struct FLIRChunk: Hashable, Sendable {
+    public var number: Int
+    public var total: Int
+    public var data: ByteRange
+
+    public init(number: Int, total: Int, data: ByteRange) {
+        self.number = number
+        self.total = total
+        self.data = data
     }
 }
 
@@ -86,7 +114,10 @@ public struct MovieInfo: Hashable, Sendable {
     /// atom payloads and the value of the `com.apple.quicktime.location.ISO6709` key.
     public var locationPayloads: [ByteRange]
 
-    public init(creationDate: CaptureDate? = nil, width: Int? = nil, height: Int? = nil, location: GeoLocation? = nil, make: String? = nil, model: String? = nil, locationPayloads: [ByteRange] = []) {
+    public init(
+        creationDate: CaptureDate? = nil, width: Int? = nil, height: Int? = nil, location: GeoLocation? = nil, make: String? = nil,
+        model: String? = nil, locationPayloads: [ByteRange] = []
+    ) {
         self.creationDate = creationDate
         self.width = width
         self.height = height

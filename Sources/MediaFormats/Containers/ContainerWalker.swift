@@ -35,10 +35,54 @@ public enum ContainerWalker {
             layout = MovieWalker(reader: reader, format: format).layout()
         case .gif:
             layout = GIFWalker(reader: reader).layout()
+        case .jxl:
+            layout = JXLWalker(reader: reader).layout()
+        case .avi:
+            layout = RIFFWalker(reader: reader).layout()
+        case .bmp:
+            layout = BMPWalker(reader: reader).layout()
+        case .bigTIFF:
+            // 64-bit offsets: neither libexif nor the IFD walker reads them.
+            layout = ContainerLayout(format: format)
+            layout.unreadableMetadata = "BigTIFF directories are not read"
+        case .mpegTS:
+            // AVCHD cameras keep their data (GPS included) in the H.264 stream's SEI messages.
+            layout = ContainerLayout(format: format)
+            layout.unreadableMetadata = "MPEG-TS (AVCHD) keeps camera data inside the video stream, which is not read"
         }
         layout.format = format
+        if [.jpeg, .tiff, .dng, .raw].contains(format) { AFCPTrailer.add(reader: reader, to: &layout) }
+        if format == .jpeg { addThumbnailMetadata(reader: reader, layout: &layout) }
         addEmbeddedXMP(reader: reader, layout: &layout)
         return layout
+    }
+
+    /// An IFD1 thumbnail (JPEGInterchangeFormat 0x0201, length 0x0202) that carries metadata
+    /// of its own (an EXIF or XMP signature in its first 64 KiB, as some editors leave the
+    /// original's EXIF, GPS included, in the thumbnail) is walked like an MPF image.
+    /// Thumbnails without such a signature are image data only and are not walked.
+    private static func addThumbnailMetadata(reader: SourceReader, layout: inout ContainerLayout) {
+        for block in layout.exifBlocks {
+            guard let tiff = TIFFStructure(reader: reader, base: block.offset, limit: block.length),
+                let ifd0 = tiff.entries(at: tiff.firstIFD)
+            else { continue }
+            // IFD1 is IFD0's next-IFD offset, after IFD0's entries.
+            let nextAt = block.offset + Int64(tiff.firstIFD) + 2 + 12 * Int64(ifd0.count)
+            guard let next = reader.bytes(at: nextAt, count: 4).flatMap({ ByteView($0).u32(0, bigEndian: tiff.bigEndian) }), next != 0,
+                let ifd1 = tiff.entries(at: next),
+                let offset = ifd1.first(where: { $0.tag == 0x0201 })?.valueField,
+                let length = ifd1.first(where: { $0.tag == 0x0202 })?.valueField,
+                Int64(offset) + Int64(length) <= block.length, length >= 4
+            else { continue }
+            let image = ByteRange(offset: block.offset + Int64(offset), length: Int64(length))
+            let head = reader.prefix(at: image.offset, count: Int(min(image.length, 1 << 16)))
+            let signatures = [JPEGWalker.exifSignature, Array("http://ns.adobe.com/".utf8)]
+            let carries = signatures.contains { needle in
+                head.count >= needle.count
+                    && (0...(head.count - needle.count)).contains { head[$0..<($0 + needle.count)].elementsEqual(needle) }
+            }
+            if carries { JPEGWalker(reader: reader).walkEmbedded(image, into: &layout) }
+        }
     }
 
     /// XMP kept inside a TIFF block: IFD0's XMLPacket tag (0x02BC), as TIFF, DNG and raw files

@@ -12,6 +12,7 @@ struct JPEGWalker {
     static let extendedXMPSignature: [UInt8] = Array("http://ns.adobe.com/xmp/extension/\0".utf8)
     static let mpfSignature: [UInt8] = Array("MPF\0".utf8)
     static let photoshopSignature: [UInt8] = Array("Photoshop 3.0\0".utf8)
+    static let flirSignature: [UInt8] = Array("FLIR\0".utf8)
     /// The most MPF images followed; real files have two or three.
     static let maxMPFImages = 32
 
@@ -28,6 +29,13 @@ struct JPEGWalker {
             walk(from: image.offset, end: image.end, primary: false, layout: &layout, secondary: &ignored)
         }
         return layout
+    }
+
+    /// Walks a JPEG embedded in the file (an IFD1 thumbnail, a preview) as a secondary
+    /// image: its own EXIF, XMP and IPTC join the layout.
+    func walkEmbedded(_ image: ByteRange, into layout: inout ContainerLayout) {
+        var ignored: [ByteRange] = []
+        walk(from: image.offset, end: image.end, primary: false, layout: &layout, secondary: &ignored)
     }
 
     /// Walks one JPEG image occupying `[start, end)`. `primary` decides whether SOF sets the
@@ -141,6 +149,10 @@ struct JPEGWalker {
             } else {
                 layout.note("\(label): extended XMP segment at \(data.offset) too short", structural: false)
             }
+        } else if head.matches(Self.flirSignature, at: 0), data.length >= 8, let number = head.u8(6), let total = head.u8(7) {
+            // FLIR's header: signature, a version byte, this chunk's number, the last number.
+            layout.flirChunks.append(
+                FLIRChunk(number: Int(number), total: Int(total) + 1, data: ByteRange(offset: data.offset + 8, length: data.length - 8)))
         } else if let start = Self.xmpStart(in: head.bytes) {
             // A non-standard XMP header (e.g. "XMP\0..."): the XML still reaches readers.
             layout.note("\(label): XMP under a non-standard APP1 header at \(data.offset)", structural: false)

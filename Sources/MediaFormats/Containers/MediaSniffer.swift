@@ -5,12 +5,14 @@
 /// - Classic TIFF (`II*\0`, `MM\0*`): `.dng` when IFD0 has DNGVersion (0xC612); `.raw` for
 ///   Canon CR2 (the `CR` signature after the header) and for a camera maker's `Make` in IFD0
 ///   together with a SubIFDs tag (0x014A), which is how NEF, PEF, ARW and similar raw files
-///   keep their full-size image; any other TIFF is `.tiff`. BigTIFF, ORF (`IIRO`) and RW2
-///   (`IIU\0`) headers are not recognised: libexif and the IFD walker read classic TIFF only.
+///   keep their full-size image; any other TIFF is `.tiff`. ORF (`IIRO`) and RW2 (`IIU\0`)
+///   headers are not recognised: libexif and the IFD walker read classic TIFF only.
 /// - ISO-BMFF `ftyp` by major and compatible brands (HEIC, HEIF, AVIF, MOV, 3GP, MP4), and
 ///   old QuickTime files without `ftyp` whose first atom is `moov`, `mdat`, `wide`, `free`,
 ///   `skip` or `pnot`.
-/// Anything else (BMP, AVI, Matroska, text) is nil: not an asset.
+/// - BigTIFF (`II+\0`, `MM\0+`), JPEG XL (bare codestream `FF 0A` or the `JXL ` container),
+///   AVI (`RIFF....AVI `), BMP (`BM` with a sane header), MPEG-TS and M2TS/AVCHD (sync bytes).
+/// Anything else (Matroska, text) is nil: not an asset.
 public enum MediaSniffer {
     /// The media format of `source`, or nil when it is not a format photofs serves.
     public static func format(of source: some ByteSource) -> MediaFormat? {
@@ -21,6 +23,11 @@ public enum MediaSniffer {
         if head.matches("GIF87a", at: 0) || head.matches("GIF89a", at: 0) { return .gif }
         if head.matches("RIFF", at: 0) && head.matches("WEBP", at: 8) { return .webp }
         if let tiff = TIFFStructure(reader: reader, base: 0, limit: reader.size) { return tiffFormat(tiff, head: head) }
+        if head.matches("II+\0", at: 0) || head.matches("MM\0+", at: 0) { return .bigTIFF }
+        if head.matches([0xFF, 0x0A], at: 0) || head.matches(JXLWalker.containerSignature, at: 0) { return .jxl }
+        if head.matches("RIFF", at: 0) && (head.matches("AVI ", at: 8) || head.matches("AVIX", at: 8)) { return .avi }
+        if isBMP(head, size: reader.size) { return .bmp }
+        if isTransportStream(reader) { return .mpegTS }
         if head.matches("ftyp", at: 4) { return brandFormat(reader: reader, head: head) }
         if let type = head.u32(4), let size = head.u32(0), size >= 8 || size == 1 || size == 0,
             [fourCCValue("moov"), fourCCValue("mdat"), fourCCValue("wide"), fourCCValue("free"), fourCCValue("skip"), fourCCValue("pnot")]
@@ -29,6 +36,24 @@ public enum MediaSniffer {
             return .mov
         }
         return nil
+    }
+
+    /// `BM`, a file size no larger than the file, and a known info-header size.
+    private static func isBMP(_ head: ByteView, size: Int64) -> Bool {
+        guard head.matches("BM", at: 0), let declared = head.u32(2, bigEndian: false), let info = head.u32(14, bigEndian: false) else {
+            return false
+        }
+        return Int64(declared) <= size && declared >= 26 && [12, 40, 52, 56, 64, 108, 124].contains(info)
+    }
+
+    /// MPEG-TS (188-byte packets starting 0x47) or M2TS/AVCHD (192-byte packets: a 4-byte
+    /// timestamp, then the TS packet): the sync byte at three packet starts in a row.
+    private static func isTransportStream(_ reader: SourceReader) -> Bool {
+        let head = reader.prefix(at: 0, count: 192 * 3)
+        for (first, stride) in [(0, 188), (4, 192)] where head.count >= first + 2 * stride + 1 {
+            if (0..<3).allSatisfy({ head[first + $0 * stride] == 0x47 }) { return true }
+        }
+        return false
     }
 
     /// Camera makers whose raw files are TIFF with the full image in a SubIFD.

@@ -6,7 +6,7 @@
 /// (their `udta`), `©xyz` items of an iTunes-style `ilst`, and the value of the `mdta` key
 /// `com.apple.quicktime.location.ISO6709`. For atoms the recorded range is the payload after
 /// the atom header; for `ilst` values it is the value after the `data` atom's type and locale.
-/// Timed-metadata tracks known to carry GPS samples (`gpmd`, `camm`) mark the layout
+/// Timed-metadata tracks known to carry GPS samples (`gpmd`, `camm`, `rtmd`) mark the layout
 /// incomplete. `moov` may come before or after `mdat`. Atoms that claim more bytes than their parent are
 /// a structural problem, except media data (`mdat`, `free`, `skip`, `wide`) running past the
 /// end of a truncated file.
@@ -91,11 +91,11 @@ struct MovieWalker {
     }
 
     /// `stsd`: timed-metadata sample formats that carry GPS inside the media data (GoPro
-    /// `gpmd`, Google `camm`). Their samples cannot be patched from the atoms, so the layout
+    /// `gpmd`, Google `camm`, Sony `rtmd`). Their samples cannot be patched from the atoms, so the layout
     /// is marked incomplete and redaction withholds the video.
     private func sampleDescriptions(_ box: BMFFBox, layout: inout ContainerLayout) {
         let entries = BMFFBoxList.boxes(reader: reader, from: box.payload.offset + 8, to: box.end, context: "movie stsd", layout: &layout)
-        for entry in entries where entry.type == fourCCValue("gpmd") || entry.type == fourCCValue("camm") {
+        for entry in entries where [fourCCValue("gpmd"), fourCCValue("camm"), fourCCValue("rtmd")].contains(entry.type) {
             layout.note("unpatchable: timed metadata track '\(entry.name)' may carry location in the media data", structural: true)
         }
     }

@@ -1,11 +1,12 @@
 /// The container format of a file, decided from its magic bytes, never from its extension.
 public enum MediaFormat: String, Sendable, CaseIterable, Codable {
     case jpeg, png, gif, webp, tiff, dng, raw, heic, heif, avif, mp4, mov, threeGP = "3gp"
+    case jxl, bmp, avi, bigTIFF = "bigtiff", mpegTS = "m2ts"
 
     /// Whether the format holds a still image or a video.
     public var kind: MediaKind {
         switch self {
-        case .mp4, .mov, .threeGP: .video
+        case .mp4, .mov, .threeGP, .avi, .mpegTS: .video
         default: .image
         }
     }
@@ -26,6 +27,11 @@ public enum MediaFormat: String, Sendable, CaseIterable, Codable {
         case .mp4: "video/mp4"
         case .mov: "video/quicktime"
         case .threeGP: "video/3gpp"
+        case .jxl: "image/jxl"
+        case .bmp: "image/bmp"
+        case .avi: "video/x-msvideo"
+        case .bigTIFF: "image/tiff"
+        case .mpegTS: "video/mp2t"
         }
     }
 }

@@ -1,25 +1,32 @@
+
 /// Plans the patches that remove (strip) or round (coarse) the location in one TIFF block:
 /// an EXIF block of a JPEG, PNG, WebP or HEIC, or a whole TIFF/DNG file.
 ///
-/// Strip: every out-of-line value of the GPS IFD is zeroed and the IFD itself is rewritten
-/// in place as a one-entry IFD holding only GPSVersionID (2.2.0.0), next-IFD offset 0, the
-/// old entries zeroed. The GPSInfo pointer stays valid. One entry rather than none because
-/// exiftool warns "[minor] Empty GPSInfo data" on an empty GPS IFD, and GPSVersionID says
-/// nothing about where a photo was taken.
+/// What counts as location here: a GPS IFD holding any entry besides GPSVersionID, and
+/// GeoTIFF georeferencing tags in any image directory. A GPS IFD holding only
+/// GPSVersionID (or nothing) says nothing about a place and is left as it is.
 ///
-/// Coarse: the GPS IFD is rebuilt in place keeping GPSVersionID, GPSLatitudeRef,
-/// GPSLatitude, GPSLongitudeRef and GPSLongitude; latitude and longitude become
-/// `round(degrees × 100)/100, 0/1, 0/1`; every other entry and its value is zeroed.
+/// Strip: the GPSInfo pointer is removed from the directory that holds it (the directory
+/// is rewritten in place with one entry fewer: its later entries and next-IFD offset move
+/// up 12 bytes and 12 zero bytes follow), and the GPS IFD and its out-of-line values are
+/// zeroed. Readers then find no GPS section at all: no empty IFD (which exiftool warns
+/// about), no GPSVersionID the original did not have. GeoTIFF entries are removed the
+/// same way (under both policies: georeferencing cannot be rounded).
+///
+/// Coarse: the GPS IFD is rebuilt in place keeping GPSVersionID (when present),
+/// GPSLatitudeRef, GPSLatitude, GPSLongitudeRef and GPSLongitude; latitude and longitude
+/// become `round(degrees × 100)/100, 0/1, 0/1`; every other entry and its value is zeroed.
+/// Without coordinates that can be rounded with certainty, coarse strips.
 struct EXIFLocationRedactor {
     /// Which rewrite to plan.
     enum Mode { case strip, coarse }
 
     /// What planning one block came to.
     enum Outcome: Equatable {
-        /// No GPS directory and nothing that could hide one.
+        /// No location in the block and nothing that could hide one.
         case noLocation
-        /// GPS directories rewritten.
-        case redacted(directories: Int)
+        /// Location found (`sources`) and removed or rounded.
+        case redacted(sources: LocationSources)
         /// The block could not be walked with certainty and was blanked whole (fail closed).
         case blanked(reason: String)
         /// The block could not be walked with certainty and cannot be blanked without
@@ -40,15 +47,48 @@ struct EXIFLocationRedactor {
             return .blanked(reason: reason)
         }
         guard let order = structure.byteOrder else { return .noLocation }
-        let gps = structure.gpsDirectories
-        guard !gps.isEmpty else { return .noLocation }
-        for directory in gps {
-            switch mode {
-            case .strip: strip(directory, order: order, into: &patches)
-            case .coarse: try coarsen(directory, order: order, source: source, into: &patches)
+        let located = structure.gpsDirectories.filter(Self.holdsLocation)
+        // Entries to take out of each directory, by the directory's offset.
+        var removals: [Int64: Set<UInt16>] = [:]
+        var sources: LocationSources = []
+        for directory in structure.directories where directory.kind != .gps {
+            let geo = Set(directory.entries.map(\.tag)).intersection(EXIFTag.geoTIFF)
+            if !geo.isEmpty {
+                removals[directory.offset, default: []].formUnion(geo)
+                sources.insert(.geoTIFF)
             }
         }
-        return .redacted(directories: gps.count)
+        if !located.isEmpty { sources.insert(.exifGPS) }
+        for gps in located {
+            let relative = gps.offset - structure.block.offset
+            let parents = structure.directories.filter { directory in
+                directory.kind != .gps
+                    && directory.entries.contains { $0.tag == EXIFTag.gpsIFD && !$0.isOutOfLine && Int64($0.valueField) == relative }
+            }
+            if mode == .coarse, try coarsen(gps, order: order, source: source, into: &patches) { continue }
+            zeroValues(of: gps.entries, into: &patches)
+            if parents.isEmpty {
+                // No pointer to take away (not expected): leave an IFD with no entries.
+                rewrite(gps, keeping: [], order: order, into: &patches)
+            } else {
+                patches.fill(gps.byteRange, with: 0)
+                for parent in parents { removals[parent.offset, default: []].insert(EXIFTag.gpsIFD) }
+            }
+        }
+        for directory in structure.directories where directory.kind != .gps {
+            guard let tags = removals[directory.offset] else { continue }
+            let removed = directory.entries.filter { tags.contains($0.tag) }
+            zeroValues(of: removed.filter { $0.tag != EXIFTag.gpsIFD }, into: &patches)
+            rewrite(
+                directory, keeping: directory.entries.filter { !tags.contains($0.tag) }.map { encode($0, order: order) }, order: order,
+                into: &patches)
+        }
+        return sources.isEmpty ? .noLocation : .redacted(sources: sources)
+    }
+
+    /// Whether a GPS directory holds anything besides GPSVersionID.
+    static func holdsLocation(_ directory: TIFFDirectory) -> Bool {
+        directory.entries.contains { $0.tag != EXIFTag.gpsVersionID }
     }
 
     /// Replaces the block with a valid, empty TIFF structure of the same length: a
@@ -80,22 +120,12 @@ struct EXIFLocationRedactor {
         order.bytes(of: entry.tag) + order.bytes(of: entry.type) + order.bytes(of: entry.count) + order.bytes(of: entry.valueField)
     }
 
-    /// A GPSVersionID entry: the original one when it is the standard inline 4 BYTEs,
-    /// else 2.2.0.0.
-    private func versionEntry(in directory: TIFFDirectory, order: TIFFByteOrder) -> [UInt8] {
-        if let entry = directory.entries.first(where: { $0.tag == EXIFTag.gpsVersionID }), entry.type == TIFFType.byte, entry.count == 4 {
-            return encode(entry, order: order)
-        }
-        return order.bytes(of: EXIFTag.gpsVersionID) + order.bytes(of: TIFFType.byte) + order.bytes(of: UInt32(4)) + [2, 2, 0, 0]
-    }
-
-    /// Rewrites the directory's bytes in place with `entries` (12 bytes each), a next-IFD
-    /// offset of 0 and zeros over what is left of the old directory.
-    private func rewrite(_ directory: TIFFDirectory, entries: [[UInt8]], order: TIFFByteOrder, into patches: inout PatchList) {
+    /// Rewrites the directory's bytes in place with `entries` (12 bytes each, at most as
+    /// many as it had), its own next-IFD offset right after them and zeros over what is
+    /// left of the old directory.
+    private func rewrite(_ directory: TIFFDirectory, keeping entries: [[UInt8]], order: TIFFByteOrder, into patches: inout PatchList) {
         let range = directory.byteRange
         var bytes = [UInt8](repeating: 0, count: Int(range.length))
-        // Only when the new directory fits in the old one (it has at most as many entries);
-        // otherwise leave it empty, which always fits.
         guard entries.count <= directory.entries.count else {
             patches.add(at: range.offset, bytes)
             return
@@ -104,17 +134,17 @@ struct EXIFLocationRedactor {
         for (index, entry) in entries.enumerated() {
             bytes.replaceSubrange(2 + 12 * index..<14 + 12 * index, with: entry)
         }
+        if let next = directory.nextIFD {
+            let at = 2 + 12 * entries.count
+            bytes.replaceSubrange(at..<(at + 4), with: order.bytes(of: next))
+        }
         patches.add(at: range.offset, bytes)
     }
 
-    private func strip(_ directory: TIFFDirectory, order: TIFFByteOrder, into patches: inout PatchList) {
-        zeroValues(of: directory.entries, into: &patches)
-        rewrite(
-            directory, entries: directory.entries.isEmpty ? [] : [versionEntry(in: directory, order: order)], order: order, into: &patches)
-    }
-
+    /// Rebuilds `directory` with rounded coordinates; false (nothing planned) when the
+    /// coordinates cannot be rounded with certainty.
     private func coarsen(_ directory: TIFFDirectory, order: TIFFByteOrder, source: some ByteSource, into patches: inout PatchList)
-        throws(ByteSourceError)
+        throws(ByteSourceError) -> Bool
     {
         let byTag = Dictionary(directory.entries.map { ($0.tag, $0) }, uniquingKeysWith: { first, _ in first })
         guard let latRef = byTag[EXIFTag.gpsLatitudeRef], let lonRef = byTag[EXIFTag.gpsLongitudeRef],
@@ -122,11 +152,7 @@ struct EXIFLocationRedactor {
             latRef.value != nil, !latRef.isOutOfLine, lonRef.value != nil, !lonRef.isOutOfLine,
             let latDegrees = try degrees(lat, order: order, source: source),
             let lonDegrees = try degrees(lon, order: order, source: source)
-        else {
-            // Nothing that can be rounded with certainty: strip instead.
-            strip(directory, order: order, into: &patches)
-            return
-        }
+        else { return false }
         zeroValues(of: directory.entries.filter { $0.entryOffset != lat.entryOffset && $0.entryOffset != lon.entryOffset }, into: &patches)
         for (entry, value) in [(lat, latDegrees), (lon, lonDegrees)] {
             guard let range = entry.value else { continue }
@@ -137,11 +163,12 @@ struct EXIFLocationRedactor {
                 + order.bytes(of: UInt32(0)) + order.bytes(of: UInt32(1))
             patches.add(at: range.offset, rational)
         }
-        // The version entry only when the file has one, so the kept entries always fit.
-        let version = byTag[EXIFTag.gpsVersionID] != nil ? [versionEntry(in: directory, order: order)] : []
+        // The version entry only when the file has one, unchanged, so the kept entries fit.
+        let version = directory.entries.first { $0.tag == EXIFTag.gpsVersionID }.map { [encode($0, order: order)] } ?? []
         let kept =
             version + [encode(latRef, order: order), encode(lat, order: order), encode(lonRef, order: order), encode(lon, order: order)]
-        rewrite(directory, entries: kept, order: order, into: &patches)
+        rewrite(directory, keeping: kept, order: order, into: &patches)
+        return true
     }
 
     /// Reads a GPSLatitude/GPSLongitude value (3 RATIONALs: degrees, minutes, seconds) as

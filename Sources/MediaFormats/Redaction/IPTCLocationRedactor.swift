@@ -107,6 +107,43 @@ struct IPTCLocationRedactor {
         return found.isEmpty ? .noLocation : .redacted(datasets: found.count)
     }
 
+    /// Plans the patches for IPTC-IIM records embedded in other data, such as a maker note
+    /// (Nikon Capture keeps a copy of the IPTC in one): every run of datasets starting with
+    /// ApplicationRecordVersion (`1C 02 00 00 02`) is walked as far as its datasets reach.
+    func planEmbedded(_ range: ByteRange, source: some ByteSource, into patches: inout PatchList) throws(ByteSourceError) -> Outcome {
+        guard range.length > 0 else { return .noLocation }
+        guard range.length <= Self.maxBlock else { return .uncertain(reason: "maker note at \(range.offset) is too large to read") }
+        let bytes = try RedactionPlanner.read(range, from: source)
+        let found = Self.embeddedLocationDatasets(in: bytes)
+        remove(found, base: range.offset, into: &patches)
+        return found.isEmpty ? .noLocation : .redacted(datasets: found.count)
+    }
+
+    /// The location datasets of every IPTC record run found inside `bytes`.
+    static func embeddedLocationDatasets(in bytes: [UInt8]) -> [Dataset] {
+        let start: [UInt8] = [0x1C, 0x02, 0x00, 0x00, 0x02]
+        var found: [Dataset] = []
+        var index = 0
+        while index <= bytes.count - start.count {
+            guard bytes[index] == 0x1C, bytes[index..<(index + start.count)].elementsEqual(start) else {
+                index += 1
+                continue
+            }
+            // Walk datasets while they are well formed; the run ends at the first that is not.
+            var position = index
+            while position <= bytes.count - 5, bytes[position] == 0x1C {
+                let short = Int(bytes[position + 3]) << 8 | Int(bytes[position + 4])
+                guard short & 0x8000 == 0, short <= bytes.count - position - 5 else { break }
+                if bytes[position + 1] == 2, locationDatasets.contains(bytes[position + 2]) {
+                    found.append(Dataset(numberIndex: position + 2, value: (position + 5)..<(position + 5 + short)))
+                }
+                position += 5 + short
+            }
+            index = max(position, index + 1)
+        }
+        return found
+    }
+
     /// Renames and blanks `found`, whose indices count from the file offset `base`.
     private func remove(_ found: [Dataset], base: Int64, into patches: inout PatchList) {
         for dataset in found {

@@ -34,7 +34,8 @@ public struct RedactionPlans: Hashable, Sendable {
     }
 
     /// Until a plan is computed nothing may be served to a view that hides location.
-    public static let notPlanned = RedactionPlans(strip: .withheld(reason: "not analysed yet"), coarse: .withheld(reason: "not analysed yet"))
+    public static let notPlanned = RedactionPlans(
+        strip: .withheld(reason: "not analysed yet"), coarse: .withheld(reason: "not analysed yet"))
 
     /// The plan for one policy.
     public func plan(for policy: LocationPolicy) -> RedactionPlan {

@@ -1,18 +1,26 @@
+
 /// Computes, at index time, how a file is served to views that hide location: the `strip`
 /// and `coarse` plans over the original bytes, from the container layout the walkers found.
+/// Its walk is photofs's one location model: `RedactionReport.found` lists every place the
+/// file carries a location, `has:location` tests exactly that set, and the plans act on
+/// exactly those places.
 ///
-/// - EXIF blocks: GPS IFDs rewritten in place (see `EXIFLocationRedactor`); a block that
+/// - EXIF blocks (primary, MPF images, HEIF/JXL items, whole TIFF files): GPS IFDs holding
+///   more than GPSVersionID and GeoTIFF tags (see `EXIFLocationRedactor`); a block that
 ///   cannot be walked with certainty is replaced by an empty TIFF structure of the same
 ///   length (fail closed), or, when the block is the image file itself (TIFF, DNG, RAW),
 ///   the file is withheld.
-/// - XMP packets (those the layout lists and those in a TIFF XMLPacket tag): location properties replaced by spaces (see `XMPLocationScanner`); when
-///   a coordinate name survives, the whole packet becomes spaces. Under `coarse`,
-///   `exif:GPSLatitude`/`GPSLongitude` are rewritten rounded to 0.01° (the property keeps
-///   its form, the shorter value is followed by spaces after the property); every other
-///   location property is blanked, and so is a coordinate in a notation not understood.
-/// - IPTC-IIM in Photoshop image resources (JPEG APP13, TIFF tag 34377) and in a TIFF's
-///   IPTC-NAA tag (33723): place-name datasets renamed to an undefined dataset and
-///   blanked, under both policies (see `IPTCLocationRedactor`).
+/// - XMP packets (those the layout lists and those in a TIFF XMLPacket tag): location
+///   properties replaced by spaces (see `XMPLocationScanner`); when a coordinate name
+///   survives, the whole packet becomes spaces. Under `coarse`, `exif:GPSLatitude`/
+///   `GPSLongitude` are rewritten rounded to 0.01° (the property keeps its form, the
+///   shorter value is followed by spaces after the property); every other location
+///   property is blanked, and so is a coordinate in a notation not understood.
+/// - IPTC-IIM in Photoshop image resources (JPEG APP13, TIFF tag 34377), in a TIFF's
+///   IPTC-NAA tag (33723), in an AFCP trailer and inside maker notes (Nikon Capture keeps a
+///   copy): place-name datasets renamed to an undefined dataset and blanked, under both
+///   policies (see `IPTCLocationRedactor`).
+/// - FLIR thermal records: the GPS record freed and zeroed (see `FLIRLocationRedactor`).
 /// - Video location payloads (`©xyz`, `loci`, `gps `, `gps0`, the ISO 6709 `mdta` value):
 ///   zeroed. A zeroed `©xyz` payload reads as an empty string (length 0), which exiftool
 ///   and players skip. An `ilst` item value (the `mdta` ISO 6709 key, an iTunes `©xyz`
@@ -23,7 +31,9 @@
 ///   padded with spaces. `loci`, `gps `, `gps0` are blanked.
 /// - Checksummed chunks (PNG): a chunk whose covered bytes are patched gets a patch with
 ///   the CRC-32 recomputed over the patched bytes.
-/// - A container that could not be parsed to its end (`isComplete == false`): withheld.
+/// - A container that could not be parsed to its end (`isComplete == false`), or metadata
+///   the format keeps where photofs cannot read or patch it (`unreadableMetadata`):
+///   withheld, and counted as a location (`unverified`).
 public enum RedactionPlanner {
     /// The plans for `layout`, reading the bytes the layout points to from `source`.
     public static func plans(layout: ContainerLayout, source: some ByteSource) -> RedactionPlans {
@@ -36,20 +46,27 @@ public enum RedactionPlanner {
         guard layout.isComplete else {
             let why = layout.problems.isEmpty ? "the container could not be parsed to its end" : layout.problems.joined(separator: "; ")
             let plan = RedactionPlan.withheld(reason: "container not fully parsed: \(why)")
-            return RedactionReport(plans: RedactionPlans(strip: plan, coarse: plan), notes: [])
+            return RedactionReport(plans: RedactionPlans(strip: plan, coarse: plan), notes: [], found: .unverified)
+        }
+        if let why = layout.unreadableMetadata {
+            let plan = RedactionPlan.withheld(reason: why)
+            return RedactionReport(plans: RedactionPlans(strip: plan, coarse: plan), notes: [], found: .unverified)
         }
         var notes: [String] = []
+        var found: LocationSources = []
         // Each EXIF block is walked once for both plans.
         let walker = TIFFWalker()
         let tiffs = layout.exifBlocks.map { walker.walk(source, block: $0) }
-        let strip = plan(layout: layout, tiffs: tiffs, source: source, mode: .strip, notes: &notes)
+        let strip = plan(layout: layout, tiffs: tiffs, source: source, mode: .strip, notes: &notes, found: &found)
         var ignored: [String] = []
-        let coarse = plan(layout: layout, tiffs: tiffs, source: source, mode: .coarse, notes: &ignored)
-        return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse), notes: notes)
+        var foundAgain: LocationSources = []
+        let coarse = plan(layout: layout, tiffs: tiffs, source: source, mode: .coarse, notes: &ignored, found: &foundAgain)
+        return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse), notes: notes, found: found)
     }
 
     private static func plan(
-        layout: ContainerLayout, tiffs: [TIFFLayout], source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String]
+        layout: ContainerLayout, tiffs: [TIFFLayout], source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String],
+        found: inout LocationSources
     )
         -> RedactionPlan
     {
@@ -61,9 +78,15 @@ public enum RedactionPlanner {
                 let block = tiff.block
                 switch try redactor.plan(tiff, source: source, into: &patches) {
                 case .noLocation: break
-                case .redacted(let count): notes.append("EXIF block at \(block.offset): \(count) GPS directory(ies) rewritten")
-                case .blanked(let reason): notes.append("\(reason): block blanked")
-                case .uncertain(let reason): return .withheld(reason: reason)
+                case .redacted(let sources):
+                    found.formUnion(sources)
+                    notes.append("EXIF block at \(block.offset): \(sources.names.joined(separator: " and ")) removed")
+                case .blanked(let reason):
+                    found.insert(.unverified)
+                    notes.append("\(reason): block blanked")
+                case .uncertain(let reason):
+                    found.insert(.unverified)
+                    return .withheld(reason: reason)
                 }
             }
             // XMP kept in a TIFF's XMLPacket tag (700), IPTC in its IPTC-NAA tag (33723) and
@@ -72,25 +95,50 @@ public enum RedactionPlanner {
             let entries = tiffs.flatMap { tiff in tiff.directories.filter { $0.kind != .gps }.flatMap(\.entries) }
             let embedded = entries.filter { $0.tag == EXIFTag.xmlPacket }.compactMap(\.value)
             for packet in layout.xmpPackets + embedded {
-                try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes)
+                if try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes) { found.insert(.xmp) }
             }
             let iptc = IPTCLocationRedactor()
             let resourceBlocks = layout.photoshopResources + entries.filter { $0.tag == EXIFTag.photoshop }.compactMap(\.value)
-            let iptcBlocks = entries.filter { $0.tag == EXIFTag.iptc }.compactMap(\.value)
+            let iptcBlocks = entries.filter { $0.tag == EXIFTag.iptc }.compactMap(\.value) + layout.iptcBlocks
             for (block, isResources) in resourceBlocks.map({ ($0, true) }) + iptcBlocks.map({ ($0, false) }) {
                 let outcome =
                     isResources
                     ? try iptc.plan(block, source: source, into: &patches) : try iptc.planIPTC(block, source: source, into: &patches)
                 switch outcome {
                 case .noLocation: break
-                case .redacted(let count): notes.append("IPTC at \(block.offset): \(count) place name(s) removed")
-                case .blanked(let reason): notes.append("\(reason): block blanked")
-                case .uncertain(let reason): return .withheld(reason: reason)
+                case .redacted(let count):
+                    found.insert(.iptc)
+                    notes.append("IPTC at \(block.offset): \(count) place name(s) removed")
+                case .blanked(let reason):
+                    found.insert(.unverified)
+                    notes.append("\(reason): block blanked")
+                case .uncertain(let reason):
+                    found.insert(.unverified)
+                    return .withheld(reason: reason)
+                }
+            }
+            // IPTC copies inside maker notes (EXIF tag 0x927C).
+            for note in entries.filter({ $0.tag == 0x927C && $0.isOutOfLine }).compactMap(\.value) {
+                if case .redacted(let count) = try iptc.planEmbedded(note, source: source, into: &patches) {
+                    found.insert(.iptc)
+                    notes.append("maker note at \(note.offset): \(count) IPTC place name(s) removed")
                 }
             }
             for payload in layout.movie?.locationPayloads ?? [] {
+                found.insert(.movie)
                 try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
                 notes.append("video location payload at \(payload.offset) blanked")
+            }
+            if !layout.flirChunks.isEmpty {
+                switch try FLIRLocationRedactor().plan(layout.flirChunks, source: source, into: &patches) {
+                case .noLocation: break
+                case .redacted:
+                    found.insert(.flir)
+                    notes.append("FLIR GPS record removed")
+                case .uncertain(let reason):
+                    found.insert(.unverified)
+                    return .withheld(reason: reason)
+                }
             }
             guard !patches.refused else {
                 return .withheld(reason: "the redaction would patch more than \(PatchList.maxTotalBytes) bytes")
@@ -119,15 +167,16 @@ public enum RedactionPlanner {
         return bytes
     }
 
+    /// Blanks the location in one XMP packet; true when the packet placed the photo.
     private static func blankXMP(
         _ packet: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList, notes: inout [String]
-    ) throws(ByteSourceError) {
+    ) throws(ByteSourceError) -> Bool {
         let text = try read(packet, from: source)
         let scanner = XMPLocationScanner(text)
         if scanner.uncertain {
             patches.add(at: packet.offset, emptyXMP(replacing: text))
             notes.append("XMP packet at \(packet.offset): location not found with certainty, packet blanked")
-            return
+            return true
         }
         for blank in scanner.blanks where !blank.isEmpty {
             patches.fill(ByteRange(offset: packet.offset + Int64(blank.lowerBound), length: Int64(blank.count)), with: 0x20)
@@ -145,6 +194,7 @@ public enum RedactionPlanner {
         if !scanner.blanks.isEmpty {
             notes.append("XMP packet at \(packet.offset): \(scanner.blanks.count) location propert(ies) blanked")
         }
+        return scanner.foundLocation
     }
 
     private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList)
@@ -224,9 +274,13 @@ public enum RedactionPlanner {
 public struct RedactionReport: Hashable, Sendable {
     public var plans: RedactionPlans
     public var notes: [String]
+    /// Every place the file carries a location: what the plans act on, and what
+    /// `has:location` tests.
+    public var found: LocationSources
 
-    public init(plans: RedactionPlans, notes: [String]) {
+    public init(plans: RedactionPlans, notes: [String], found: LocationSources) {
         self.plans = plans
         self.notes = notes
+        self.found = found
     }
 }

@@ -1,8 +1,13 @@
 /// Finds the location properties in an XMP packet so they can be blanked with spaces:
-/// `exif:GPS*`, `photoshop:City/State/Country`, `Iptc4xmpCore:Location/CountryCode`,
-/// `Iptc4xmpExt:LocationCreated/LocationShown` and DJI's `drone-dji:Gps*`, in attribute
-/// form (`exif:GPSLatitude="..."`, the attribute from its name to its closing quote) and
-/// element form (`<exif:GPSLatitude>...</exif:GPSLatitude>`, from `<` to the end tag's `>`).
+/// `exif:GPS*`; place names in any namespace (local names `City`, `State`, `Country`,
+/// `CountryCode`, `CountryName`, `Location`, `Sublocation`, `ProvinceState`, `WorldRegion`,
+/// `LocationCreated`, `LocationShown`, as `photoshop:`, `Iptc4xmpCore:`, `Iptc4xmpExt:` and
+/// `photomech:` write them); every property of DJI's `drone-dji:` namespace (drone
+/// telemetry: position, altitudes, headings); in attribute form (`exif:GPSLatitude="..."`,
+/// the attribute from its name to its closing quote) and element form
+/// (`<exif:GPSLatitude>...</exif:GPSLatitude>`, from `<` to the end tag's `>`).
+/// A creator's or licensor's contact address (`Iptc4xmpCore:CreatorContactInfo`'s
+/// `CiAdrCity`, `plus:LicensorCity`) is not where the photo was taken and is not location.
 ///
 /// Spaces in place of an attribute or an element keep the XML well-formed (whitespace is
 /// allowed between attributes and between property elements). Prefixes are resolved
@@ -21,6 +26,9 @@ struct XMPLocationScanner {
     var coordinates: [(property: Range<Int>, value: Range<Int>)] = []
     /// True when a coordinate name remains outside the blanks: blank the whole packet.
     var uncertain = false
+    /// True when a blanked property says where (anything but `exif:GPSVersionID` and DJI
+    /// flight data that is not a position, altitude or heading), or `uncertain` is set.
+    var foundLocation = false
 
     private let text: [UInt8]
     private var locationPrefixes: [[UInt8]: LocationNamespace] = [:]
@@ -33,13 +41,30 @@ struct XMPLocationScanner {
             let name = String(decoding: local, as: UTF8.self)
             switch self {
             case .exif: return name.hasPrefix("GPS")
-            case .photoshop: return name == "City" || name == "State" || name == "Country"
-            case .iptcCore: return name == "Location" || name == "CountryCode"
-            case .iptcExt: return name == "LocationCreated" || name == "LocationShown"
-            case .dji: return name.hasPrefix("Gps") || name.hasPrefix("GPS") || name == "AbsoluteAltitude"
+            case .photoshop, .iptcCore, .iptcExt: return XMPLocationScanner.placeNames.contains(name)
+            case .dji: return true
+            }
+        }
+
+        /// Whether a location property of this namespace places the photo (GPSVersionID
+        /// and DJI's camera settings do not; they are blanked all the same).
+        func says(_ local: ArraySlice<UInt8>) -> Bool {
+            let name = String(decoding: local, as: UTF8.self)
+            switch self {
+            case .exif: return name != "GPSVersionID"
+            case .dji: return ["Gps", "GPS", "Latitude", "Longitude", "Longtitude", "Altitude", "Yaw"].contains { name.contains($0) }
+            default: return true
             }
         }
     }
+
+    /// Local names that are a place in any namespace.
+    private static let placeNames: Set<String> = [
+        "City", "State", "Country", "CountryCode", "CountryName", "Location", "Sublocation", "SubLocation", "ProvinceState",
+        "WorldRegion", "LocationCreated", "LocationShown",
+    ]
+    /// Prefixes of the XML and RDF machinery, never location.
+    private static let structuralPrefixes: Set<[UInt8]> = Set(["xmlns", "xml", "rdf", "x"].map { Array($0.utf8) })
 
     private static let namespaces: [(uri: String, prefix: String, kind: LocationNamespace)] = [
         ("http://ns.adobe.com/exif/1.0/", "exif", .exif),
@@ -64,6 +89,7 @@ struct XMPLocationScanner {
         collectDeclarations()
         scan()
         checkResidue()
+        if uncertain { foundLocation = true }
     }
 
     // MARK: - Namespace declarations
@@ -111,8 +137,10 @@ struct XMPLocationScanner {
         if startsWith("<!", at: lt) || startsWith("</", at: lt) { return endOf(">", from: lt + 2) }
         guard let tag = readStartTag(at: lt) else { return lt + 1 }
         blanks.append(contentsOf: tag.locationAttributes.map(\.property))
+        if tag.locationAttributes.contains(where: { saysLocation($0.name) }) { foundLocation = true }
         coordinates.append(contentsOf: tag.locationAttributes.filter { isCoordinate($0.name) }.map { ($0.property, $0.value) })
         guard isLocation(tag.name) else { return tag.end }
+        if saysLocation(tag.name) { foundLocation = true }
         if tag.selfClosing {
             blanks.append(lt..<tag.end)
             return tag.end
@@ -226,8 +254,19 @@ struct XMPLocationScanner {
 
     private func isLocation(_ qualified: Range<Int>) -> Bool {
         guard let colon = text[qualified].firstIndex(of: UInt8(ascii: ":")) else { return false }
-        guard let namespace = locationPrefixes[Array(text[qualified.lowerBound..<colon])] else { return false }
-        return namespace.isLocation(text[(colon + 1)..<qualified.upperBound])
+        let prefix = Array(text[qualified.lowerBound..<colon])
+        let local = text[(colon + 1)..<qualified.upperBound]
+        guard let namespace = locationPrefixes[prefix] else {
+            return !Self.structuralPrefixes.contains(prefix) && Self.placeNames.contains(String(decoding: local, as: UTF8.self))
+        }
+        return namespace.isLocation(local)
+    }
+
+    /// Whether a location property (`isLocation`) places the photo.
+    private func saysLocation(_ qualified: Range<Int>) -> Bool {
+        guard let colon = text[qualified].firstIndex(of: UInt8(ascii: ":")) else { return false }
+        guard let namespace = locationPrefixes[Array(text[qualified.lowerBound..<colon])] else { return true }
+        return namespace.says(text[(colon + 1)..<qualified.upperBound])
     }
 
     /// Whether a qualified name is the EXIF namespace's GPSLatitude or GPSLongitude.

@@ -26,6 +26,10 @@ public enum EXIFTag {
     public static let photoshop: UInt16 = 0x8649
     public static let exifIFD: UInt16 = 0x8769
     public static let gpsIFD: UInt16 = 0x8825
+    /// GeoTIFF georeferencing: ModelPixelScale, ModelTiepoint, ModelTransformation,
+    /// GeoKeyDirectory, GeoDoubleParams, GeoAsciiParams. Together they place the image on
+    /// Earth, often to the metre.
+    public static let geoTIFF: Set<UInt16> = [33550, 33922, 34264, 34735, 34736, 34737]
 
     // Exif IFD.
     public static let exifVersion: UInt16 = 0x9000

@@ -13,8 +13,11 @@ public struct IndexSummary: Sendable, Hashable {
     /// Catalogued files that are gone (their grants stay, and apply again if the same
     /// content comes back).
     public var removed = 0
-    /// Files that are not media or could not be read (recorded in `failures`).
+    /// Files that could not be read (recorded in `failures`).
     public var failed = 0
+    /// Files that are not a photo or video format photofs knows (recorded in `failures`):
+    /// not a failure, so counted apart.
+    public var notAssets = 0
     /// Files skipped because size, mtime, inode and ctime matched the catalog.
     public var unchanged = 0
     /// Files read again because their stat changed, whose fingerprint was the same (they
@@ -44,6 +47,7 @@ public struct IndexSummary: Sendable, Hashable {
         sum.moved += moved
         sum.removed += removed
         sum.failed += failed
+        sum.notAssets += notAssets
         sum.touched += touched
         sum.seconds += seconds
         sum.invalidatedIDs.formUnion(invalidatedIDs)

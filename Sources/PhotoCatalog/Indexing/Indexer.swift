@@ -273,7 +273,7 @@ private struct IndexRun {
                 FailureRecord(
                     path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode,
                     ctimeNanoseconds: file.stat.ctimeNanoseconds, reason: reason, recordedAtNanoseconds: FileSystem.nowNanoseconds()))
-            summary.failed += 1
+            if reason == .notMedia { summary.notAssets += 1 } else { summary.failed += 1 }
         case .success(let analysis):
             if let row = pool[file.path], !claimed.contains(file.path),
                 row.fingerprint == analysis.fingerprint || legacyMatch(row, file.path, size: file.stat.size)

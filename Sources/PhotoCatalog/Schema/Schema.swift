@@ -21,9 +21,10 @@
 /// serves an old plan. A later change to the planner adds a step like it.
 ///
 /// Version 3: sampled fingerprints and ctime (see `sampledFingerprintsStep`).
+/// Version 4: `assets.location_sources` (see `Schema+LocationSources.swift`).
 enum Schema {
     /// The newest schema version this code writes and understands.
-    static let currentVersion = 3
+    static let currentVersion = 4
 
     /// The SQL that takes a catalog from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -90,6 +91,7 @@ enum Schema {
         UPDATE assets SET inode = 0;
         """,
         sampledFingerprintsStep,
+        locationSourcesStep,
     ]
 
     /// Brings the database to `currentVersion`; a no-op when it is there already.

@@ -33,7 +33,8 @@ extension FilterTerm {
             return make.lowercased().contains(text) || model.lowercased().contains(text)
                 || (make + " " + model).lowercased().contains(text)
         case .has(.location):
-            return metadata.location?.isValid ?? false
+            // The location model's finding; coordinates read by libexif always count too.
+            return !metadata.locationSources.isEmpty || (metadata.location?.isValid ?? false)
         case .has(.exif):
             return metadata.hasExif
         case .has(.date):

@@ -14,6 +14,8 @@ public struct MediaMetadata: Hashable, Sendable {
     public var width: Int?
     public var height: Int?
     public var location: GeoLocation?
+    /// Every place the file carries a location (`has:location` is true when not empty).
+    public var locationSources: LocationSources
     /// Whether an EXIF block was found and parsed.
     public var hasExif: Bool
     /// EXIF Software or an XMP creator tool, used to recognise screenshots.
@@ -23,7 +25,7 @@ public struct MediaMetadata: Hashable, Sendable {
     /// Reasons for anything missing or suspicious, for `photofs show`.
     public var problems: [String]
 
-    public init(format: MediaFormat, captureDate: CaptureDate? = nil, dateSource: DateSource = .fileModification, make: String? = nil, model: String? = nil, lens: String? = nil, orientation: Int? = nil, width: Int? = nil, height: Int? = nil, location: GeoLocation? = nil, hasExif: Bool = false, software: String? = nil, saysScreenshot: Bool = false, problems: [String] = []) {
+    public init(format: MediaFormat, captureDate: CaptureDate? = nil, dateSource: DateSource = .fileModification, make: String? = nil, model: String? = nil, lens: String? = nil, orientation: Int? = nil, width: Int? = nil, height: Int? = nil, location: GeoLocation? = nil, locationSources: LocationSources = [], hasExif: Bool = false, software: String? = nil, saysScreenshot: Bool = false, problems: [String] = []) {
         self.format = format
         self.captureDate = captureDate
         self.dateSource = dateSource
@@ -34,6 +36,7 @@ public struct MediaMetadata: Hashable, Sendable {
         self.width = width
         self.height = height
         self.location = location
+        self.locationSources = locationSources
         self.hasExif = hasExif
         self.software = software
         self.saysScreenshot = saysScreenshot

@@ -43,7 +43,7 @@ enum AssetFormatting {
             "taken": a.effectiveDate.description,
             "dateSource": m.dateSource.rawValue,
             "hasExif": m.hasExif,
-            "hasLocation": m.location != nil,
+            "hasLocation": !m.locationSources.isEmpty || (m.location?.isValid ?? false),
         ]
         if !isUTF8(a.path) { object["pathBase64"] = Data(a.path.bytes).base64EncodedString() }
         if let v = m.make { object["make"] = v }
@@ -56,6 +56,7 @@ enum AssetFormatting {
             object["fingerprint"] = fingerprint
             object["mtimeNanoseconds"] = a.mtimeNanoseconds
             if let v = m.software { object["software"] = v }
+            object["locationSources"] = m.locationSources.names
             if let loc = m.location {
                 var l: [String: Any] = ["latitude": loc.latitude, "longitude": loc.longitude]
                 if let alt = loc.altitude { l["altitude"] = alt }
@@ -74,7 +75,8 @@ enum AssetFormatting {
     static func describe(_ plan: RedactionPlan) -> String {
         switch plan {
         case .patches(let patches) where patches.isEmpty: "original bytes (nothing to remove)"
-        case .patches(let patches): "\(patches.count) patch\(patches.count == 1 ? "" : "es") over \(patches.reduce(0) { $0 + $1.bytes.count }) bytes"
+        case .patches(let patches):
+            "\(patches.count) patch\(patches.count == 1 ? "" : "es") over \(patches.reduce(0) { $0 + $1.bytes.count }) bytes"
         case .withheld(let reason): "withheld: \(reason)"
         }
     }

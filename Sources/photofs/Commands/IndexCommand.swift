@@ -113,7 +113,7 @@ enum IndexCommand {
     /// One line: what the run found and how long it took.
     static func describe(_ s: IndexSummary) -> String {
         var text =
-            "\(s.new) new, \(s.changed) changed, \(s.moved) moved, \(s.removed) removed, \(s.failed) failed, \(s.unchanged + s.touched) unchanged"
+            "\(s.new) new, \(s.changed) changed, \(s.moved) moved, \(s.removed) removed, \(s.notAssets) not assets, \(s.failed) failed, \(s.unchanged + s.touched) unchanged"
         text += " in " + String(format: "%.2f", s.seconds) + " s"
         if !s.unreadableFolders.isEmpty {
             text += "; unreadable folders left as they were: " + s.unreadableFolders.map(\.display).joined(separator: ", ")

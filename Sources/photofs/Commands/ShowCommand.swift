@@ -44,12 +44,26 @@ enum ShowCommand {
             ("path", a.path.display.replacingNewlines()),
             ("format", "\(m.format.rawValue) (\(m.format.mime))"),
             ("size", "\(a.size) bytes"),
-            ("taken", m.captureDate.map { "\($0) (from \(m.dateSource.rawValue))" } ?? "\(a.effectiveDate) (file mtime: the file has no capture date)"),
+            (
+                "taken",
+                m.captureDate.map { "\($0) (from \(m.dateSource.rawValue))" }
+                    ?? "\(a.effectiveDate) (file mtime: the file has no capture date)"
+            ),
             ("camera", AssetFormatting.camera(m).isEmpty ? missing("no Make/Model in the file") : AssetFormatting.camera(m)),
             ("lens", m.lens ?? missing("no LensModel")),
             ("orientation", m.orientation.map(String.init) ?? missing("no Orientation tag")),
             ("dimensions", m.width.flatMap { w in m.height.map { "\(w) × \($0)" } } ?? missing("neither EXIF nor the container says")),
-            ("location", m.location.map { l in "\(l.latitude), \(l.longitude)" + (l.altitude.map { ", \($0) m" } ?? "") } ?? missing("no GPS position")),
+            (
+                "location",
+                m.location.map { l in "\(l.latitude), \(l.longitude)" + (l.altitude.map { ", \($0) m" } ?? "") }
+                    ?? missing("no GPS position")
+            ),
+            (
+                "located in",
+                m.locationSources.isEmpty
+                    ? (m.location?.isValid ?? false ? "EXIF GPS" : "nowhere (has:location is false)")
+                    : m.locationSources.names.joined(separator: ", ")
+            ),
             ("exif", m.hasExif ? "yes" : "no EXIF block"),
             ("software", m.software ?? "-"),
             ("fingerprint", record.fingerprint),

@@ -9,7 +9,7 @@ import Testing
         ("gif87a", Fixture.ascii("GIF87a") + [1, 0, 1, 0], .gif),
         ("gif89a", Fixture.ascii("GIF89a") + [1, 0, 1, 0], .gif),
         ("webp", Fixture.webp([Fixture.riffChunk("VP8L", [0x2F, 0, 0, 0, 0])]), .webp),
-        ("avi is RIFF but not WebP", Fixture.ascii("RIFF") + Fixture.le32(4) + Fixture.ascii("AVI LIST"), nil),
+        ("avi is RIFF but not WebP", Fixture.ascii("RIFF") + Fixture.le32(4) + Fixture.ascii("AVI LIST"), .avi),
         ("tiff le", Fixture.tiff(), .tiff),
         ("tiff be", Fixture.tiff(bigEndian: true), .tiff),
         ("dng", Fixture.tiff(dng: true), .dng),
@@ -17,7 +17,25 @@ import Testing
         ("nef-like", Fixture.tiff(make: "NIKON CORPORATION", subIFDs: true), .raw),
         ("nikon tiff without SubIFDs", Fixture.tiff(make: "NIKON CORPORATION"), .tiff),
         ("cr2", [0x49, 0x49, 0x2A, 0x00, 0x10, 0, 0, 0, 0x43, 0x52, 2, 0, 0, 0, 0, 0, 0, 0], .raw),
-        ("bigtiff", [0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0], nil),
+        ("bigtiff", [0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0], .bigTIFF),
+        ("jxl codestream", [0xFF, 0x0A, 0xFA, 0x7F, 0x01, 0x90], .jxl),
+        (
+            "jxl container",
+            JXLWalker.containerSignature + Fixture.box("ftyp", Fixture.ascii("jxl ") + [0, 0, 0, 0] + Fixture.ascii("jxl ")), .jxl
+        ),
+        (
+            "bmp",
+            Fixture.ascii("BM") + Fixture.le32(26) + [0, 0, 0, 0] + Fixture.le32(26) + Fixture.le32(12) + [1, 0, 1, 0, 1, 0, 24, 0], .bmp
+        ),
+        (
+            "bmp with a size past the file",
+            Fixture.ascii("BM") + Fixture.le32(9999) + [0, 0, 0, 0] + Fixture.le32(26) + Fixture.le32(12) + [1, 0, 1, 0, 1, 0, 24, 0], nil
+        ),
+        (
+            "mpeg-ts",
+            [0x47, 0x40, 0, 0x10] + [UInt8](repeating: 0xFF, count: 184) + [0x47] + [UInt8](repeating: 0xFF, count: 187) + [0x47, 0, 0],
+            .mpegTS
+        ),
         ("bmp", Fixture.ascii("BM") + [UInt8](repeating: 0, count: 30), nil),
         ("mkv", [0x1A, 0x45, 0xDF, 0xA3, 0x93, 0x42, 0x82, 0x88], nil),
         ("text", Fixture.ascii("hello, world\n"), nil),

@@ -13,6 +13,8 @@ import Testing
 /// Prints one table line per file. Skips (printing why) when the corpus or exiftool is absent.
 @Suite struct RedactionCorpusTests {
     struct Case {
+        /// The corpus folder the file is in (`corpus` or `corpus-extra`).
+        var base: String
         var path: String
         var hasGPS: Bool
         var hasGPSIFD: Bool
@@ -20,15 +22,22 @@ import Testing
         var mustBeServed: Bool { hasGPS || hasGPSIFD }
     }
 
+    /// The files of the corpus and of its sibling `corpus-extra` (when present), each
+    /// with the flags of its folder's `manifest.json`.
     static func cases() -> [Case]? {
-        guard let dir = Corpus.directory, let data = FileManager.default.contents(atPath: dir + "/manifest.json"),
-            let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
-        else { return nil }
-        return list.compactMap { item in
-            guard let path = item["path"] as? String else { return nil }
-            let hasGPS = item["hasGPS"] as? Bool ?? false
-            return Case(path: path, hasGPS: hasGPS, hasGPSIFD: item["hasGPSIFD"] as? Bool ?? false)
+        guard let dir = Corpus.directory else { return nil }
+        var cases: [Case] = []
+        for base in [dir, dir + "-extra"] {
+            guard let data = FileManager.default.contents(atPath: base + "/manifest.json"),
+                let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+            else { continue }
+            cases += list.compactMap { item in
+                guard let path = item["path"] as? String else { return nil }
+                let hasGPS = item["hasGPS"] as? Bool ?? false
+                return Case(base: base, path: path, hasGPS: hasGPS, hasGPSIFD: item["hasGPSIFD"] as? Bool ?? false)
+            }
         }
+        return cases
     }
 
     /// Runs a command, returning its standard output (nil when it could not start or failed).
@@ -47,7 +56,7 @@ import Testing
 
     /// exiftool's reading of each file, keyed by path.
     static func exiftool(_ paths: [String]) -> [String: [String: Any]] {
-        guard !paths.isEmpty, let data = run(["exiftool", "-n", "-json", "-a", "-G1"] + paths),
+        guard !paths.isEmpty, let data = run(["exiftool", "-ee", "-n", "-json", "-a", "-G1"] + paths),
             let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
         else { return [:] }
         var result: [String: [String: Any]] = [:]
@@ -57,23 +66,43 @@ import Testing
         return result
     }
 
-    /// Location tags that must not survive `strip`, as `Group:Tag` keys of exiftool's output.
+    /// Location tags, as `Group:Tag` keys of exiftool's output: what `has:location` must
+    /// agree with and what must not survive `strip`. A coordinate, altitude or position in
+    /// any group; any GPS IFD or FLIR GPS field but the version; GeoTIFF georeferencing;
+    /// XMP GPS fields, place names (City, State, Country, CountryCode, Location,
+    /// Sublocation, LocationCreated/Shown... in any namespace) and DJI position, altitude
+    /// and heading; IPTC place datasets; QuickTime location keys and atoms. A creator's or
+    /// licensor's address and a maker note's home-town city are identity, not location.
     static func locationKeys(_ tags: [String: Any]) -> [String] {
         let coordinateNames = [
             "GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSPosition", "GPSCoordinates", "GPSDestLatitude", "GPSDestLongitude",
         ]
-        let placeNames = ["City", "State", "Country", "CountryCode", "Location", "LocationShown", "LocationCreated"]
+        let placeNames = ["City", "State", "Country", "CountryCode", "Location", "Sublocation", "WorldRegion"]
         let iptcPlaceNames = [
             "City", "Sub-location", "Province-State", "Country-PrimaryLocationCode", "Country-PrimaryLocationName", "ContentLocationCode",
             "ContentLocationName",
+        ]
+        let geoTIFFNames = [
+            "ModelTiePoint", "ModelPixelScale", "ModelTransform", "GeoTiffDirectory", "GeoTiffDoubleParams", "GeoTiffAsciiParams",
         ]
         return tags.keys.filter { key in
             let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { return false }
             let (group, name) = (parts[0], parts[1])
+            if name == "GPSVersionID" { return false }
             if coordinateNames.contains(where: { name.hasPrefix($0) }) { return true }
-            if group.hasPrefix("XMP"), placeNames.contains(where: { name.hasPrefix($0) }) { return true }
-            if group == "IPTC", iptcPlaceNames.contains(name) { return true }
+            if group == "GPS" || group == "GeoTiff" || geoTIFFNames.contains(name) { return true }
+            if group == "FLIR", name.hasPrefix("GPS") { return true }
+            if group.hasPrefix("XMP") {
+                if name.hasPrefix("Creator") || name.hasPrefix("Licensor") { return false }
+                if name.hasPrefix("GPS") || name.hasPrefix("Location") { return true }
+                if placeNames.contains(where: { name.hasPrefix($0) || name.hasSuffix($0) }) { return true }
+                if group == "XMP-drone-dji", ["Gps", "Latitude", "Longitude", "Altitude", "Yaw"].contains(where: name.contains) {
+                    return true
+                }
+                return false
+            }
+            if group.hasPrefix("IPTC"), iptcPlaceNames.contains(name) { return true }
             if ["QuickTime", "UserData", "Keys", "ItemList"].contains(group), name.contains("Location") || name.contains("GPS") {
                 return true
             }
@@ -89,8 +118,8 @@ import Testing
     static let tempRoot = FileManager.default.temporaryDirectory.appendingPathComponent("photofs-redaction-\(getpid())")
 
     @Test func corpusFilesLoseTheirLocation() throws {
-        guard let cases = Self.cases(), let dir = Corpus.directory else {
-            try Skip.because("RedactionCorpusTests: corpus not found (set PHOTOFS_CORPUS); skipped")
+        guard let cases = Self.cases() else {
+            try Skip.because("RedactionCorpusTests: corpus not found (set PHOTOFS_CORPUS)")
         }
         guard Self.run(["exiftool", "-ver"]) != nil else {
             try Skip.because("RedactionCorpusTests: exiftool not installed; skipped")
@@ -113,11 +142,13 @@ import Testing
             var skippedReason: String?
             var hasGPS = false
             var notes = ""
+            /// What the location model found.
+            var found: LocationSources = []
         }
         var rows: [Row] = []
         for (index, item) in cases.enumerated() {
             var row = Row(path: item.path)
-            let original = dir + "/" + item.path
+            let original = item.base + "/" + item.path
             guard let source = FileByteSource(path: original), let bytes = FileByteSource.contents(of: original) else {
                 Issue.record("\(item.path): cannot read")
                 continue
@@ -133,6 +164,7 @@ import Testing
             let layout = ContainerWalker.layout(of: source, format: format)
             let report = RedactionPlanner.report(layout: layout, source: source)
             let plans = report.plans
+            row.found = report.found
             row.hasGPS = item.hasGPS
             row.notes =
                 report.notes.contains { $0.hasSuffix("block blanked") || $0.hasSuffix("packet blanked") }
@@ -191,9 +223,23 @@ import Testing
             var failures: [String] = []
             // The checker must see the location in the original, or its silence proves nothing.
             if row.hasGPS && Self.locationKeys(before).isEmpty { failures.append("checker finds no location in the original") }
+            // has:location is the model's finding; it must agree with exiftool -ee, except that
+            // metadata the model cannot read counts as a location (withheld, fail closed).
+            let exiftoolFinds = !Self.locationKeys(before).isEmpty
+            if !row.found.contains(.unverified), exiftoolFinds != !row.found.isEmpty {
+                failures.append(
+                    "has:location \(!row.found.isEmpty) (\(row.found.names)) but exiftool \(exiftoolFinds ? "finds" : "finds no") location"
+                        + (exiftoolFinds ? " (\(Self.locationKeys(before).joined(separator: ",")))" : ""))
+            }
             if let after = readings[row.stripped] {
                 let left = Self.locationKeys(after)
                 if !left.isEmpty { failures.append("location left: \(left.joined(separator: ","))") }
+                // No GPS section at all, unless the original had one without a location.
+                let gpsKeys = after.keys.filter { $0.hasPrefix("GPS:") }
+                let originalGPS = before.keys.filter { $0.hasPrefix("GPS:") }
+                if !gpsKeys.isEmpty, Set(gpsKeys) != Set(originalGPS) || exiftoolFinds {
+                    failures.append("GPS section left: \(gpsKeys.sorted().joined(separator: ","))")
+                }
                 failures += Self.newComplaints(before: before, after: after)
                 if ["jpeg", "png", "webp", "heic", "heif", "avif"].contains(row.format) {
                     let a = Self.pixels(row.original)

@@ -16,15 +16,49 @@ import Testing
     func u16(_ order: TIFFByteOrder, _ value: UInt16) -> [UInt8] { order.bytes(of: value) }
 
     @Test(arguments: orders)
-    func stripRewritesTheGPSDirectoryAndZerosItsValues(order: TIFFByteOrder) {
-        let (source, layout) = Self.jpegLike(.standard(order))
-        let plans = RedactionPlanner.plans(layout: layout, source: source)
-        // GPS IFD at 10+60 (78 bytes): one entry, GPSVersionID as stored (BYTE[4] 2.3.0.0).
-        var directory = u16(order, 1) + u16(order, 0) + u16(order, 1) + u32(order, 4) + [2, 3, 0, 0]
-        directory += [UInt8](repeating: 0, count: 78 - directory.count)
-        // Values at 10+160: latitude, longitude (24 each) and altitude (8), all zeroed.
-        let values = [UInt8](repeating: 0, count: 56)
-        #expect(plans.strip == .patches([Patch(offset: 70, bytes: directory), Patch(offset: 170, bytes: values)]))
+    func stripRemovesTheGPSPointerAndZerosTheDirectory(order: TIFFByteOrder) {
+        let fixture = TIFFFixture.standard(order)
+        let (source, layout) = Self.jpegLike(fixture)
+        let report = RedactionPlanner.report(layout: layout, source: source)
+        #expect(report.found == .exifGPS)
+        // IFD0 at 10+8 (30 bytes): one entry left (the EXIF pointer), its next-IFD offset
+        // moved up, 12 zero bytes after it. No GPS pointer: readers see no GPS section.
+        let ifd0 =
+            u16(order, 1) + u16(order, 0x8769) + u16(order, 4) + u32(order, 1) + u32(order, 38) + u32(order, 0)
+            + [UInt8](repeating: 0, count: 12)
+        // GPS IFD at 10+60 (78 bytes) and its values at 10+160 (56 bytes): zeros.
+        #expect(
+            report.plans.strip
+                == .patches([
+                    Patch(offset: 18, bytes: ifd0), Patch(offset: 70, bytes: [UInt8](repeating: 0, count: 78)),
+                    Patch(offset: 170, bytes: [UInt8](repeating: 0, count: 56)),
+                ]))
+    }
+
+    @Test func gpsDirectoryWithOnlyItsVersionIsNoLocation() {
+        var fixture = TIFFFixture(order: .littleEndian, length: 60)
+        fixture.ifd(8, [(0x8825, 4, 1, 26)])
+        fixture.ifd(26, [(0, 1, 4, 0)])
+        fixture.inline(28, [2, 2, 0, 0])
+        let (source, layout) = Self.jpegLike(fixture)
+        let report = RedactionPlanner.report(layout: layout, source: source)
+        #expect(report.found.isEmpty)
+        #expect(report.plans == RedactionPlans(strip: .identity, coarse: .identity))
+    }
+
+    @Test(arguments: orders)
+    func geoTIFFTagsAreLocationAndRemovedUnderBothPolicies(order: TIFFByteOrder) {
+        // IFD0: ImageWidth, ModelPixelScale (3 DOUBLEs at 60), ModelTiepoint (6 DOUBLEs at 84).
+        var fixture = TIFFFixture(order: order, length: 140)
+        fixture.ifd(8, [(0x0100, 3, 1, 0x10), (33550, 12, 3, 60), (33922, 12, 6, 84)])
+        let layout = ContainerLayout(format: .tiff, exifBlocks: [ByteRange(offset: 0, length: 140)])
+        let report = RedactionPlanner.report(layout: layout, source: MemoryByteSource(fixture.bytes))
+        #expect(report.found == .geoTIFF)
+        let width = Array(fixture.bytes[10..<22])
+        let ifd0 = u16(order, 1) + width + u32(order, 0) + [UInt8](repeating: 0, count: 24)
+        let expected = RedactionPlan.patches([Patch(offset: 8, bytes: ifd0), Patch(offset: 60, bytes: [UInt8](repeating: 0, count: 72))])
+        #expect(report.plans.strip == expected)
+        #expect(report.plans.coarse == expected)
     }
 
     @Test(arguments: orders)
@@ -79,12 +113,12 @@ import Testing
         #expect(RedactionPlanner.plans(layout: layout, source: source) == RedactionPlans(strip: .identity, coarse: .identity))
     }
 
-    @Test func emptyGPSDirectoryStaysEmpty() {
+    @Test func emptyGPSDirectoryIsLeftAlone() {
         var fixture = TIFFFixture(order: .littleEndian, length: 40)
         fixture.ifd(8, [(0x8825, 4, 1, 26)])
         fixture.ifd(26, [], next: 0x1234)
         let (source, layout) = Self.jpegLike(fixture)
-        #expect(RedactionPlanner.plans(layout: layout, source: source).strip == .patches([Patch(offset: 36, bytes: [0, 0, 0, 0, 0, 0])]))
+        #expect(RedactionPlanner.plans(layout: layout, source: source).strip == .identity)
     }
 
     @Test func pngChunkGetsItsChecksumRewritten() {

@@ -56,15 +56,20 @@ private final class Fixture {
 
 private func counts(_ s: IndexSummary) -> [String: Int] {
     [
-        "new": s.new, "changed": s.changed, "moved": s.moved, "removed": s.removed, "failed": s.failed, "unchanged": s.unchanged,
+        "new": s.new, "changed": s.changed, "moved": s.moved, "removed": s.removed, "failed": s.failed, "notAssets": s.notAssets,
+        "unchanged": s.unchanged,
         "touched": s.touched,
     ]
 }
 
 private func expected(
-    new: Int = 0, changed: Int = 0, moved: Int = 0, removed: Int = 0, failed: Int = 0, unchanged: Int = 0, touched: Int = 0
+    new: Int = 0, changed: Int = 0, moved: Int = 0, removed: Int = 0, failed: Int = 0, notAssets: Int = 0, unchanged: Int = 0,
+    touched: Int = 0
 ) -> [String: Int] {
-    ["new": new, "changed": changed, "moved": moved, "removed": removed, "failed": failed, "unchanged": unchanged, "touched": touched]
+    [
+        "new": new, "changed": changed, "moved": moved, "removed": removed, "failed": failed, "notAssets": notAssets,
+        "unchanged": unchanged, "touched": touched,
+    ]
 }
 
 @Suite("Indexer")
@@ -120,7 +125,7 @@ struct IndexerTests {
         let f = try Fixture()
         for n in 0..<20 { try f.add("d\(n % 3)/img\(n).jpg") }
         try FileOps.write(Array("not a photo".utf8), to: f.path("notes.txt"))
-        #expect(counts(try f.index()) == expected(new: 20, failed: 1))
+        #expect(counts(try f.index()) == expected(new: 20, notAssets: 1))
         let before = try f.catalog.snapshot().assets
         let again = try f.index()
         #expect(f.analyzer.count == 0)
@@ -206,7 +211,7 @@ struct IndexerTests {
         try FileOps.write(Array("hello".utf8), to: f.path("notes.txt"))
         try FileOps.write([], to: f.path("empty.jpg"))
         try f.add("ok.jpg")
-        #expect(counts(try f.index()) == expected(new: 1, failed: 2))
+        #expect(counts(try f.index()) == expected(new: 1, notAssets: 2))
         #expect(try f.catalog.failures().map(\.path.display) == ["empty.jpg", "notes.txt"])
         #expect(try f.catalog.failure(at: LibraryPath("notes.txt"))?.reason == .notMedia)
         // A failed file that becomes a photo is catalogued; one that goes is forgotten.
@@ -218,7 +223,7 @@ struct IndexerTests {
         let okID = try f.id("ok.jpg")
         try FileOps.write(Array("now text".utf8), to: f.path("ok.jpg"))
         let summary = try f.index()
-        #expect(counts(summary) == expected(removed: 1, failed: 1, unchanged: 1))
+        #expect(counts(summary) == expected(removed: 1, notAssets: 1, unchanged: 1))
         #expect(summary.invalidatedIDs == [try #require(okID)])
         #expect(try f.catalog.failures().map(\.path.display) == ["ok.jpg"])
     }

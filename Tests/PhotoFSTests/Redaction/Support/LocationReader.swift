@@ -11,12 +11,12 @@ enum LocationReader {
         run(["/usr/bin/env", "exiftool", "-ver"]).status == 0 ? nil : "exiftool is not installed"
     }()
 
-    /// exiftool's `-n -json -a -G1` reading of every path, in one run (one Perl start for
+    /// exiftool's `-ee -n -json -a -G1` reading of every path, in one run (one Perl start for
     /// all files), keyed by the path as given.
     static func exiftool(_ paths: [String]) -> [String: [String: Any]] {
         guard !paths.isEmpty else { return [:] }
         // Through bash only to drop stderr: `run` merges it into the output, which must stay JSON.
-        let result = run(["/bin/bash", "-c", "exec exiftool -n -json -a -G1 -- \"$@\" 2>/dev/null", "exiftool"] + paths)
+        let result = run(["/bin/bash", "-c", "exec exiftool -ee -n -json -a -G1 -- \"$@\" 2>/dev/null", "exiftool"] + paths)
         guard let rows = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] else { return [:] }
         var readings: [String: [String: Any]] = [:]
         for row in rows {
@@ -40,20 +40,34 @@ enum LocationReader {
         "ContentLocationCode", "ContentLocationName",
     ]
 
-    /// The `Group:Tag` keys of a reading that still say where the photo was taken: a
-    /// coordinate, altitude or position in any group; any GPS IFD field but the version;
-    /// any location or place tag in an XMP or QuickTime group (Keys, ItemList, UserData).
-    /// The GPS version (what an emptied GPS directory keeps) says nothing about a place.
-    /// IPTC place names are `iptcLocationKeys`.
+    /// The `Group:Tag` keys of a reading that say where the photo was taken: what
+    /// `has:location` must agree with and what `strip` must remove. A coordinate, altitude
+    /// or position in any group; any GPS IFD or FLIR GPS field but the version; GeoTIFF
+    /// georeferencing; XMP GPS fields, place names of any namespace (City, State, Country,
+    /// CountryCode, Location..., Sublocation, WorldRegion) and DJI position, altitude and
+    /// heading; IPTC place datasets (any IPTC group); QuickTime location keys and atoms.
+    /// A creator's or licensor's address and a maker note's home-town city are identity,
+    /// not location; the GPS version says nothing about a place.
     static func locationKeys(_ tags: [String: Any]) -> [String] {
-        tags.keys.filter { key in
+        let placeNames = ["City", "State", "Country", "CountryCode", "Location", "Sublocation", "WorldRegion"]
+        let geoTIFFNames = [
+            "ModelTiePoint", "ModelPixelScale", "ModelTransform", "GeoTiffDirectory", "GeoTiffDoubleParams", "GeoTiffAsciiParams",
+        ]
+        return tags.keys.filter { key in
             guard let (group, name) = split(key) else { return false }
             if name == "GPSVersionID" { return false }
             if coordinateNames.contains(where: { name.hasPrefix($0) }) { return true }
-            if group == "GPS" { return true }
-            let quickTime = ["QuickTime", "Keys", "ItemList", "UserData", "Track1", "Track2", "Track3"].contains(group)
-            if group.hasPrefix("XMP") || quickTime {
-                return placeWords.contains { name.localizedCaseInsensitiveContains($0) }
+            if group == "GPS" || group == "GeoTiff" || geoTIFFNames.contains(name) { return true }
+            if group == "FLIR" { return name.hasPrefix("GPS") }
+            if group.hasPrefix("IPTC") { return iptcLocationNames.contains(name) }
+            if group.hasPrefix("XMP") {
+                if name.hasPrefix("Creator") || name.hasPrefix("Licensor") { return false }
+                if name.hasPrefix("GPS") || name.hasPrefix("Location") { return true }
+                if placeNames.contains(where: { name.hasPrefix($0) || name.hasSuffix($0) }) { return true }
+                return group == "XMP-drone-dji" && ["Gps", "Latitude", "Longitude", "Altitude", "Yaw"].contains(where: name.contains)
+            }
+            if ["QuickTime", "Keys", "ItemList", "UserData", "Track1", "Track2", "Track3"].contains(group) {
+                return ["GPS", "Location", "ISO6709", "Coordinates"].contains { name.localizedCaseInsensitiveContains($0) }
             }
             return false
         }.sorted()
@@ -63,7 +77,7 @@ enum LocationReader {
     static func iptcLocationKeys(_ tags: [String: Any]) -> [String] {
         tags.keys.filter { key in
             guard let (group, name) = split(key) else { return false }
-            return group == "IPTC" && iptcLocationNames.contains(name)
+            return group.hasPrefix("IPTC") && iptcLocationNames.contains(name)
         }.sorted()
     }
 
@@ -119,22 +133,40 @@ enum LocationReader {
     }
 }
 
-/// The corpus beside the package root (`../shared/corpus`) or `$PHOTOFS_CORPUS`, with the
-/// files its `manifest.json` marks as holding GPS (`hasGPS` or `hasGPSIFD`).
+/// The corpus beside the package root (`../shared/corpus`) or `$PHOTOFS_CORPUS`, and its
+/// sibling `corpus-extra` when present: every file of their `manifest.json`s.
 enum GPSCorpus {
-    /// Library-relative paths of the files with GPS, or nil (with the reason) when there is no corpus.
-    static func files() -> Result<[String], CorpusMissing> {
+    /// One corpus file: where it is, where the test library keeps it, what exiftool made of it.
+    struct File {
+        /// Absolute path of the corpus file.
+        let source: String
+        /// Library-relative path (files of `corpus-extra` under `extra/`).
+        let path: String
+        /// exiftool's FileType (nil when it found no format).
+        let fileType: String?
+        let hasGPS: Bool
+    }
+
+    /// The files, or why there is no corpus.
+    static func files() -> Result<[File], CorpusMissing> {
         guard let corpus = DaemonMountTests.corpus else {
             return .failure(CorpusMissing(reason: "no corpus at ../shared/corpus and PHOTOFS_CORPUS unset"))
         }
-        guard let data = FileManager.default.contents(atPath: corpus + "/manifest.json"),
-            let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
-        else { return .failure(CorpusMissing(reason: "\(corpus)/manifest.json is unreadable")) }
-        return .success(
-            list.compactMap { item in
+        var files: [File] = []
+        for (base, prefix) in [(corpus, ""), (corpus + "-extra", "extra/")] {
+            guard let data = FileManager.default.contents(atPath: base + "/manifest.json"),
+                let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+            else {
+                if prefix.isEmpty { return .failure(CorpusMissing(reason: "\(base)/manifest.json is unreadable")) }
+                continue
+            }
+            files += list.compactMap { item in
                 guard let path = item["path"] as? String else { return nil }
-                return (item["hasGPS"] as? Bool ?? false) || (item["hasGPSIFD"] as? Bool ?? false) ? path : nil
-            })
+                let hasGPS = (item["hasGPS"] as? Bool ?? false) || (item["hasGPSIFD"] as? Bool ?? false)
+                return File(source: base + "/" + path, path: prefix + path, fileType: item["fileType"] as? String, hasGPS: hasGPS)
+            }
+        }
+        return .success(files)
     }
 
     struct CorpusMissing: Error {
