@@ -13,6 +13,11 @@ enum EnvironmentReference {
         ("PATH", "where fusermount3 and, for photofs run, bwrap are found"),
         ("HOME", "the default catalog location (~/.local/share) and, for photofs run, where the app's view appears (~/Pictures)"),
         ("TMPDIR", "where photofs demo creates its sample library and mount (default /tmp)"),
+        ("XDG_CACHE_HOME", "thumbnails live in $XDG_CACHE_HOME/thumbnails, compatible JPEGs in $XDG_CACHE_HOME/photofs (default ~/.cache)"),
+        ("XDG_RUNTIME_DIR", "where the daemon's picker socket lives ($XDG_RUNTIME_DIR/photofs; else /run/photofs for root, /tmp/photofs-UID)"),
+        ("DISPLAY", "with WAYLAND_DISPLAY: when set, photofs pick opens its page with xdg-open and the daemon opens the picker on a request"),
+        ("WAYLAND_DISPLAY", "as DISPLAY"),
+        ("DBUS_SESSION_BUS_ADDRESS", "when set, the daemon sends a desktop notification for each pick request"),
     ]
 
     static let files: [(path: String, meaning: String)] = [
@@ -23,6 +28,9 @@ enum EnvironmentReference {
         ("/sbin/mount.fuse.photofs", "the mount(8) helper for 'mount -t fuse.photofs' and fstab lines of type fuse.photofs"),
         ("PREFIX/lib/systemd/user/photofs@.service", "the systemd user unit (Type=notify); the instance is the escaped mountpoint"),
         ("~/.config/photofs/mounts/INSTANCE.conf", "PHOTOFS_LIBRARY= and PHOTOFS_OPTIONS= of one photofs@INSTANCE.service"),
+        ("$XDG_CACHE_HOME/thumbnails/SIZE/MD5.png", "freedesktop thumbnails made by photofs thumbnails (shared with file managers)"),
+        ("$XDG_RUNTIME_DIR/photofs/picker-HASH.sock", "the daemon's picker socket: the CLI's own channel for select, deselect and app changes"),
+        ("MOUNTPOINT/apps/APP/.request", "an app's pick request: written by the app, read (blocking) for the person's answer"),
         (
             "/dev/log, /run/systemd/journal/socket",
             "where a daemon in the background logs: the journal when it runs, syslog otherwise (or --log-file)"
