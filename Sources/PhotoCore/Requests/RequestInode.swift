@@ -2,8 +2,9 @@
 /// requests) and `apps/APP/.request` in every app view. Hashed like the view's own nodes,
 /// with their own tag, so a number stays the same across snapshots and restarts.
 public enum RequestInode {
-    /// `.requests`, below the derived range like the other fixed nodes.
-    public static let list: UInt64 = 1000
+    /// `.requests`: a fixed number next to the view tree's own (1-8), outside the range
+    /// the `.picker` renderings take (768-1023).
+    public static let list: UInt64 = 9
 
     /// The request file of `app`.
     public static func file(app: String) -> UInt64 {

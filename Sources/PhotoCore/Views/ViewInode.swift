@@ -11,7 +11,8 @@ public enum ViewInode {
     public static let byCamera: UInt64 = 6
     public static let folders: UInt64 = 7
     public static let apps: UInt64 = 8
-    /// Numbers below this are reserved for fixed nodes; hashed numbers never fall below it.
+    /// Numbers below this are reserved for fixed nodes (1-8 above, 9 the owner's `.requests`,
+    /// 768-1023 the renderings of `.picker`); hashed numbers never fall below it.
     public static let firstDerived: UInt64 = 1024
 
     /// The derived number for a directory at a view path (e.g. `library/by-date/2024`).
