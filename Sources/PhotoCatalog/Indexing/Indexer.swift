@@ -399,18 +399,12 @@ private struct IndexRun {
             fingerprint: analysis.fingerprint, indexedAtNanoseconds: FileSystem.nowNanoseconds())
     }
 
-    /// The id for new content: the fingerprint's first 12 hex digits, or for a further
-    /// copy (or a prefix clash) the first free SHA-256("fingerprint/n") id.
+    /// The id for new content: the first of `AssetID.candidates(for:)` that is free.
     private func newID(for fingerprint: String, writer: IndexWriter, reserved: Set<AssetID>) throws(CatalogError) -> AssetID {
-        if let base = AssetID(fingerprint.prefix(AssetID.length)), !reserved.contains(base), !(try writer.isTaken(base)) {
-            return base
+        for id in AssetID.candidates(for: fingerprint) where !reserved.contains(id) {
+            if !(try writer.isTaken(id)) { return id }
         }
-        var n = 1
-        while true {
-            let hex = SHA256.hex(SHA256.hash(Array("\(fingerprint)/\(n)".utf8)))
-            if let id = AssetID(hex.prefix(AssetID.length)), !reserved.contains(id), !(try writer.isTaken(id)) { return id }
-            n += 1
-        }
+        preconditionFailure("AssetID.candidates is endless")
     }
 }
 
