@@ -28,30 +28,23 @@ extension WatchError: CustomStringConvertible {
 }
 
 /// Runs an incremental index of the folders where something happened, about
-/// `coalescing` seconds after the first event of a burst, and hands the new snapshot and
-/// the summary (with the ids to invalidate) to `onChange`.
+/// `coalescing` seconds after the first event of a burst, and hands the summary (with the
+/// ids to invalidate) to `onCatalogChange`, which reads what it needs from the catalog.
 ///
 /// One inotify watch per folder: a library with more folders than
 /// `/proc/sys/fs/inotify/max_user_watches` is watched only partly (the folders that did not
 /// get a watch are listed by `unwatchedFolders`).
 public final class LibraryWatcher: Sendable {
-    /// Called on the watcher's queue after each index run that changed the catalog.
-    public typealias ChangeHandler = @Sendable (LibrarySnapshot, IndexSummary) -> Void
-    /// Called on the watcher's queue after each index run that changed the catalog, for a
-    /// caller that reads the catalog itself (a second full snapshot per change costs a
-    /// 100,000-asset daemon time and memory); a thrown error retries like a failed read.
+    /// Called on the watcher's queue after each index run that changed the catalog; the
+    /// caller reads from the catalog only what changed (a full snapshot per change would cost
+    /// a 100,000-asset daemon time and memory); a thrown error retries like a failed read.
     public typealias CatalogChangeHandler = @Sendable (IndexSummary) throws(CatalogError) -> Void
     /// Called on the watcher's queue when an index run failed (the next event retries).
     public typealias ErrorHandler = @Sendable (IndexError) -> Void
 
-    private enum Delivery: Sendable {
-        case snapshot(ChangeHandler)
-        case summary(CatalogChangeHandler)
-    }
-
     private let indexer: Indexer
     private let coalescing: Double
-    private let onChange: Delivery
+    private let onCatalogChange: CatalogChangeHandler
     private let onError: ErrorHandler
     private let queue = DispatchQueue(label: "photofs.library-watcher")
     private let state = Mutex(State())
@@ -76,22 +69,14 @@ public final class LibraryWatcher: Sendable {
         UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
         | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW) | UInt32(IN_EXCL_UNLINK)
 
-    public init(indexer: Indexer, coalescing: Double = 0.2, onChange: @escaping ChangeHandler, onError: @escaping ErrorHandler = { _ in }) {
-        self.indexer = indexer
-        self.coalescing = coalescing
-        self.onChange = .snapshot(onChange)
-        self.onError = onError
-    }
-
-    /// A watcher that hands only the summary to `onCatalogChange`, which reads what it
-    /// needs from the catalog.
+    /// A watcher that hands each run's summary to `onCatalogChange`.
     public init(
         indexer: Indexer, coalescing: Double = 0.2, onCatalogChange: @escaping CatalogChangeHandler,
         onError: @escaping ErrorHandler = { _ in }
     ) {
         self.indexer = indexer
         self.coalescing = coalescing
-        self.onChange = .summary(onCatalogChange)
+        self.onCatalogChange = onCatalogChange
         self.onError = onError
     }
 
@@ -320,10 +305,7 @@ public final class LibraryWatcher: Sendable {
         // are still told (and re-read everything).
         guard combined.changedCatalog || (try? indexer.catalog.changedElsewhere) == true else { return true }
         do {
-            switch onChange {
-            case .snapshot(let handler): handler(try indexer.catalog.snapshot(), combined)
-            case .summary(let handler): try handler(combined)
-            }
+            try onCatalogChange(combined)
         } catch {
             // The catalog holds the changes: retry until a snapshot reaches the views.
             state.withLock { $0.owedSummary = combined }

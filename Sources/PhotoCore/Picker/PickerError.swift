@@ -46,8 +46,6 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
     case outsideFilter(app: String, asset: AssetID, line: Int)
     /// The app's selection would exceed its limit (EDQUOT).
     case limitExceeded(app: String, limit: Int, wouldHave: Int, line: Int)
-    /// The writer is not the mounting user or root (EACCES); raised by the adapter, not the executor.
-    case notOwner
 
     /// The errno family this error is reported as.
     public var errnoKind: PickerErrnoKind {
@@ -60,7 +58,6 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .appExists: .alreadyExists
         case .outsideFilter: .notPermitted
         case .limitExceeded: .quotaExceeded
-        case .notOwner: .accessDenied
         }
     }
 
@@ -74,7 +71,6 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
             .unknownApp(_, let line), .unknownAsset(_, let line), .appExists(_, let line), .outsideFilter(_, _, let line),
             .limitExceeded(_, _, _, let line):
             line
-        case .notOwner: 0
         }
     }
 
@@ -120,8 +116,6 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
             text = "asset \(asset) does not pass the filter of app '\(app)'"
         case .limitExceeded(let app, let limit, let wouldHave, _):
             text = "app '\(app)' may have at most \(limit) selected, this would make \(wouldHave); deselect some or raise --limit"
-        case .notOwner:
-            text = "only the user who mounted the library (or root) may write .picker"
         }
         return line > 0 ? "line \(line): \(text)" : text
     }

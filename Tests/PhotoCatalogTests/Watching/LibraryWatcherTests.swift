@@ -33,7 +33,8 @@ struct LibraryWatcherTests {
             _ = try indexer.run()
             watcher = LibraryWatcher(
                 indexer: indexer, coalescing: 0.1,
-                onChange: { [recorder] snapshot, summary in
+                onCatalogChange: { [recorder, catalog] summary throws(CatalogError) in
+                    let snapshot = try catalog.snapshot()
                     recorder.changes.withLock { $0.append(summary) }
                     recorder.latest.withLock { $0 = snapshot }
                 })

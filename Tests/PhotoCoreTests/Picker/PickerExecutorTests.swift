@@ -171,11 +171,6 @@ import Testing
         }
     }
 
-    @Test func notOwnerIsAccessDenied() {
-        #expect(PickerError.notOwner.errnoKind == .accessDenied)
-        #expect(PickerError.notOwner.reason == "only the user who mounted the library (or root) may write .picker")
-    }
-
     @Test func grantsRecordTheirTimeAndKeepOldOnes() throws {
         let (state, _) = try Self.run("select viewer @B @A", on: try Self.base(), now: 99)
         #expect(state.grants["viewer"]?.map(\.grantedAtNanoseconds) == [1, 99])
