@@ -8,8 +8,9 @@ cd "$(dirname "$0")/../.."
 COUNT="${COUNT:-100000}"
 SEED="${SEED:-7}"
 WORK="${1:-/tmp/photofs-mount-bench}"
-swift build -c release >&2
-export PHOTOFS_BIN="$PWD/.build/release/photofs"
+# PHOTOFS_BIN: a photofs binary to use instead of building one.
+if [ -z "${PHOTOFS_BIN:-}" ]; then swift build -c release >&2; fi
+export PHOTOFS_BIN="${PHOTOFS_BIN:-$PWD/.build/release/photofs}"
 export LIBRARY="$WORK/library-$COUNT-$SEED"
 export CATALOG="$WORK/catalog-$COUNT-$SEED.sqlite"
 mkdir -p "$WORK"

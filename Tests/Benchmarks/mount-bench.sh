@@ -20,9 +20,12 @@ COUNTS="${COUNTS:-10000 100000}"
 SEED="${SEED:-7}"
 WORK="${1:-/tmp/photofs-mount-bench}"
 
-echo "mount-bench: building photofs in release mode" >&2
-swift build -c release >&2
-PHOTOFS="$PWD/.build/release/photofs"
+# PHOTOFS_BIN: a photofs binary to use instead of building one.
+if [ -z "${PHOTOFS_BIN:-}" ]; then
+    echo "mount-bench: building photofs in release mode" >&2
+    swift build -c release >&2
+fi
+PHOTOFS="${PHOTOFS_BIN:-$PWD/.build/release/photofs}"
 mkdir -p "$WORK"
 
 MNT=""

@@ -9,7 +9,7 @@ CATALOG = os.environ["CATALOG"]
 FLAT = os.environ["FLAT"]
 COUNT = int(os.environ["COUNT"])
 RUNS = int(os.environ.get("RUNS", "3"))
-TIMEOUT = 60.0
+TIMEOUT = 300.0
 
 
 def status_mb(pid, field):

@@ -29,7 +29,7 @@ public final class LibraryState: ViewSource {
         let app: App
         let grants: [Grant]
         let generation: Int
-        let text: String
+        let bytes: [UInt8]
     }
 
     /// What one applied picker write did.
@@ -177,33 +177,36 @@ public final class LibraryState: ViewSource {
     public func renderedBytes() -> [UInt8] {
         let current = self.current
         if let cached = renderedText.withLock({ $0 }), cached.version == current.version { return cached.bytes }
-        let bytes = Array(render(current).utf8)
+        let bytes = render(current)
         renderedText.withLock { cached in
             if (cached?.version ?? -1) < current.version { cached = (current.version, bytes) }
         }
         return bytes
     }
 
-    /// The same text as `PickerRenderer.render`, with unchanged apps' blocks kept from the
-    /// last render.
-    private func render(_ current: Current) -> String {
+    /// The same text as `PickerRenderer.render` as bytes, with unchanged apps' blocks kept
+    /// from the last render (copied, not re-encoded: 20 apps of 1,000 grants are 1.2 MB).
+    private func render(_ current: Current) -> [UInt8] {
         let apps = current.snapshot.apps
-        var out = PickerRenderer.header(appCount: apps.count)
+        var blocks: [[UInt8]] = [Array(PickerRenderer.header(appCount: apps.count).utf8)]
         var fresh: [String: RenderedBlock] = [:]
         let cached = renderedBlocks.withLock { $0 }
         for name in apps.keys.sorted() {
             guard let app = apps[name] else { continue }
             let grants = current.snapshot.grants[name] ?? []
             if let block = cached[name], block.generation == current.generation, block.app == app, block.grants == grants {
-                out += block.text
+                blocks.append(block.bytes)
                 fresh[name] = block
             } else {
-                let text = PickerRenderer.block(app, grants: grants, assets: current.assets)
-                out += text
-                fresh[name] = RenderedBlock(app: app, grants: grants, generation: current.generation, text: text)
+                let bytes = Array(PickerRenderer.block(app, grants: grants, assets: current.assets).utf8)
+                blocks.append(bytes)
+                fresh[name] = RenderedBlock(app: app, grants: grants, generation: current.generation, bytes: bytes)
             }
         }
         renderedBlocks.withLock { $0 = fresh }
+        var out: [UInt8] = []
+        out.reserveCapacity(blocks.reduce(0) { $0 + $1.count })
+        for block in blocks { out.append(contentsOf: block) }
         return out
     }
 }

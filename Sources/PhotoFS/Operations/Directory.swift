@@ -47,9 +47,8 @@ extension PhotoFileSystem {
                 // have: READDIRPLUS would otherwise give the kernel a fresh dentry for a name
                 // revoked since, which `stat` would then answer from the cache. Attributes
                 // come from the current views.
-                guard current.isVisible(child, to: directory.caller), let now = current.node(inode: child.inode),
-                    now.parent == child.parent,
-                    now.name == child.name
+                guard let now = current.node(inode: child.inode), now.parent == child.parent, now.name == child.name,
+                    current.isVisible(now, to: directory.caller)
                 else { continue }
                 let needed = child.name.withCString { name -> Int in
                     let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
