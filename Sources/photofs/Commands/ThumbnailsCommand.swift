@@ -87,6 +87,7 @@ enum ThumbnailsCommand {
             }
         }
         group.wait()
+        pool.shutdown()
         bar?.finish()
         let result = tally.withLock { $0 }
         for (path, error) in result.failures.prefix(20) {
