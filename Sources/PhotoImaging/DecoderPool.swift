@@ -24,8 +24,15 @@ public final class DecoderPool: Sendable {
         self.slots = DispatchSemaphore(value: max(1, size))
     }
 
-    deinit {
-        idle.withLock { boxes in boxes.forEach { $0.process.finish() } }
+    deinit { shutdown() }
+
+    /// Ends the idle decoder processes and waits for them (a later request starts new ones).
+    public func shutdown() {
+        let boxes = idle.withLock { boxes in
+            defer { boxes.removeAll() }
+            return boxes
+        }
+        boxes.forEach { $0.process.finish() }
     }
 
     /// Runs one request in a decoder process and returns its answer; a crash or timeout of

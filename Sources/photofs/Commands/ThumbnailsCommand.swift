@@ -26,7 +26,7 @@ enum ThumbnailsCommand {
         options: LibraryContext.options + [
             .value("size", short: "s", "SIZE", "normal (128), large (256, default) or x-large (512)"),
             .flag("force", "remake thumbnails that are already fresh"),
-            .value("jobs", short: "j", "N", "decoder processes to run at once (default: one per core)"),
+            .value("jobs", short: "j", "N", "decoder processes to run at once (default: two per core)"),
             .value("time-limit", "SECONDS", "the longest one file may take (default 30)"),
             .flag("quiet", short: "q", "print only errors"),
         ]
@@ -38,7 +38,9 @@ enum ThumbnailsCommand {
         guard let size = ThumbnailSize(rawValue: sizeName) else {
             throw .usage("--size must be normal, large or x-large, not '\(sizeName)'")
         }
-        let jobs = try positiveNumber(arguments.value("jobs"), name: "jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        // Two decoder processes per core: while one reads its file or hands back its PNG
+        // the other decodes, so the cores stay busy.
+        let jobs = try positiveNumber(arguments.value("jobs"), name: "jobs") ?? 2 * ProcessInfo.processInfo.activeProcessorCount
         let timeLimit = Double(try positiveNumber(arguments.value("time-limit"), name: "time-limit") ?? 30)
         let context = try LibraryContext.existing(arguments: parsed, environment: environment)
         let assets: [Asset]
@@ -55,21 +57,37 @@ enum ThumbnailsCommand {
         let bar = quiet ? nil : ProgressBar(label: "thumbnails", isTerminal: environment.stderrIsTerminal, output: environment.output)
         let tally = Mutex(Tally())
         let started = ProgressBar.now()
-        DispatchQueue.concurrentPerform(iterations: assets.count) { index in
-            let asset = assets[index]
-            let path = root + [UInt8(ascii: "/")] + asset.path.bytes
-            let outcome: Result<ThumbnailService.Thumbnail, ImagingError>
-            do throws(ImagingError) {
-                outcome = .success(try service.thumbnail(forFile: path, size: size, force: arguments.flag("force")))
-            } catch {
-                outcome = .failure(error)
+        let force = arguments.flag("force")
+        let next = Mutex(0)
+        let group = DispatchGroup()
+        for _ in 0..<min(jobs, max(assets.count, 1)) {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                while true {
+                    let index = next.withLock { value in
+                        defer { value += 1 }
+                        return value
+                    }
+                    guard index < assets.count else { return }
+                    let asset = assets[index]
+                    let path = root + [UInt8(ascii: "/")] + asset.path.bytes
+                    let outcome: Result<ThumbnailService.Thumbnail, ImagingError>
+                    do throws(ImagingError) {
+                        outcome = .success(try service.thumbnail(forFile: path, size: size, force: force))
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    let done = tally.withLock { tally in
+                        tally.record(outcome, path: asset.path)
+                        return tally.done
+                    }
+                    bar?.update(done: done, total: assets.count)
+                }
             }
-            let done = tally.withLock { tally in
-                tally.record(outcome, path: asset.path)
-                return tally.done
-            }
-            bar?.update(done: done, total: assets.count)
         }
+        group.wait()
+        pool.shutdown()
         bar?.finish()
         let result = tally.withLock { $0 }
         for (path, error) in result.failures.prefix(20) {

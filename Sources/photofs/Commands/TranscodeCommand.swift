@@ -64,6 +64,7 @@ enum TranscodeCommand {
                 failures.withLock { $0.append((file, "\(error)")) }
             }
         }
+        pool.shutdown()
         let failed = failures.withLock { $0 }
         for (file, reason) in failed { environment.output.error("\(file): \(reason)") }
         if !arguments.flag("quiet") {
