@@ -27,10 +27,13 @@ import Testing
             print("skipping: Python's GLib bindings (python3-gi) are not installed")
             return
         }
-        let paths = ["/" + (32..<127).map { String(UnicodeScalar(UInt8($0))) }.joined().replacingOccurrences(of: "/", with: ""), "/été/日本/x y.jpg"]
+        let paths = [
+            "/" + (32..<127).map { String(UnicodeScalar(UInt8($0))) }.joined().replacingOccurrences(of: "/", with: ""), "/été/日本/x y.jpg",
+        ]
         for path in paths {
             let glib = try Fixture.run(
-                "/usr/bin/python3", ["-c", "import sys; from gi.repository import GLib; print(GLib.filename_to_uri(sys.argv[1], None))", path])
+                "/usr/bin/python3",
+                ["-c", "import sys; from gi.repository import GLib; print(GLib.filename_to_uri(sys.argv[1], None))", path])
             #expect(glib.output.trimmingCharacters(in: .newlines) == FileURI.of(absolutePath: Array(path.utf8)))
         }
     }
