@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import PhotoCatalog
 import PhotoCore
+import PhotoImaging
 import PickerServer
 import Synchronization
 
@@ -75,8 +76,12 @@ enum PickCommand {
         let finished = DispatchSemaphore(value: 0)
         let message = Mutex<String>("")
         let gate = PickerGate()
+        // Decoder processes for thumbnails missing from the cache, ended with the page.
+        let decoders = DecoderPool(executable: environment.executablePath, size: 2, timeLimit: 10)
+        defer { decoders.shutdown() }
+        let thumbnails = CachedThumbnails(service: ThumbnailService(pool: decoders, cache: ThumbnailCache(environment: environment.variables)))
         let service = PickerService(
-            setup: setup, gate: gate, thumbnails: EmbeddedThumbnails(), actions: actions,
+            setup: setup, gate: gate, thumbnails: thumbnails, actions: actions,
             finished: { text in
                 message.withLock { $0 = text }
                 finished.signal()

@@ -1,0 +1,22 @@
+import PhotoCore
+import PhotoImaging
+import PickerServer
+
+/// The picker page's grid images from the freedesktop thumbnail cache (`photofs
+/// thumbnails` fills it ahead; a missing one is made on demand by a decoder process, so a
+/// hostile file can only fail its own tile). A file no decoder handles falls back to its
+/// embedded EXIF thumbnail; previews stay the location-stripped bytes. A cached thumbnail is
+/// decoded pixels with only `Thumb::URI` and `Thumb::MTime` beside them: no location.
+struct CachedThumbnails: ThumbnailSource {
+    let service: ThumbnailService
+    let embedded = EmbeddedThumbnails()
+
+    func thumbnail(of asset: Asset, path: String) -> (bytes: [UInt8], type: String)? {
+        if let made = try? service.thumbnail(forFile: Array(path.utf8), size: .normal) { return (made.png, "image/png") }
+        return embedded.thumbnail(of: asset, path: path)
+    }
+
+    func preview(of asset: Asset, path: String) -> (bytes: [UInt8], type: String)? {
+        embedded.preview(of: asset, path: path)
+    }
+}
