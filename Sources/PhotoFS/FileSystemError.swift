@@ -19,7 +19,7 @@ enum FileSystemError: Error, Sendable {
     case notImplemented
     /// A system call on the library failed with this errno.
     case system(errno: Int32, call: String)
-    /// A control-file command was refused, with the errno DESIGN.md assigns.
+    /// A control-file command was refused, with the errno the README assigns.
     case refused(errno: Int32)
     /// A bug or an impossible state: answered with EIO and logged.
     case unexpected(String)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Live-change benchmark (issue 3): time from a file added to or deleted from the library
+# Live-change benchmark: time from a file added to or deleted from the library
 # until the mount shows it, on an indexed generated library (100,000 photos by default,
 # the same one mount-bench.sh makes and keeps in WORKDIR).
 # Usage: Tests/Benchmarks/live-bench.sh [WORKDIR]   (env: RUNS=5, COUNT=100000, SEED=7)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mount benchmark (issue 3): how long `photofs mount LIBRARY MOUNTPOINT` takes to hand back
+# Mount benchmark: how long `photofs mount LIBRARY MOUNTPOINT` takes to hand back
 # a working mount of an already-indexed library, and how much memory the daemon keeps.
 # Prints a markdown table of medians on stdout, with the issue's targets.
 #
@@ -111,4 +111,4 @@ echo "| assets | mount → ready (s) | VmRSS ready (MB) | VmRSS after ls (MB) | 
 echo "|---:|---:|---:|---:|---:|---:|"
 for COUNT in $COUNTS; do echo "${ROW[$COUNT]}"; done
 echo
-echo "Targets (issue 3), at 100,000 assets: mount → ready ≤ 2 s; daemon VmRSS ≤ 200 MB."
+echo "Targets, at 100,000 assets: mount → ready ≤ 2 s; daemon VmRSS ≤ 200 MB."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Read benchmark (issue 3): direct reads, libfuse's passthrough_ll as shipped and with
+# Read benchmark: direct reads, libfuse's passthrough_ll as shipped and with
 # -o cache=always, and photofs library/all, on one generated library in one run.
 # Usage: Tests/Benchmarks/read-bench.sh [WORKDIR]   (env: RUNS, SMALL_FILES, MANY_FILES, LARGE_MB)
 set -euo pipefail

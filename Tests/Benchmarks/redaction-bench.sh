@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Redaction read benchmark (issue 5): sequential throughput of a `strip` app view against
+# Redaction read benchmark: sequential throughput of a `strip` app view against
 # library/all on the same GPS JPEGs, in one run, first read (fresh mount) and repeated,
 # medians of RUNS runs, with the ratios strip / library (target: >= 0.9).
 # Usage: Tests/Benchmarks/redaction-bench.sh [WORKDIR]   (env: RUNS, LARGE_FILES, SMALL_FILES)

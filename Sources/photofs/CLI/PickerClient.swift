@@ -2,7 +2,7 @@ import Glibc
 import PhotoCatalog
 import PhotoCore
 
-/// Sends picker commands the way DESIGN.md says: to the daemon when the library is mounted
+/// Sends picker commands the way the README says: to the daemon when the library is mounted
 /// (so it applies them and invalidates the kernel's caches) — over its picker socket, which
 /// answers this call alone, or through `MOUNTPOINT/.picker` when there is no socket —
 /// straight to the catalog otherwise. Either way one parser and one executor run them.

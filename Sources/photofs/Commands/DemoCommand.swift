@@ -49,7 +49,7 @@ enum DemoCommand {
         }
 
         // MOUNT: `photofs mount` (branch fuse) is called here when the command table has it,
-        // with the interface of DESIGN.md: `mount [--catalog PATH] LIBRARY MOUNTPOINT`,
+        // with the documented interface: `mount [--catalog PATH] LIBRARY MOUNTPOINT`,
         // going to the background once the mount is ready. Adjust the arguments here if
         // the mount command's interface differs.
         var mounted = false

@@ -44,7 +44,7 @@ struct PickerControl: ControlHandling {
 
     func render() -> [UInt8] { state.renderedBytes() }
 
-    /// The errno a picker refusal maps to (DESIGN.md, "The picker control file").
+    /// The errno a picker refusal maps to (README, "The picker control file").
     static func errno(for kind: PickerErrnoKind) -> Int32 {
         switch kind {
         case .invalid: EINVAL

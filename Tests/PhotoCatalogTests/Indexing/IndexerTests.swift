@@ -74,7 +74,7 @@ private func expected(
 
 @Suite("Indexer")
 struct IndexerTests {
-    /// The acceptance scenario of issue 2: rename one, move one, change one, delete one.
+    /// The incremental scenario: rename one, move one, change one, delete one.
     @Test func renameMoveChangeDelete() throws {
         let f = try Fixture()
         for (day, name) in ["rename.jpg", "move.jpg", "change.jpg", "delete.jpg", "stay.jpg"].enumerated() {
@@ -300,7 +300,7 @@ struct IndexerTests {
 
 @Suite("Indexer at scale")
 struct IndexerScaleTests {
-    /// Issue 2 asks for a re-index of an unchanged 10,000-file library in under 2 s.
+    /// The README promises a re-index of an unchanged 10,000-file library in under 2 s.
     @Test func reindexingTenThousandUnchangedFilesIsQuick() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -8,7 +8,7 @@ import Testing
 @testable import PhotoCatalog
 
 /// Real inotify on a real temporary library: each change must reach the catalog (and the
-/// change handler) within 2 seconds, as issue 3 asks of the live library.
+/// change handler) within 2 seconds, as the README promises of the live library.
 @Suite("Library watcher", .serialized)
 struct LibraryWatcherTests {
     /// What the change handler was given.

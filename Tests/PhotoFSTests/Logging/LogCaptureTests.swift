@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// No log line ever holds a coordinate or a file's bytes (issue 6). Every daemon the tests
+/// No log line ever holds a coordinate or a file's bytes. Every daemon the tests
 /// start logs at debug level and has its log checked by `DaemonProcess` once it exits (the
 /// attack, visibility, revocation and redaction suites included, with the library's real
 /// coordinates from exiftool); this suite shows that the check catches what it must and

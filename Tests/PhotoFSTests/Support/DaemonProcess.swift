@@ -107,7 +107,7 @@ final class DaemonProcess {
     /// What the daemon wrote to stderr.
     var log: String { Self.read(logPath) }
 
-    /// Records an issue for every log line that breaks the logging rules (issue 6); runs
+    /// Records an issue for every log line that breaks the logging rules; runs
     /// once, after the daemon exited.
     private func checkLog() {
         guard !logChecked else { return }

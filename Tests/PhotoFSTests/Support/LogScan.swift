@@ -1,6 +1,6 @@
 import Foundation
 
-/// Looks through a daemon's log for what must never be in it (issue 6): a coordinate of a
+/// Looks through a daemon's log for what must never be in it: a coordinate of a
 /// photo in the library, a GPS tag with a value, or a file's raw bytes.
 ///
 /// A coordinate is caught in any decimal rendering: every number with at least two
