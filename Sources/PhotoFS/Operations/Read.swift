@@ -29,17 +29,20 @@ extension PhotoFileSystem {
             readControl(request, inode, size, offset)
             return
         }
-        if tree.node(inode: inode) == nil, let special = specialFile(inode: inode, in: tree) {
+        let tree = self.tree
+        let node = tree.node(inode: inode)
+        if node == nil, let special = specialFile(inode: inode, in: tree) {
             readSpecial(special, request, size, offset, flags: info?.pointee.flags ?? O_RDONLY)
             return
         }
-        respond(request, "read") { () throws(FileSystemError) -> Reply in try readFile(request, inode, size, offset) }
+        respond(request, "read") { () throws(FileSystemError) -> Reply in try readFile(request, node, in: tree, size, offset) }
     }
 
-    private func readFile(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int) throws(FileSystemError) -> Reply {
-        let tree = self.tree
+    private func readFile(_ request: fuse_req_t, _ node: ViewNode?, in tree: ViewTree, _ size: Int, _ offset: Int) throws(FileSystemError)
+        -> Reply
+    {
         // A read names an inode the kernel had: one that left the tree was revoked or removed.
-        guard let node = tree.node(inode: inode), tree.isVisible(node, to: try caller(of: request, in: tree)) else {
+        guard let node, tree.isVisible(node, to: try caller(of: request, in: tree)) else {
             throw .accessDenied
         }
         guard case .file(_, let policy) = node.kind, let asset = tree.asset(of: node) else { throw .isDirectory }

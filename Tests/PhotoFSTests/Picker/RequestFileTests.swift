@@ -63,6 +63,16 @@ struct RequestFileTests {
             let line = try #require(lines.first)
             #expect(line.hasPrefix("id=") && line.contains(" app=editor limit=2 mode=add ordered=yes") && line.hasSuffix(" media=image"))
             let id = String(line.split(separator: " ")[0].dropFirst(3))
+            // The owner's view of it: `photofs requests` and its JSON.
+            let listed = run([DaemonProcess.binary, "requests", "--mountpoint", m])
+            #expect(
+                listed.status == 0 && listed.output.hasPrefix("editor (#\(id) on \(m)): up to 2, image, add, waiting "), "\(listed.output)")
+            let json = run([DaemonProcess.binary, "requests", "--json", "--mountpoint", m])
+            let objects = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]] ?? []
+            #expect(objects.count == 1)
+            #expect(objects.first?["app"] as? String == "editor" && objects.first?["limit"] as? Int == 2)
+            #expect(objects.first?["media"] as? String == "image" && objects.first?["mode"] as? String == "add")
+            #expect(objects.first?["id"] as? Int == Int(id))
             // The app's read is blocked until the owner answers.
             #expect(app.wait(timeout: 1) == nil)
             // The owner grants two photos (one transaction), then answers with them in that order.
