@@ -57,6 +57,9 @@ let package = Package(
                 "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoFS", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport",
             ]
         ),
+        .testTarget(
+            name: "ViewLayerTests", dependencies: ["PhotoCore", "PhotoCatalog", "PhotoFS", "PhotoMetadata", "TestSupport"]
+        ),
         .testTarget(name: "PickerServerTests", dependencies: ["MediaFormats", "PhotoCore", "PickerServer", "TestSupport"]),
         .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "TestSupport"]),
     ],

@@ -28,10 +28,11 @@ extension PhotoFileSystem {
     }
 
     /// Runs one operation and sends exactly one reply: its result, or its error as an errno
-    /// (unexpected errors become EIO and are logged). Operations never reply themselves.
+    /// (`ViewLayerError.errno`, the one table; unexpected errors become EIO and are
+    /// logged). Operations never reply themselves.
     func respond(
         _ request: fuse_req_t, _ operation: StaticString, info: UnsafeMutablePointer<fuse_file_info>? = nil,
-        _ body: () throws(FileSystemError) -> Reply
+        _ body: () throws(ViewLayerError) -> Reply
     ) {
         let reply: Reply
         do {
@@ -76,17 +77,13 @@ extension PhotoFileSystem {
     }
 
     /// The request's caller in terms of the access model; strangers are refused outright.
-    func caller(of request: fuse_req_t, in tree: ViewTree) throws(FileSystemError) -> ViewCaller {
-        let uid = fuse_req_ctx(request)?.pointee.uid ?? UInt32.max
-        let caller = tree.caller(uid: uid, mountOwner: configuration.ownerUID)
-        if caller == .stranger { throw .accessDenied }
-        return caller
+    func caller(of request: fuse_req_t, in tree: ViewTree) throws(ViewLayerError) -> ViewCaller {
+        try layer.caller(uid: fuse_req_ctx(request)?.pointee.uid ?? UInt32.max, in: tree)
     }
 
     /// The node for `inode` if this caller may see it; ENOENT otherwise. Every rendering
     /// of `.picker` is its one node.
-    func visibleNode(_ inode: UInt64, in tree: ViewTree, to caller: ViewCaller) throws(FileSystemError) -> ViewNode {
-        guard let node = tree.node(inode: Self.treeInode(inode)), tree.isVisible(node, to: caller) else { throw .notFound }
-        return node
+    func visibleNode(_ inode: UInt64, in tree: ViewTree, to caller: ViewCaller) throws(ViewLayerError) -> ViewNode {
+        try layer.visibleNode(Self.treeInode(inode), in: tree, to: caller)
     }
 }

@@ -3,25 +3,26 @@ import Glibc
 import PhotoCore
 import Synchronization
 
-/// The daemon's file system, handed to every FUSE callback as the session userdata: where
-/// the current views come from (the one owner of the live state), the library root, the
-/// control-file handler and the queue that tells the kernel what to forget.
+/// The daemon's file system, handed to every FUSE callback as the session userdata: the
+/// view layer that decides every answer (`ViewLayer`, over the views of the one owner of
+/// the live state), the library root it reads below, what only the kernel needs (the
+/// `.picker` renderings' inodes, per-thread buffers, deferred request replies) and the
+/// queue that tells the kernel what to forget.
 ///
 /// Request handlers take the current tree once, then work on that immutable value; no
 /// handler holds a lock while it does I/O.
 public final class PhotoFileSystem: Sendable {
     let configuration: FileSystemConfiguration
-    let control: (any ControlHandling)?
-    /// The owner of the views; replaces them, this type only reads them.
-    let source: any ViewSource
+    /// Who may see what and which bytes are served: every operation's decisions.
+    public let layer: ViewLayer
     /// The library root, opened once; sources are opened relative to it.
     let libraryFD: Int32
     let buffers: ThreadBuffers
     let invalidator: Invalidator
     /// The renderings of `.picker`, one inode each, and its write limit.
     let controlFile = ControlFileState()
-    /// The apps' pick requests (`apps/APP/.request`, `.requests`).
-    let requests = RequestFiles()
+    /// The apps' pick requests (`apps/APP/.request`, `.requests`): their expiry and ticks.
+    let requests: RequestFiles
     /// Directory times: when the daemon started.
     let startTime: timespec
 
@@ -33,8 +34,11 @@ public final class PhotoFileSystem: Sendable {
         let fd = configuration.libraryPath.withCString { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { throw .libraryUnreadable(errno: errno) }
         self.configuration = configuration
-        self.control = control
-        self.source = views
+        let broker = RequestBroker()
+        self.layer = ViewLayer(
+            source: views, ownerUID: configuration.ownerUID, othersMayEnter: configuration.othersMayEnter,
+            reader: LibraryFileReader(libraryFD: fd), control: control, requests: broker)
+        self.requests = RequestFiles(broker: broker)
         self.libraryFD = fd
         self.buffers = ThreadBuffers()
         self.invalidator = invalidator ?? Invalidator(log: configuration.log)
@@ -48,7 +52,7 @@ public final class PhotoFileSystem: Sendable {
     }
 
     /// The tree requests are answered from right now.
-    public var tree: ViewTree { source.views }
+    public var tree: ViewTree { layer.tree }
 
     /// Has the kernel drop the entries, attributes, pages and listings a views change
     /// touched. Waits up to `wait` seconds for the kernel to acknowledge, so that a

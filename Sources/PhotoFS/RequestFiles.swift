@@ -15,11 +15,14 @@ public enum RequestEvent: Sendable {
 /// answered until the request is settled, so the app's `read(2)` blocks without holding a
 /// FUSE thread).
 final class RequestFiles: Sendable {
-    let broker = RequestBroker()
+    let broker: RequestBroker
     /// Counts GETATTRs of the request files, each of which reports a new mtime, so a read
     /// always refetches the answer (as for `.picker`).
     let ticks = Atomic<Int>(0)
     private let timer = DispatchQueue(label: "photofs.requests")
+
+    /// The request files of `broker` (the view layer's).
+    init(broker: RequestBroker) { self.broker = broker }
 
     /// The size reported while a request is pending: large enough that the kernel sends the
     /// READ (it trims the file at the end of the short reply).
@@ -49,19 +52,4 @@ struct DeferredRequest: @unchecked Sendable {
 /// A poll handle kept until the answer: notified once, then destroyed.
 struct DeferredPoll: @unchecked Sendable {
     let handle: OpaquePointer
-}
-
-/// The special files the tree does not hold.
-enum SpecialFile: Hashable {
-    /// `apps/APP/.request`.
-    case request(app: String)
-    /// `.requests` at the root (owner only).
-    case requestList
-
-    var name: [UInt8] {
-        switch self {
-        case .request: RequestInode.fileName
-        case .requestList: RequestInode.listName
-        }
-    }
 }

@@ -16,8 +16,9 @@ public enum ExternalTools {
 
     /// `.build/debug/photofs` of this package (found from this file's path), once built.
     public static let photofs: String? = {
+        // Tests/TestSupport/ExternalTools.swift: three levels up is the package root.
         var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { root.deleteLastPathComponent() }
+        for _ in 0..<3 { root.deleteLastPathComponent() }
         let path = root.appendingPathComponent(".build/debug/photofs").path
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }()

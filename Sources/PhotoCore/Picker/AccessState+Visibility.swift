@@ -1,12 +1,13 @@
 extension AccessState {
-    /// What `apps/<name>/` shows: the app's grants whose asset is still catalogued and
-    /// passes the app's filter, in selection order. A grant that fails the filter stays in
-    /// the state (hidden, not deleted). An unknown app, or one whose stored filter no longer
-    /// parses, sees nothing (fails closed).
+    /// What `apps/<name>/` shows, in selection order: the app's members that
+    /// `AppVisibility` shows (catalogued, passing the filter, servable under the location
+    /// policy). A grant that is hidden stays in the state (hidden, not deleted). An unknown
+    /// app, or one whose stored filter no longer parses, sees nothing (fails closed).
     public func visibleAssets(of name: String, in assets: AssetIndex) -> [Asset] {
-        guard let app = apps[name], let filter = try? Filter(app.filter) else { return [] }
-        return (grants[name] ?? []).compactMap { grant in
-            assets[grant.asset].flatMap { filter.matches($0) ? $0 : nil }
+        guard let app = apps[name] else { return [] }
+        let visibility = AppVisibility(app)
+        return AppVisibility.members(of: grants[name] ?? []).compactMap { id in
+            assets[id].flatMap { visibility.shows($0) ? $0 : nil }
         }
     }
 }

@@ -12,6 +12,7 @@
 /// select editor 3f9a1c0d2b7e  # Trips/2024/IMG_0001.jpg
 /// # select editor 0c1d2e3f4a5b  # hidden: Trips/a.png does not pass the filter
 /// # select editor 77aa00bb11cc  # missing: no longer in the library
+/// # select editor 5e6f7a8b9c0d  # withheld: Trips/b.mov cannot be served under --location strip
 ///
 /// # uploader: 0 selected, 0 visible
 /// app add uploader --location keep --uid 1001
@@ -21,8 +22,9 @@
 ///   it), `--location` always, `--limit` and `--uid` when set.
 /// - One `select` per granted asset, by id, in selection order, with its library path as a
 ///   comment (shown escaped: `\\`, `\xNN` for control and non-UTF-8 bytes). Grants that the
-///   view hides (asset gone, or no longer passing the filter) are kept in the state but
-///   written as comments, so the whole text replays without error onto an empty state.
+///   view hides (`AppVisibility`: asset gone, not passing the filter, or withheld under the
+///   location policy) are kept in the state but written as comments, so the whole text
+///   replays without error onto an empty state.
 /// - Nothing in it is a coordinate or other metadata.
 public enum PickerRenderer {
     public static func render(_ state: AccessState, assets: AssetIndex) -> String {
@@ -44,20 +46,23 @@ public enum PickerRenderer {
     /// the app, its grants or the assets change.
     public static func block(_ app: App, grants: [Grant], assets: AssetIndex) -> String {
         let name = app.name
-        let filter = try? Filter(app.filter)
+        let visibility = AppVisibility(app)
         var lines: [String] = []
         var visible = 0
         for grant in grants {
-            guard let asset = assets[grant.asset] else {
-                lines.append("# select \(name) \(grant.asset)  # missing: no longer in the library")
-                continue
-            }
-            let path = PickerText.escaped(asset.path.bytes)
-            if filter?.matches(asset) ?? false {
+            let asset = assets[grant.asset]
+            let path = asset.map { PickerText.escaped($0.path.bytes) } ?? ""
+            switch visibility.classify(asset) {
+            case .visible:
                 visible += 1
                 lines.append("select \(name) \(grant.asset)  # \(path)")
-            } else {
+            case .missing:
+                lines.append("# select \(name) \(grant.asset)  # missing: no longer in the library")
+            case .filteredOut:
                 lines.append("# select \(name) \(grant.asset)  # hidden: \(path) does not pass the filter")
+            case .withheld:
+                lines.append(
+                    "# select \(name) \(grant.asset)  # withheld: \(path) cannot be served under --location \(app.locationPolicy.rawValue)")
             }
         }
         var out = "\n# \(name): \(grants.count) selected, \(visible) visible\n"

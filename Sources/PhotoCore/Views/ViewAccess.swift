@@ -24,7 +24,7 @@ extension ViewTree {
             switch node.scope {
             case .shared: return true
             case .owner: return false
-            case .app(let name): return names.contains(name)
+            case .app(let name): return AppVisibility.mayEnter(name, caller: caller)
             }
         }
     }

@@ -275,9 +275,9 @@ struct LibraryPartBuilder {
 }
 
 extension ViewTree {
-    /// The part of one app: its directory under `apps/` and the granted assets that pass
-    /// its filter, exist, and (unless the policy is `keep`) have a redaction plan that does
-    /// not withhold them, in selection order. Nil when the name cannot be a directory name.
+    /// The part of one app: its directory under `apps/` and its members that
+    /// `AppVisibility` shows (granted, catalogued, passing the filter, servable under the
+    /// location policy), in selection order. Nil when the name cannot be a directory name.
     /// O(the app's grants).
     static func buildApp(
         _ app: App, grants: [Grant], assets: [Asset], firstByID: [AssetID: Int32], filters: any AppFilterResolving,
@@ -291,20 +291,16 @@ extension ViewTree {
         let directory = part.add(
             inode: ViewInode.directory(path: path), parent: nil, parentInode: ViewInode.apps, name: directoryName, kind: .directory,
             scope: scope, path: path)
-        if let passes = filters.predicate(for: app) {
-            var seen = Set<AssetID>()
-            var members: [Int32] = []
-            for grant in grants where seen.insert(grant.asset).inserted {
-                guard let index = firstByID[grant.asset] else { continue }
-                // Fields read in place: copying a whole asset retains each of its parts.
-                if app.locationPolicy != .keep, case .withheld = assets[Int(index)].redaction.plan(for: app.locationPolicy) { continue }
-                if passes(assets[Int(index)]) { members.append(index) }
-            }
-            let previousPart = previous?.appPart(named: app.name)
-            let previousAssets = previous?.snapshot.assets ?? []
-            part.addFiles(members, of: assets, to: directory, policy: app.locationPolicy, scope: scope) { inode, parent, id in
-                previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
-            }
+        let visibility = AppVisibility(app, filters: filters)
+        var members: [Int32] = []
+        for id in AppVisibility.members(of: grants) {
+            guard let index = firstByID[id] else { continue }
+            if visibility.shows(assets[Int(index)]) { members.append(index) }
+        }
+        let previousPart = previous?.appPart(named: app.name)
+        let previousAssets = previous?.snapshot.assets ?? []
+        part.addFiles(members, of: assets, to: directory, policy: app.locationPolicy, scope: scope) { inode, parent, id in
+            previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
         }
         return part.finish()
     }

@@ -2,34 +2,24 @@ import CFuse
 import Glibc
 import PhotoCore
 
-/// GETATTR and SETATTR, and the attributes every reply carries.
-///
-/// Ownership and mode bits restate the access model so that the kernel (mounted with
-/// `default_permissions` under `--allow-other`) refuses a walk the daemon would refuse,
-/// even from a cached dentry: `library/` 0500 and `.picker` 0600 belong to the owner, an
-/// app's directory 0500 to its bound uid (or the owner), everything else is 0555/0444.
-/// A private mount (no `--allow-other`) lets only its owner in, so there every app's
-/// directory is the owner's: the owner (who has no DAC override unless root) can enter
-/// every view, a sandbox of a bound app included.
+/// GETATTR and SETATTR, and the attributes every reply carries: ownership and mode bits
+/// come from the view layer (`ViewLayer.attributes`, which restates the access model), the
+/// kernel-only parts (timeouts, `.picker`'s rendering inodes) from here.
 ///
 /// When other users may enter, the entries of `apps/` differ by caller (a bound uid sees
 /// only its own app) while the kernel's name and attribute caches serve every caller
 /// alike: they are not cached at all, so each walk asks the daemon as this caller.
 extension PhotoFileSystem {
-    /// A GETATTR names an inode the kernel holds: names are resolved by LOOKUP, which
-    /// answers ENOENT for what the caller may not see, and a revocation drops the names the
-    /// kernel cached. So an inode that left the tree is one held open (a descriptor, whose
-    /// `fstat` comes here without naming the file, or a working directory) and answers
-    /// EACCES like its reads; one in the tree but not visible to this caller answers ENOENT.
+    /// GETATTR: the layer decides which node answers (`ViewLayer.attributedNode`: EACCES
+    /// for an inode that left the tree, ENOENT for one this caller may not see).
     func getattr(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>? = nil) {
-        respond(request, "getattr") { () throws(FileSystemError) -> Reply in
+        respond(request, "getattr") { () throws(ViewLayerError) -> Reply in
             let tree = self.tree
-            if tree.node(inode: Self.treeInode(inode)) == nil, let special = specialFile(inode: inode, in: tree) {
-                _ = try specialCaller(special, request, in: tree)
+            if tree.node(inode: Self.treeInode(inode)) == nil, let special = layer.specialFile(inode: inode, in: tree) {
+                try layer.checkSpecial(special, caller: try caller(of: request, in: tree), in: tree)
                 return .attributes(specialAttributes(special, in: tree), timeout: 0)
             }
-            if tree.node(inode: Self.treeInode(inode)) == nil { throw .accessDenied }
-            let node = try visibleNode(inode, in: tree, to: try caller(of: request, in: tree))
+            let node = try layer.attributedNode(Self.treeInode(inode), caller: try caller(of: request, in: tree), in: tree)
             let text = node.kind == .picker ? try pickerText(inode) : nil
             return .attributes(attributes(of: node, in: tree, picker: text), timeout: attributeTimeout(of: node))
         }
@@ -38,17 +28,17 @@ extension PhotoFileSystem {
     /// ACCESS (sent when the mount has no `default_permissions`): write access is refused
     /// everywhere but `.picker`, so `test -w` tells the truth about a read-only view.
     func access(_ request: fuse_req_t, _ inode: UInt64, _ mask: Int32) {
-        respond(request, "access") { () throws(FileSystemError) -> Reply in
+        respond(request, "access") { () throws(ViewLayerError) -> Reply in
             let tree = self.tree
-            if tree.node(inode: inode) == nil, let special = specialFile(inode: inode, in: tree) {
-                _ = try specialCaller(special, request, in: tree)
+            if tree.node(inode: inode) == nil, let special = layer.specialFile(inode: inode, in: tree) {
+                try layer.checkSpecial(special, caller: try caller(of: request, in: tree), in: tree)
                 return .done
             }
             let caller = try caller(of: request, in: tree)
             let node = try visibleNode(inode, in: tree, to: caller)
             if mask & W_OK != 0 {
                 guard node.kind == .picker else { throw .readOnly }
-                guard caller == .owner else { throw .accessDenied }
+                guard caller == .owner else { throw .permissionDenied }
             }
             return .done
         }
@@ -57,12 +47,12 @@ extension PhotoFileSystem {
     /// Only `.picker` accepts a truncation to 0 (what `echo > .picker` sends without
     /// atomic O_TRUNC); everything else is read-only.
     func setattr(_ request: fuse_req_t, _ inode: UInt64, _ wanted: UnsafeMutablePointer<stat>?, _ fields: Int32) {
-        respond(request, "setattr") { () throws(FileSystemError) -> Reply in
+        respond(request, "setattr") { () throws(ViewLayerError) -> Reply in
             let tree = self.tree
-            if tree.node(inode: inode) == nil, let special = specialFile(inode: inode, in: tree) {
+            if tree.node(inode: inode) == nil, let special = layer.specialFile(inode: inode, in: tree) {
                 // Only the truncation of `echo > FILE`; the size reported is 0 so that the
                 // kernel does not read the page back before the write (which would wait).
-                _ = try specialCaller(special, request, in: tree)
+                try layer.checkSpecial(special, caller: try caller(of: request, in: tree), in: tree)
                 guard fields & FUSE_SET_ATTR_SIZE == 0 || wanted?.pointee.st_size == 0 else { throw .readOnly }
                 return .attributes(specialAttributes(special, in: tree, truncated: true), timeout: 0)
             }
@@ -72,7 +62,7 @@ extension PhotoFileSystem {
                 fields & ~(FUSE_SET_ATTR_SIZE | FUSE_SET_ATTR_CTIME | FUSE_SET_ATTR_MTIME | FUSE_SET_ATTR_MTIME_NOW) == 0,
                 fields & FUSE_SET_ATTR_SIZE == 0 || wanted?.pointee.st_size == 0
             else { throw .readOnly }
-            guard caller == .owner else { throw .accessDenied }
+            guard caller == .owner else { throw .permissionDenied }
             return .attributes(attributes(of: node, in: tree, picker: try pickerText(inode)), timeout: 0)
         }
     }
@@ -81,40 +71,36 @@ extension PhotoFileSystem {
     /// those of the rendering `picker` (the current one when not given).
     func attributes(of node: ViewNode, in tree: ViewTree, picker: PickerGenerations.Text? = nil) -> stat {
         var status = stat()
-        status.st_ino = __ino_t(node.inode)
-        status.st_uid = configuration.othersMayEnter ? tree.boundUID(of: node) ?? configuration.ownerUID : configuration.ownerUID
         status.st_gid = configuration.ownerGID
         status.st_blksize = 1 << 17
         status.st_atim = startTime
         status.st_mtim = startTime
         status.st_ctim = startTime
-        switch node.kind {
-        case .directory:
-            status.st_mode = S_IFDIR | directoryMode(of: node, in: tree)
-            status.st_nlink = 2
-            if let changed = tree.directoryTimes.time(of: node.inode) {
-                status.st_mtim = Self.fileTime(nanoseconds: changed)
-                status.st_ctim = status.st_mtim
-            }
-        case .picker:
-            status.st_mode = S_IFREG | 0o600
-            status.st_nlink = 1
+        if node.kind == .picker {
+            // The size and times of the rendering the caller reads, one inode each.
             let text = picker ?? currentPickerText()
             status.st_ino = __ino_t(text.inode)
+            status.st_uid = configuration.othersMayEnter ? tree.boundUID(of: node) ?? configuration.ownerUID : configuration.ownerUID
+            status.st_mode = S_IFREG | 0o600
+            status.st_nlink = 1
             status.st_size = text.bytes.count
             status.st_mtim = controlTime(text)
             status.st_ctim = status.st_mtim
-        case .file:
-            let asset = tree.asset(of: node)
-            let size = max(0, asset?.size ?? 0)
-            status.st_mode = S_IFREG | 0o444
-            status.st_nlink = 1
-            status.st_size = Int(size)
-            status.st_blocks = Int((size &+ 511) / 512)
-            let time = Self.fileTime(nanoseconds: asset?.mtimeNanoseconds ?? 0)
-            status.st_mtim = time
-            status.st_ctim = time
-            status.st_atim = time
+            return status
+        }
+        let attributes = layer.attributes(of: node, in: tree)
+        status.st_ino = __ino_t(attributes.inode)
+        status.st_uid = attributes.uid
+        status.st_mode = (attributes.kind == .directory ? S_IFDIR : S_IFREG) | mode_t(attributes.permissions)
+        status.st_nlink = attributes.kind == .directory ? 2 : 1
+        if attributes.kind == .file {
+            status.st_size = Int(attributes.size)
+            status.st_blocks = Int((attributes.size &+ 511) / 512)
+            status.st_atim = Self.fileTime(nanoseconds: attributes.changed ?? 0)
+        }
+        if let changed = attributes.changed {
+            status.st_mtim = Self.fileTime(nanoseconds: changed)
+            status.st_ctim = status.st_mtim
         }
         return status
     }
@@ -123,12 +109,6 @@ extension PhotoFileSystem {
     static func fileTime(nanoseconds: Int64) -> Glibc.timespec {
         let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
         return Glibc.timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds - seconds * 1_000_000_000))
-    }
-
-    private func directoryMode(of node: ViewNode, in tree: ViewTree) -> mode_t {
-        if node.inode == ViewInode.library { return 0o500 }
-        if case .app = node.scope, node.parent == ViewInode.apps { return 0o500 }
-        return 0o555
     }
 
     /// How long the kernel may trust a node's attributes: never for `.picker` (a write

@@ -23,7 +23,7 @@ import PhotoCore
 extension PhotoFileSystem {
     /// The rendering a `.picker` inode stands for: the current one for the tree's own
     /// number; ESTALE for one the daemon no longer has.
-    func pickerText(_ inode: UInt64) throws(FileSystemError) -> PickerGenerations.Text {
+    func pickerText(_ inode: UInt64) throws(ViewLayerError) -> PickerGenerations.Text {
         if inode == ViewInode.picker { return controlFile.generations.current(render: renderedControl) }
         guard let text = controlFile.generations.text(of: inode) else { throw .stale }
         return text
@@ -34,9 +34,7 @@ extension PhotoFileSystem {
         controlFile.generations.current(render: renderedControl)
     }
 
-    private func renderedControl() -> [UInt8] {
-        control?.render() ?? Array("photofs: this mount has no picker\n".utf8)
-    }
+    private func renderedControl() -> [UInt8] { layer.pickerText() }
 
     /// The mtime of a rendering's inode: when it was rendered, plus a nanosecond per write
     /// through it (each must change it, see `PickerGenerations.written`).
@@ -46,10 +44,10 @@ extension PhotoFileSystem {
     }
 
     func readControl(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int) {
-        respond(request, "read .picker") { () throws(FileSystemError) -> Reply in
+        respond(request, "read .picker") { () throws(ViewLayerError) -> Reply in
             guard offset >= 0, size >= 0 else { throw .invalidArgument }
             let tree = self.tree
-            guard try caller(of: request, in: tree) == .owner else { throw .accessDenied }
+            try layer.checkPickerRead(caller: try caller(of: request, in: tree))
             let bytes = try pickerText(inode).bytes
             let start = min(offset, bytes.count)
             let end = min(bytes.count, start + min(size, bytes.count - start))
@@ -74,35 +72,30 @@ extension PhotoFileSystem {
         _ request: fuse_req_t, _ inode: UInt64, _ bytes: UnsafePointer<CChar>?, _ size: Int, _ offset: Int,
         _ info: UnsafeMutablePointer<fuse_file_info>?
     ) {
-        if inode != ViewInode.picker, tree.node(inode: inode) == nil, let special = specialFile(inode: inode, in: tree) {
+        let tree = self.tree
+        if inode != ViewInode.picker, tree.node(inode: inode) == nil, let special = layer.specialFile(inode: inode, in: tree) {
             writeSpecial(special, request, bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? [])
             return
         }
-        respond(request, "write") { () throws(FileSystemError) -> Reply in
+        respond(request, "write") { () throws(ViewLayerError) -> Reply in
             guard PickerGenerations.isPicker(inode) else { throw .readOnly }
-            let tree = self.tree
+            let uid = fuse_req_ctx(request)?.pointee.uid ?? configuration.ownerUID
             let caller = try caller(of: request, in: tree)
-            _ = try visibleNode(ViewInode.picker, in: tree, to: caller)
-            guard caller == .owner else { throw .accessDenied }
-            let context = fuse_req_ctx(request)?.pointee
-            guard let control else { throw .readOnly }
-            let uid = context?.uid ?? configuration.ownerUID
-            if mayBeSplit(size: size, offset: offset) {
-                // Its first part would run as a transaction of its own, and the rest as others.
+            let input = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
+            do throws(ViewLayerError) {
+                // A write that may be the first part of a larger one would run as a
+                // transaction of its own, and the rest as others: the layer refuses it whole.
+                let changes = try layer.writePicker(
+                    input, uid: uid, caller: caller, in: tree, mayBeSplit: mayBeSplit(size: size, offset: offset))
+                controlFile.generations.written(inode)
+                forget(changes)
+                return .written(size)
+            } catch .writeTooLarge {
                 configuration.log(
                     "picker: uid \(uid) write refused: \(size) bytes at offset \(offset) may be part of a larger write(2), "
                         + "which the kernel splits; write less than \(controlFile.maxWrite.load(ordering: .relaxed)) bytes, or use the photofs CLI"
                 )
-                throw .refused(errno: EFBIG)
-            }
-            let input = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
-            switch control.execute(input, caller: uid) {
-            case .success(let changes):
-                controlFile.generations.written(inode)
-                forget(changes)
-                return .written(size)
-            case .failure(let code, _):
-                throw .refused(errno: code)
+                throw .writeTooLarge
             }
         }
     }

@@ -11,16 +11,14 @@ import PhotoCore
 /// `apps/` list only what the caller may see, so they are never cached.
 extension PhotoFileSystem {
     func opendir(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>?) {
-        respond(request, "opendir", info: info) { () throws(FileSystemError) -> Reply in
+        respond(request, "opendir", info: info) { () throws(ViewLayerError) -> Reply in
             let tree = self.tree
             let caller = try caller(of: request, in: tree)
-            let node = try visibleNode(inode, in: tree, to: caller)
-            guard node.isDirectory else { throw .notDirectory }
+            let (node, listing) = try layer.openDirectory(inode, caller: caller, in: tree)
             // An empty listing is never put in the kernel's readdir cache: the kernel answers
             // EOF from an empty cache before it notices its pages were invalidated, so an app
             // view cached empty would stay empty after a select (only a directory mtime
             // change resets it, and directory times are constant here).
-            let listing = tree.listing(of: inode)
             let cacheable = node.scope != .shared && (listing?.count ?? 0) > 0
             let handle = Handle(.directory(OpenDirectory(listing: listing, inode: inode, caller: caller)))
             return .open(handle, keepCache: cacheable, directIO: false, cacheReaddir: cacheable)
@@ -30,7 +28,7 @@ extension PhotoFileSystem {
     func readdir(
         _ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?, plus: Bool
     ) {
-        respond(request, "readdir") { () throws(FileSystemError) -> Reply in
+        respond(request, "readdir") { () throws(ViewLayerError) -> Reply in
             guard let number = info?.pointee.fh, let handle = Handle.borrow(number), case .directory(let directory) = handle.kind else {
                 throw .unexpected("readdir without an open directory")
             }
@@ -40,21 +38,14 @@ extension PhotoFileSystem {
             let buffer = buffers.buffer(atLeast: size)
             let capacity = min(size, buffer.count)
             var used = 0
-            var position = offset
-            while let child = listing?.child(at: position) {
-                position += 1
-                // A listing under way on older views skips what the current views no longer
-                // have: READDIRPLUS would otherwise give the kernel a fresh dentry for a name
-                // revoked since, which `stat` would then answer from the cache. Attributes
-                // come from the current views.
-                guard let now = current.node(inode: child.inode), now.parent == child.parent, now.name == child.name,
-                    current.isVisible(now, to: directory.caller)
-                else { continue }
+            // Entries come from the layer's page: only what the caller may see in the
+            // current views, with current attributes.
+            layer.page(listing, from: offset, caller: directory.caller, current: current) { child, position in
                 let needed = child.name.withCString { name -> Int in
                     let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
                     let picker = child.kind == .picker ? currentPickerText() : nil
                     if plus {
-                        var entry = entry(for: now, in: current, picker: picker)
+                        var entry = entry(for: child, in: current, picker: picker)
                         let needed = fuse_add_direntry_plus(request, space, capacity - used, name, &entry, off_t(position))
                         // The kernel holds the entry (a lookup) only if it fit.
                         if let picker, needed <= capacity - used { controlFile.generations.retain(picker) }
@@ -65,15 +56,16 @@ extension PhotoFileSystem {
                     status.st_mode = child.isDirectory ? S_IFDIR : S_IFREG
                     return fuse_add_direntry(request, space, capacity - used, name, &status, off_t(position))
                 }
-                if needed > capacity - used { break }
+                if needed > capacity - used { return false }
                 used += needed
+                return true
             }
             return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
         }
     }
 
     func releasedir(_ request: fuse_req_t, _ info: UnsafeMutablePointer<fuse_file_info>?) {
-        respond(request, "releasedir") { () throws(FileSystemError) -> Reply in
+        respond(request, "releasedir") { () throws(ViewLayerError) -> Reply in
             if let number = info?.pointee.fh { Handle.release(number) }
             return .done
         }

@@ -6,6 +6,6 @@ import PhotoCore
 /// library, and views are computed, not stored.
 extension PhotoFileSystem {
     func refuseWrite(_ request: fuse_req_t, _ operation: StaticString) {
-        respond(request, operation) { () throws(FileSystemError) -> Reply in throw .readOnly }
+        respond(request, operation) { () throws(ViewLayerError) -> Reply in throw .readOnly }
     }
 }

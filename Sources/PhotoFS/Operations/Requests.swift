@@ -4,11 +4,10 @@ import PhotoCore
 
 /// The request files: `apps/APP/.request`, where a confined app asks the person to pick
 /// photos and reads the answer, and `.requests` at the root, where the owner's tools list
-/// pending requests and answer them.
+/// pending requests and answer them. What a write does and who may see which file is the
+/// view layer's (`ViewLayer+Requests`); this adds what only the kernel needs.
 ///
-/// An app writes one request per `write(2)` (`PickRequest` text). The write is narrowed by
-/// the app's filter and limit and recorded, or refused: EINVAL malformed, EBUSY another is
-/// pending, EDQUOT no room left to add. A read of a pending request is answered only when
+/// A read of a pending request is answered only when
 /// the request is settled (the `read(2)` blocks; with O_NONBLOCK it fails with EAGAIN, and
 /// `poll(2)` reports readable once settled); then it returns `PickAnswer` text until the
 /// app's next request. Nothing an app writes grants anything: grants change only by the
@@ -20,52 +19,16 @@ import PhotoCore
 /// every read reaches the daemon (see `Control.swift`). Neither file is listed by readdir:
 /// they are found by name, so a listing of a view still shows only its photos.
 extension PhotoFileSystem {
-    /// The special file called `name` in `directory`, if there is one.
-    func specialFile(named name: [UInt8], in directory: ViewNode) -> SpecialFile? {
-        if directory.inode == ViewInode.root, name == RequestInode.listName { return .requestList }
-        if name == RequestInode.fileName, let app = appName(of: directory) { return .request(app: app) }
-        return nil
-    }
-
-    /// The special file with this inode number, if any (only asked for numbers the tree lacks).
-    func specialFile(inode: UInt64, in tree: ViewTree) -> SpecialFile? {
-        if inode == RequestInode.list { return .requestList }
-        guard inode >= ViewInode.firstDerived else { return nil }
-        return tree.snapshot.apps.keys.first { RequestInode.file(app: $0) == inode }.map { .request(app: $0) }
-    }
-
-    /// The app whose view `directory` is (`apps/NAME`).
-    private func appName(of directory: ViewNode) -> String? {
-        guard directory.isDirectory, directory.parent == ViewInode.apps, case .app(let name) = directory.scope else { return nil }
-        return name
-    }
-
-    func inode(of special: SpecialFile) -> UInt64 {
-        switch special {
-        case .request(let app): RequestInode.file(app: app)
-        case .requestList: RequestInode.list
-        }
-    }
-
-    func isVisible(_ special: SpecialFile, to caller: ViewCaller) -> Bool {
-        switch (special, caller) {
-        case (_, .owner): true
-        case (.request(let app), .apps(let names)): names.contains(app)
-        default: false
-        }
-    }
-
-    /// The caller, if it may see `special`; ENOENT otherwise.
-    func specialCaller(_ special: SpecialFile, _ request: fuse_req_t, in tree: ViewTree) throws(FileSystemError) -> ViewCaller {
+    /// The caller, if it may see `special` (`ViewLayer.checkSpecial`); ENOENT otherwise.
+    func specialCaller(_ special: ViewSpecialFile, _ request: fuse_req_t, in tree: ViewTree) throws(ViewLayerError) -> ViewCaller {
         let caller = try caller(of: request, in: tree)
-        guard isVisible(special, to: caller) else { throw .notFound }
-        if case .request(let app) = special, tree.snapshot.apps[app] == nil { throw .notFound }
+        try layer.checkSpecial(special, caller: caller, in: tree)
         return caller
     }
 
-    func specialAttributes(_ special: SpecialFile, in tree: ViewTree, truncated: Bool = false) -> stat {
+    func specialAttributes(_ special: ViewSpecialFile, in tree: ViewTree, truncated: Bool = false) -> stat {
         var status = stat()
-        status.st_ino = __ino_t(inode(of: special))
+        status.st_ino = __ino_t(special.inode)
         status.st_uid = configuration.ownerUID
         status.st_gid = configuration.ownerGID
         status.st_blksize = 4096
@@ -88,9 +51,9 @@ extension PhotoFileSystem {
         return status
     }
 
-    func specialEntry(_ special: SpecialFile, in tree: ViewTree) -> fuse_entry_param {
+    func specialEntry(_ special: ViewSpecialFile, in tree: ViewTree) -> fuse_entry_param {
         var entry = fuse_entry_param()
-        entry.ino = inode(of: special)
+        entry.ino = special.inode
         entry.attr = specialAttributes(special, in: tree)
         entry.attr_timeout = 0
         entry.entry_timeout = configuration.cacheTimeout
@@ -99,10 +62,10 @@ extension PhotoFileSystem {
 
     // MARK: read and write
 
-    func readSpecial(_ special: SpecialFile, _ request: fuse_req_t, _ size: Int, _ offset: Int, flags: Int32) {
+    func readSpecial(_ special: ViewSpecialFile, _ request: fuse_req_t, _ size: Int, _ offset: Int, flags: Int32) {
         let tree = self.tree
         let text: [UInt8]
-        do throws(FileSystemError) {
+        do throws(ViewLayerError) {
             _ = try specialCaller(special, request, in: tree)
             guard offset >= 0, size >= 0 else { throw .invalidArgument }
             switch special {
@@ -118,7 +81,7 @@ extension PhotoFileSystem {
                 case .answered(let answer): text = answer.bytes
                 case .pending:
                     if registered { return }
-                    throw .refused(errno: EAGAIN)
+                    throw .wouldBlock
                 }
             }
         } catch {
@@ -137,105 +100,40 @@ extension PhotoFileSystem {
         }
     }
 
-    func writeSpecial(_ special: SpecialFile, _ request: fuse_req_t, _ input: [UInt8]) {
-        respond(request, "write request") { () throws(FileSystemError) -> Reply in
+    func writeSpecial(_ special: ViewSpecialFile, _ request: fuse_req_t, _ input: [UInt8]) {
+        respond(request, "write request") { () throws(ViewLayerError) -> Reply in
             let tree = self.tree
             let caller = try specialCaller(special, request, in: tree)
             switch special {
             case .request(let app):
-                try submitRequest(app, input, in: tree)
+                do throws(ViewLayerError) {
+                    let pending = try layer.submitRequest(app, input, now: RequestFiles.now(), in: tree)
+                    configuration.requestEvents?(.submitted(pending))
+                    requests.scheduleExpiry(of: pending) { [configuration] expired in
+                        configuration.requestEvents?(.settled(expired, .expired))
+                    }
+                } catch {
+                    configuration.log("request of app \(app) refused: \(error)")
+                    throw error
+                }
             case .requestList:
-                guard caller == .owner else { throw .accessDenied }
-                try answerRequests(input, in: tree)
+                guard caller == .owner else { throw .permissionDenied }
+                for (pending, answer) in try layer.answerRequests(input, in: tree) {
+                    configuration.requestEvents?(.settled(pending, answer))
+                }
             }
             return .written(input.count)
         }
     }
 
-    private func submitRequest(_ appName: String, _ input: [UInt8], in tree: ViewTree) throws(FileSystemError) {
-        guard let app = tree.snapshot.apps[appName] else { throw .notFound }
-        let pending: RequestBroker.Pending
-        do throws(PickRequestError) {
-            let parsed = try PickRequestParser.parse(input)
-            // An app filter that no longer parses offers nothing rather than everything.
-            guard let filter = try? Filter(app.filter) else { throw .unreadable }
-            let scope = try PickScope(request: parsed, app: app, appFilter: filter, grantCount: tree.snapshot.grants[appName]?.count ?? 0)
-            pending = try requests.broker.submit(scope, now: RequestFiles.now())
-        } catch {
-            configuration.log("request of app \(appName) refused: \(error)")
-            switch error {
-            case .busy: throw .refused(errno: EBUSY)
-            case .noRoomLeft: throw .refused(errno: EDQUOT)
-            default: throw .invalidArgument
-            }
-        }
-        configuration.requestEvents?(.submitted(pending))
-        requests.scheduleExpiry(of: pending) { [configuration] expired in configuration.requestEvents?(.settled(expired, .expired)) }
-    }
-
-    /// Runs the owner's `answer`/`cancel` lines, each on its own (an answer names assets
-    /// the app must already see).
-    private func answerRequests(_ input: [UInt8], in tree: ViewTree) throws(FileSystemError) {
-        guard let text = String(validating: input, as: UTF8.self) else { throw .invalidArgument }
-        for line in text.split(whereSeparator: \.isNewline) {
-            let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
-            guard words.count >= 3, let id = Int(words[2]) else {
-                if words.isEmpty { continue }
-                throw .invalidArgument
-            }
-            let app = words[1]
-            let answer: PickAnswer
-            switch words[0] {
-            case "cancel" where words.count == 3: answer = .cancelled
-            case "answer": answer = .selected(try viewNames(of: Array(words.dropFirst(3)), app: app, in: tree))
-            default: throw .invalidArgument
-            }
-            do throws(RequestBrokerError) {
-                let pending = try requests.broker.settle(app, id: id, with: answer)
-                configuration.requestEvents?(.settled(pending, answer))
-            } catch {
-                throw .notFound
-            }
-        }
-    }
-
-    /// The names assets `ids` have in `app`'s view, in that order; ENOENT if one is not there.
-    private func viewNames(of ids: [String], app: String, in tree: ViewTree) throws(FileSystemError) -> [[UInt8]] {
-        guard let directory = tree.lookup(parent: ViewInode.apps, name: Array(app.utf8)) else { throw .notFound }
-        var names: [String: [UInt8]] = [:]
-        for child in tree.children(of: directory.inode) {
-            if let asset = tree.asset(of: child) { names[asset.id.rawValue] = child.name }
-        }
-        var result: [[UInt8]] = []
-        for id in ids {
-            guard let name = names[id] else { throw .notFound }
-            result.append(name)
-        }
-        return result
-    }
-
-    /// One line per pending request: `id=3 app=editor limit=3 mode=add ordered=yes
-    /// waited=12 expires-in=588 media=any(image,video)` (`limit=none` when unlimited).
-    func requestListText() -> [UInt8] {
-        let now = RequestFiles.now()
-        var text = ""
-        for pending in requests.broker.pending() {
-            let request = pending.scope.request
-            text +=
-                "id=\(pending.id) app=\(pending.app) limit=\(pending.scope.limit.map(String.init) ?? "none") mode=\(request.mode.rawValue)"
-            text += " ordered=\(request.ordered ? "yes" : "no") waited=\(Int(now - pending.submitted))"
-            text += " expires-in=\(max(0, Int(pending.deadline - now)))"
-            if let media = request.media { text += " media=\(media)" }
-            text += "\n"
-        }
-        return Array(text.utf8)
-    }
+    /// One line per pending request (`ViewLayer.requestListText`).
+    func requestListText() -> [UInt8] { layer.requestListText(now: RequestFiles.now()) }
 
     /// POLL: readable when the app's request is not pending; otherwise the handle is kept
     /// and notified once the request is settled.
     func poll(_ request: fuse_req_t, _ inode: UInt64, _ handle: OpaquePointer?) {
         let tree = self.tree
-        guard let special = specialFile(inode: inode, in: tree), case .request(let app) = special else {
+        guard let special = layer.specialFile(inode: inode, in: tree), case .request(let app) = special else {
             if let handle { fuse_pollhandle_destroy(handle) }
             fuse_reply_poll(request, UInt32(POLLIN | POLLRDNORM))
             return

@@ -6,7 +6,7 @@ import PhotoCore
 /// photofs's own node count and the 255-byte name limit.
 extension PhotoFileSystem {
     func statfs(_ request: fuse_req_t) {
-        respond(request, "statfs") { () throws(FileSystemError) -> Reply in
+        respond(request, "statfs") { () throws(ViewLayerError) -> Reply in
             var status = statvfs()
             guard fstatvfs(libraryFD, &status) == 0 else { throw .system(errno: errno, call: "fstatvfs") }
             status.f_files = fsfilcnt_t(tree.nodeCount)

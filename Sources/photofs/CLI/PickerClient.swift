@@ -1,6 +1,7 @@
 import Glibc
 import PhotoCatalog
 import PhotoCore
+import PhotoFS
 
 /// Sends picker commands the way the README says: to the daemon when the library is mounted
 /// (so it applies them and invalidates the kernel's caches) — over its picker socket, which
@@ -38,7 +39,7 @@ struct PickerClient {
             _ = try state.execute(write: write, now: Clock.nowNanoseconds())
         } catch {
             switch error {
-            case .refused(let reason): throw Self.cliError(errno: PickerControl.errno(for: reason.errnoKind), reason: reason.reason)
+            case .refused(let reason): throw Self.cliError(errno: ViewLayerError(reason.errnoKind).errno, reason: reason.reason)
             case .catalog(let reason): throw .failure("the catalog could not save the change: \(reason).")
             }
         }

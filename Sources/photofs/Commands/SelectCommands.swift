@@ -1,5 +1,6 @@
 import PhotoCatalog
 import PhotoCore
+import PhotoFS
 
 /// `photofs select|deselect|clear APP ...`: change an app's selection, in the picker language.
 enum SelectCommands {
@@ -45,7 +46,7 @@ enum SelectCommands {
         do throws(PickerError) {
             command = try PickerCommandParser.command(arguments: words.map(RawArguments.bytes))
         } catch {
-            throw PickerClient.cliError(errno: PickerControl.errno(for: error.errnoKind), reason: error.reason)
+            throw PickerClient.cliError(errno: ViewLayerError(error.errnoKind).errno, reason: error.reason)
         }
         let context = try LibraryContext.existing(arguments: arguments, environment: environment)
         try PickerClient(context: context, environment: environment.variables).send(command.serialized)

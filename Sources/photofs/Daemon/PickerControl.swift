@@ -4,8 +4,8 @@ import PhotoCore
 import PhotoFS
 
 /// The daemon's `.picker`: hands each write to the library state (parser, executor,
-/// catalog) and turns a refusal into the errno the writer sees and the one-line reason the
-/// CLI gets over the picker socket.
+/// catalog) and turns a refusal into the `ViewLayerError` the writer's errno comes from
+/// and the one-line reason the CLI gets over the picker socket.
 struct PickerControl: ControlHandling {
     let state: LibraryState
     /// The mountpoint, so targets may be given as absolute paths inside the mount.
@@ -26,10 +26,10 @@ struct PickerControl: ControlHandling {
             case .refused(let reason):
                 // A warning: `journalctl -p warning` shows what the daemon turned down.
                 log.warning("picker: uid \(caller) write refused: \(reason.errnoKind.rawValue)")
-                return .failure(errno: Self.errno(for: reason.errnoKind), reason: reason.reason)
+                return .failure(ViewLayerError(reason.errnoKind), reason: reason.reason)
             case .catalog(let reason):
                 log.error("picker: the catalog could not save a write: \(reason)")
-                return .failure(errno: EIO, reason: "the catalog could not save the change: \(reason)")
+                return .failure(.notSaved, reason: "the catalog could not save the change: \(reason)")
             }
         }
     }
@@ -43,18 +43,6 @@ struct PickerControl: ControlHandling {
     }
 
     func render() -> [UInt8] { state.renderedBytes() }
-
-    /// The errno a picker refusal maps to (README, "The picker control file").
-    static func errno(for kind: PickerErrnoKind) -> Int32 {
-        switch kind {
-        case .invalid: EINVAL
-        case .notFound: ENOENT
-        case .notPermitted: EPERM
-        case .quotaExceeded: EDQUOT
-        case .accessDenied: EACCES
-        case .alreadyExists: EEXIST
-        }
-    }
 }
 
 /// Wall-clock time for grant timestamps.

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import PhotoCore
 import PhotoFS
 import Synchronization
 
@@ -166,8 +167,8 @@ final class PickerSocketServer: Sendable {
         case .success(let changes):
             fileSystem.forget(changes)
             send(PickerSocketMessage.reply(errno: 0, reason: ""), to: connection)
-        case .failure(let code, let reason):
-            send(PickerSocketMessage.reply(errno: code == 0 ? EIO : code, reason: reason), to: connection)
+        case .failure(let error, let reason):
+            send(PickerSocketMessage.reply(errno: error.errno, reason: reason), to: connection)
         }
     }
 

@@ -1,4 +1,5 @@
 import MediaFormats
+
 @testable import PhotoCore
 
 /// A small library of hand-built assets, one per interesting case, named by a letter.
@@ -17,7 +18,9 @@ enum SampleAssets {
         let id = id(letter)
         return Asset(
             id: id, path: LibraryPath(path), size: size, mtimeNanoseconds: unixNanos(mtime), inode: 1, metadata: metadata,
-            redaction: .notPlanned)
+            // Analysed with nothing to patch: an unplanned asset is withheld from every view
+            // that hides location (`AppVisibility`).
+            redaction: RedactionPlans(strip: .identity, coarse: .identity))
     }
 
     /// The asset id of a letter: ten zeros and the letter's ASCII code in hex ("A" is 000000000041).

@@ -25,16 +25,7 @@ final class MemoryPicker: ControlHandling {
                 snapshot.grants = access.grants
                 return .success(changes: views.install(snapshot, accessOnly: true))
             } catch {
-                let code: Int32 =
-                    switch error.errnoKind {
-                    case .invalid: EINVAL
-                    case .notFound: ENOENT
-                    case .notPermitted: EPERM
-                    case .quotaExceeded: EDQUOT
-                    case .accessDenied: EACCES
-                    case .alreadyExists: EEXIST
-                    }
-                return .failure(errno: code, reason: error.reason)
+                return .failure(ViewLayerError(error.errnoKind), reason: error.reason)
             }
         }
     }

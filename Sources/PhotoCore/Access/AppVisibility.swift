@@ -1,0 +1,61 @@
+import MediaFormats
+
+/// What an app may be shown of one asset it holds a grant for, and why not.
+public enum AssetVisibility: Hashable, Sendable {
+    /// In the app's view.
+    case visible
+    /// Not catalogued: deleted from the library (the grant stays, and shows it again when
+    /// the asset comes back).
+    case missing
+    /// Catalogued but does not pass the app's filter, or the filter no longer parses
+    /// (which shows nothing rather than everything).
+    case filteredOut
+    /// Passes the filter but cannot be served under the app's location policy: its
+    /// redaction plan withholds it (metadata that could not be read with certainty).
+    case withheld
+}
+
+/// The one rule for what an app sees: granted ∧ catalogued ∧ passes the app's filter ∧
+/// servable under its location policy, and (for who is asking) the uid rule in
+/// `mayEnter`. The view tree, `.picker`'s rendering, `AccessState.visibleAssets` (and so
+/// `photofs app list/show` and their JSON) all decide through it, so they cannot disagree.
+public struct AppVisibility: Sendable {
+    public let app: App
+    /// The app's filter as a test; nil when it cannot be evaluated (fail closed).
+    private let passes: (@Sendable (Asset) -> Bool)?
+
+    public init(_ app: App, filters: some AppFilterResolving = FilterLanguageResolver()) {
+        self.app = app
+        self.passes = filters.predicate(for: app)
+    }
+
+    /// The asset ids the app may be shown, in selection order, each once: its members.
+    /// Every caller takes them from here, so a new way to grant (rules, expiry) changes
+    /// this one place.
+    public static func members(of grants: [Grant]) -> [AssetID] {
+        var seen = Set<AssetID>()
+        seen.reserveCapacity(grants.count)
+        return grants.compactMap { seen.insert($0.asset).inserted ? $0.asset : nil }
+    }
+
+    /// Classifies one member: `asset` is what the catalog holds for its id (nil if nothing).
+    public func classify(_ asset: Asset?) -> AssetVisibility {
+        guard let asset else { return .missing }
+        guard let passes, passes(asset) else { return .filteredOut }
+        if app.locationPolicy != .keep, case .withheld = asset.redaction.plan(for: app.locationPolicy) { return .withheld }
+        return .visible
+    }
+
+    /// Whether a catalogued member is in the app's view.
+    public func shows(_ asset: Asset) -> Bool { classify(asset) == .visible }
+
+    /// The uid rule: whether `caller` may enter the view of the app called `name` (the
+    /// owner and root enter every view, a bound uid only its own apps', a stranger none).
+    public static func mayEnter(_ name: String, caller: ViewCaller) -> Bool {
+        switch caller {
+        case .owner: true
+        case .apps(let names): names.contains(name)
+        case .stranger: false
+        }
+    }
+}

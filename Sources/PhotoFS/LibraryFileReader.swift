@@ -1,0 +1,58 @@
+import Glibc
+import PhotoCore
+
+/// The view layer's reader of library files: opens each source below the library root
+/// with no symbolic links (`SourceOpener`), checks it is still the file the catalog
+/// describes, reads with `pread` and closes it, so nothing holds a descriptor per inode.
+public struct LibraryFileReader: SourceReading {
+    /// The library root, opened by the owner of this reader.
+    let libraryFD: Int32
+
+    /// A reader below the open library directory `libraryFD` (not closed by the reader).
+    public init(libraryFD: Int32) { self.libraryFD = libraryFD }
+
+    public func read(_ asset: Asset, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ViewLayerError) -> Int {
+        let fd = try open(asset)
+        defer { close(fd) }
+        var total = 0
+        while total < buffer.count {
+            let count = pread(fd, buffer.baseAddress! + total, buffer.count - total, off_t(offset + total))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(errno: errno, call: "pread")
+            }
+            if count == 0 { break }
+            total += count
+        }
+        return total
+    }
+
+    /// Opens an asset's source and checks it is the file the catalog describes: otherwise
+    /// the listed size is wrong and patch offsets may not fit (the watcher will catch up).
+    /// The ctime is checked too: a same-size rewrite with its mtime set back keeps size and
+    /// mtime, and must not be served under the old file's redaction plan.
+    private func open(_ asset: Asset) throws(ViewLayerError) -> Int32 {
+        let fd = SourceOpener(libraryFD: libraryFD).open(asset.path)
+        guard fd >= 0 else {
+            let code = errno
+            throw code == ENOENT ? .stale : .system(errno: code, call: "open")
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) == asset.size,
+            Self.sameTime(status.st_mtim, asset.mtimeNanoseconds),
+            Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec) == asset.ctimeNanoseconds
+        else {
+            close(fd)
+            throw .stale
+        }
+        return fd
+    }
+
+    /// Whether a file time equals the catalog's nanoseconds (a catalog that kept only
+    /// whole seconds matches any nanoseconds in that second).
+    static func sameTime(_ time: timespec, _ nanoseconds: Int64) -> Bool {
+        let seconds = Int64(time.tv_sec)
+        if nanoseconds % 1_000_000_000 == 0 { return seconds * 1_000_000_000 == nanoseconds }
+        return seconds &* 1_000_000_000 &+ Int64(time.tv_nsec) == nanoseconds
+    }
+}

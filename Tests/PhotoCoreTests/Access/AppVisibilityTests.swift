@@ -1,0 +1,90 @@
+import MediaFormats
+import PhotoCore
+import Testing
+
+/// The one visibility rule decides the view tree, `.picker`'s rendering and
+/// `AccessState.visibleAssets` (which `photofs app list/show` print) alike.
+@Suite("App visibility")
+struct AppVisibilityTests {
+    static let withheld = RedactionPlans(strip: .withheld(reason: "unreadable XMP"), coarse: .withheld(reason: "unreadable XMP"))
+
+    /// A: visible; B: a video, filtered out by `type:image` (set after it was selected);
+    /// C: withheld under strip;
+    /// D: granted, then deleted from the library; E: deselected and selected again (last).
+    static func library() throws -> (LibrarySnapshot, AccessState) {
+        var video = ViewFixtures.asset("b", "b.mp4")
+        video.metadata.format = .mp4
+        let assets = [
+            ViewFixtures.asset("a", "a.jpg"), video, ViewFixtures.asset("c", "c.jpg", redaction: withheld),
+            ViewFixtures.asset("d", "d.jpg"), ViewFixtures.asset("e", "e.jpg"),
+        ]
+        let index = AssetIndex(assets)
+        var state = AccessState()
+        let writes = [
+            "app add editor --location strip\nselect editor 00000000000e 00000000000a 00000000000b 00000000000c 00000000000d",
+            // A filter change keeps the grants it hides.
+            "app set editor --filter 'type:image'",
+            "app add keeper --location keep\nselect keeper 00000000000c 00000000000a",
+            "deselect editor 00000000000e",
+            "select editor 00000000000e",
+        ]
+        for write in writes {
+            (state, _) = try PickerExecutor.apply(write: Array(write.utf8), to: state, assets: index, now: 1)
+        }
+        var snapshot = LibrarySnapshot()
+        snapshot.assets = assets.filter { $0.id.rawValue != "00000000000d" }
+        snapshot.apps = state.apps
+        snapshot.grants = state.grants
+        return (snapshot, state)
+    }
+
+    static func letters(_ ids: [AssetID]) -> [String] { ids.map { String($0.rawValue.last!) } }
+
+    @Test func everyPlaceAgrees() throws {
+        let (snapshot, state) = try Self.library()
+        let index = AssetIndex(snapshot.assets)
+        let tree = ViewTree.build(snapshot: snapshot, filters: FilterLanguageResolver())
+        let text = PickerRenderer.render(state, assets: index)
+        let expected = ["editor": ["a", "e"], "keeper": ["c", "a"]]
+        for (name, letters) in expected {
+            let directory = try #require(tree.resolve(Array("apps/\(name)".utf8)))
+            let inTree = tree.children(of: directory.inode).compactMap { tree.asset(of: $0)?.id }
+            #expect(Self.letters(inTree) == letters, "view tree of \(name)")
+            #expect(Self.letters(state.visibleAssets(of: name, in: index).map(\.id)) == letters, "visibleAssets of \(name)")
+            let selected = text.split(separator: "\n").filter { $0.hasPrefix("select \(name) ") }
+            #expect(Self.letters(selected.compactMap { AssetID(String($0.split(separator: " ")[2])) }) == letters, "picker of \(name)")
+            #expect(text.contains("# \(name): \(state.grants[name]?.count ?? 0) selected, \(letters.count) visible\n"))
+        }
+        // Each hidden grant says why, in the same words the rule gives.
+        #expect(text.contains("# select editor 00000000000b  # hidden: b.mp4 does not pass the filter"))
+        #expect(text.contains("# select editor 00000000000c  # withheld: c.jpg cannot be served under --location strip"))
+        #expect(text.contains("# select editor 00000000000d  # missing: no longer in the library"))
+    }
+
+    @Test func classifiesEachReason() throws {
+        let (snapshot, state) = try Self.library()
+        let index = AssetIndex(snapshot.assets)
+        let editor = AppVisibility(try #require(state.apps["editor"]))
+        let reasons = AppVisibility.members(of: state.grants["editor"] ?? []).map { editor.classify(index[$0]) }
+        #expect(reasons == [.visible, .filteredOut, .withheld, .missing, .visible])
+        // keep serves the original bytes, so nothing is withheld there.
+        #expect(AppVisibility(try #require(state.apps["keeper"])).classify(index[AssetID("00000000000c")!]) == .visible)
+    }
+
+    @Test func aFilterThatNoLongerParsesShowsNothing() {
+        let app = App(name: "broken", filter: "type:", locationPolicy: .keep)
+        #expect(AppVisibility(app).classify(ViewFixtures.asset("a", "a.jpg")) == .filteredOut)
+    }
+
+    @Test func membersKeepSelectionOrderOnce() {
+        let grants = ["b", "a", "b"].map { Grant(asset: AssetID("00000000000" + $0)!, grantedAtNanoseconds: 1) }
+        #expect(Self.letters(AppVisibility.members(of: grants)) == ["b", "a"])
+    }
+
+    @Test func theUIDRule() {
+        #expect(AppVisibility.mayEnter("editor", caller: .owner))
+        #expect(AppVisibility.mayEnter("editor", caller: .apps(["editor"])))
+        #expect(!AppVisibility.mayEnter("editor", caller: .apps(["viewer"])))
+        #expect(!AppVisibility.mayEnter("editor", caller: .stranger))
+    }
+}

@@ -1,0 +1,84 @@
+import Glibc
+import Testing
+
+/// The behaviour suite's cases, each written once against `ViewClient` and run by both
+/// targets (`InProcessBehaviourTests`, `KernelBehaviourTests`). Each case adds its own
+/// app through `.picker`, so the cases do not depend on one another.
+public enum ViewBehaviour {
+    /// Not granted means not there: lookup, stat, listing and read of an asset the app
+    /// was not granted answer ENOENT (or do not list it), as does an app that does not exist.
+    public static func notGrantedIsNotThere(_ client: ViewClient, _ library: BehaviourLibrary) throws {
+        let named = library.uniquelyNamed
+        try #require(named.count >= 2, "the sample library has too few uniquely named assets")
+        let (granted, other) = (named[0], named[1])
+        #expect(client.writePicker("app add hidden --location keep\nselect hidden \(granted.id)\n") == 0)
+        #expect(try client.list("apps/hidden").get() == [granted.basename])
+        #expect(client.stat("apps/hidden/" + granted.basename).errnoCode == 0)
+        #expect(client.stat("apps/hidden/" + other.basename).errnoCode == ENOENT)
+        #expect(client.read("apps/hidden/" + other.basename).errnoCode == ENOENT)
+        #expect(client.open("apps/hidden/" + other.basename).errnoCode == ENOENT)
+        #expect(client.stat("apps/nobody").errnoCode == ENOENT)
+        #expect(client.list("apps/nobody").errnoCode == ENOENT)
+        #expect(client.read("apps/nobody/" + granted.basename).errnoCode == ENOENT)
+    }
+
+    /// A revocation drops access for a descriptor opened before it (EACCES) and the name
+    /// (ENOENT); selecting the asset again lets the same descriptor read again.
+    public static func revocationDropsAnOpenDescriptor(_ client: ViewClient, _ library: BehaviourLibrary) throws {
+        let asset = try #require(library.uniquelyNamed.first)
+        let path = "apps/revoked/" + asset.basename
+        #expect(client.writePicker("app add revoked --location keep\nselect revoked \(asset.id)\n") == 0)
+        let handle = try client.open(path).get()
+        defer { client.close(handle: handle) }
+        #expect(try client.read(handle: handle).get() == library.original(asset))
+        #expect(client.writePicker("deselect revoked \(asset.id)\n") == 0)
+        #expect(client.read(handle: handle).errnoCode == EACCES)
+        #expect(client.stat(path).errnoCode == ENOENT)
+        #expect(client.list("apps/revoked").map(\.isEmpty) == .success(true))
+        #expect(client.writePicker("select revoked \(asset.id)\n") == 0)
+        #expect(try client.read(handle: handle).get() == library.original(asset))
+    }
+
+    /// The strip view of a located photo serves the same size with no location left
+    /// (`hasLocation` reads it as an independent reader would); keep serves the original.
+    public static func stripViewHasNoLocation(
+        _ client: ViewClient, _ library: BehaviourLibrary, hasLocation: ([UInt8]) -> Bool
+    ) throws {
+        let named = Set(library.uniquelyNamed.map(\.id))
+        let asset = try #require(library.located.first { named.contains($0.id) }, "the sample library has no located photo")
+        let original = library.original(asset)
+        #expect(hasLocation(original), "the original of \(asset.path) should hold a location")
+        #expect(client.writePicker("app add stripped --location strip\nselect stripped \(asset.id)\n") == 0)
+        #expect(client.writePicker("app add kept --location keep\nselect kept \(asset.id)\n") == 0)
+        let stripped = try client.read("apps/stripped/" + asset.basename).get()
+        #expect(stripped.count == original.count)
+        #expect(try client.stat("apps/stripped/" + asset.basename).get() == Int64(original.count))
+        #expect(stripped != original)
+        #expect(!hasLocation(stripped), "the strip view of \(asset.path) holds a location")
+        #expect(try client.read("apps/kept/" + asset.basename).get() == original)
+    }
+
+    /// One picker write selects its assets in the order written: the view lists them so.
+    public static func pickerWriteSelectsInOrder(_ client: ViewClient, _ library: BehaviourLibrary) throws {
+        let named = library.uniquelyNamed
+        try #require(named.count >= 4)
+        let order = [named[3], named[0], named[2]]
+        #expect(client.writePicker("app add ordered --location keep\nselect ordered \(order.map(\.id).joined(separator: " "))\n") == 0)
+        #expect(try client.list("apps/ordered").get() == order.map(\.basename))
+        // A deselect and select again moves an asset to the end.
+        #expect(client.writePicker("deselect ordered \(order[0].id)\nselect ordered \(order[0].id)\n") == 0)
+        #expect(try client.list("apps/ordered").get() == [order[1], order[2], order[0]].map(\.basename))
+    }
+
+    /// A write that would take an app past its limit is refused whole with EDQUOT.
+    public static func limitIsEDQUOT(_ client: ViewClient, _ library: BehaviourLibrary) throws {
+        let named = library.uniquelyNamed
+        try #require(named.count >= 3)
+        #expect(client.writePicker("app add limited --location keep --limit 2\nselect limited \(named[0].id)\n") == 0)
+        #expect(client.writePicker("select limited \(named[1].id) \(named[2].id)\n") == EDQUOT)
+        #expect(try client.list("apps/limited").get() == [named[0].basename])
+        #expect(client.writePicker("select limited \(named[1].id)\n") == 0)
+        #expect(client.writePicker("select limited \(named[2].id)\n") == EDQUOT)
+        #expect(try client.list("apps/limited").get() == [named[0].basename, named[1].basename])
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Glibc
+import PhotoCatalog
+import PhotoCore
+import PhotoFS
+import PhotoMetadata
+import TestSupport
+import Testing
+
+/// The behaviour suite (`ViewBehaviour`) against the view layer in this process: a real
+/// catalog, real library files read through `LibraryFileReader`, no kernel, no mount and
+/// no root (it passes as any user who may write below the test root).
+@Suite(
+    "behaviour: in-process view layer", .serialized,
+    .enabled(if: Skip.unless(ExternalTools.photofs != nil, "the photofs binary that makes the sample library is not built (swift build)"))
+)
+struct InProcessBehaviourTests {
+    static let root: String = {
+        if let root = ProcessInfo.processInfo.environment["PHOTOFS_TEST_ROOT"], root.hasPrefix("/") { return root }
+        return "/tmp"
+    }()
+
+    /// Runs `body` with a client over a freshly generated and catalogued library.
+    static func withClient(_ body: (InProcessClient, BehaviourLibrary) throws -> Void) throws {
+        let library = try BehaviourLibrary(root: root)
+        defer { library.remove() }
+        let catalog = try Catalog.open(at: library.catalog)
+        let state = LibraryState(serving: catalog, filters: FilterLanguageResolver())
+        try state.load()
+        let fd = Glibc.open(library.library, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let layer = ViewLayer(
+            source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), control: LibraryControl(state: state))
+        try body(InProcessClient(layer: layer, uid: getuid()), library)
+    }
+
+    @Test func notGrantedIsNotThere() throws {
+        try Self.withClient { try ViewBehaviour.notGrantedIsNotThere($0, $1) }
+    }
+
+    @Test func revocationDropsAnOpenDescriptor() throws {
+        try Self.withClient { try ViewBehaviour.revocationDropsAnOpenDescriptor($0, $1) }
+    }
+
+    @Test func stripViewHasNoLocation() throws {
+        try Self.withClient { try ViewBehaviour.stripViewHasNoLocation($0, $1, hasLocation: LocationCheck.hasLocation) }
+    }
+
+    @Test func pickerWriteSelectsInOrder() throws {
+        try Self.withClient { try ViewBehaviour.pickerWriteSelectsInOrder($0, $1) }
+    }
+
+    @Test func limitIsEDQUOT() throws {
+        try Self.withClient { try ViewBehaviour.limitIsEDQUOT($0, $1) }
+    }
+
+    /// Who is asking matters in process too: a uid bound to no app is refused (EACCES),
+    /// one bound to an app sees only that app.
+    @Test func aBoundUIDSeesOnlyItsApp() throws {
+        try Self.withClient { (client, library) throws in
+            let named = library.uniquelyNamed
+            #expect(client.writePicker("app add mine --location keep --uid 4242\nselect mine \(named[0].id)\n") == 0)
+            #expect(client.writePicker("app add theirs --location keep\nselect theirs \(named[1].id)\n") == 0)
+            let bound = InProcessClient(layer: client.layer, uid: 4242)
+            let stranger = InProcessClient(layer: client.layer, uid: 4343)
+            #expect(try bound.list("apps").get() == ["mine"])
+            #expect(try bound.read("apps/mine/" + named[0].basename).get() == library.original(named[0]))
+            #expect(bound.stat("apps/theirs").errnoCode == ENOENT)
+            #expect(bound.stat("library").errnoCode == ENOENT)
+            #expect(bound.writePicker("select mine \(named[1].id)\n") == ENOENT)
+            #expect(stranger.list("apps").errnoCode == EACCES)
+        }
+    }
+}
+
+/// Whether a file holds a location, as the indexer reads it (libexif and the location model).
+enum LocationCheck {
+    static func hasLocation(_ bytes: [UInt8]) -> Bool {
+        let path = InProcessBehaviourTests.root + "/photofs-location-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jpg"
+        defer { unlink(path) }
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)),
+            let analysis = try? FileAnalyzer().analyze(absolutePath: Array(path.utf8))
+        else { return true }
+        return analysis.metadata.location != nil || !analysis.metadata.locationSources.isEmpty
+    }
+}
