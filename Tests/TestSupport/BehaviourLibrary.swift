@@ -22,9 +22,16 @@ public struct BehaviourLibrary {
         public let description: String
     }
 
+    /// The binary that generates and catalogs the library: `$PHOTOFS_BIN` when set (a copy
+    /// another user may run), else this package's build.
+    public static var binary: String? {
+        if let path = ProcessInfo.processInfo.environment["PHOTOFS_BIN"], path.hasPrefix("/") { return path }
+        return ExternalTools.photofs
+    }
+
     /// Generates and catalogs a library in a fresh directory under `root`.
     public init(root: String, count: Int = 12) throws {
-        guard let photofs = ExternalTools.photofs else { throw SetupFailure(description: "photofs is not built") }
+        guard let photofs = Self.binary else { throw SetupFailure(description: "photofs is not built") }
         var template = Array("\(root)/photofs-behaviour-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw SetupFailure(description: "mkdtemp under \(root) failed")

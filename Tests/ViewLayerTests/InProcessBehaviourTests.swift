@@ -12,7 +12,7 @@ import Testing
 /// no root (it passes as any user who may write below the test root).
 @Suite(
     "behaviour: in-process view layer", .serialized,
-    .enabled(if: Skip.unless(ExternalTools.photofs != nil, "the photofs binary that makes the sample library is not built (swift build)"))
+    .enabled(if: Skip.unless(BehaviourLibrary.binary != nil, "the photofs binary that makes the sample library is not built (swift build)"))
 )
 struct InProcessBehaviourTests {
     static let root: String = {
