@@ -30,13 +30,15 @@ public enum ViewBehaviour {
         #expect(client.writePicker("app add revoked --location keep\nselect revoked \(asset.id)\n") == 0)
         let handle = try client.open(path).get()
         defer { client.close(handle: handle) }
-        #expect(try client.read(handle: handle).get() == library.original(asset))
+        let readBefore = try client.read(handle: handle).get() == library.original(asset)
+        #expect(readBefore, "the open descriptor did not read the original")
         #expect(client.writePicker("deselect revoked \(asset.id)\n") == 0)
         #expect(client.read(handle: handle).errnoCode == EACCES)
         #expect(client.stat(path).errnoCode == ENOENT)
         #expect(client.list("apps/revoked").map(\.isEmpty) == .success(true))
         #expect(client.writePicker("select revoked \(asset.id)\n") == 0)
-        #expect(try client.read(handle: handle).get() == library.original(asset))
+        let readAgain = try client.read(handle: handle).get() == library.original(asset)
+        #expect(readAgain, "the descriptor did not read again after the asset was selected again")
     }
 
     /// The strip view of a located photo serves the same size with no location left
@@ -53,9 +55,12 @@ public enum ViewBehaviour {
         let stripped = try client.read("apps/stripped/" + asset.basename).get()
         #expect(stripped.count == original.count)
         #expect(try client.stat("apps/stripped/" + asset.basename).get() == Int64(original.count))
-        #expect(stripped != original)
+        // Compared as values, not printed: the original's bytes hold a coordinate.
+        let patched = stripped != original
+        #expect(patched, "the strip view of \(asset.path) is the original file")
         #expect(!hasLocation(stripped), "the strip view of \(asset.path) holds a location")
-        #expect(try client.read("apps/kept/" + asset.basename).get() == original)
+        let kept = try client.read("apps/kept/" + asset.basename).get() == original
+        #expect(kept, "the keep view of \(asset.path) is not the original file")
     }
 
     /// One picker write selects its assets in the order written: the view lists them so.
