@@ -17,7 +17,9 @@ enum AppCommand {
             An app sees MOUNTPOINT/apps/NAME: the assets granted to it that pass its filter, in \
             selection order. --location strip (default) removes GPS on read, coarse rounds it to \
             about 1 km, keep serves the original bytes. --limit caps the selection (0: none). --uid \
-            binds the view to a Unix user (with 'photofs mount --allow-other'). All take \
+            binds the view to a Unix user (with 'photofs mount --allow-other'). 'app show' lists \
+            the visible assets, then each hidden grant with why: missing (not in the library), \
+            filtered-out, or withheld (cannot be served under the location policy). All take \
             --library DIR or --catalog PATH.
             """,
         options: LibraryContext.options + [.flag("json", "print JSON (list, show)")], passesUnknownOptions: true
@@ -77,16 +79,50 @@ enum AppCommand {
         let current = try state(arguments, environment)
         guard let app = current.snapshot.apps[name] else { throw .notFound("no app named '\(name)'; see 'photofs app list'.") }
         let visible = AccessState(current.snapshot).visibleAssets(of: name, in: current.assets)
+        let hidden = hiddenGrants(of: app, current)
         let output = environment.output
         if arguments.flag("json") {
             var object = json(app, current)
             object["assets"] = visible.map { ["id": $0.id.rawValue, "path": $0.path.display] }
+            object["hidden"] = hidden.map { grant -> [String: Any] in
+                var entry: [String: Any] = ["id": grant.id.rawValue, "reason": grant.reason]
+                if let path = grant.path { entry["path"] = path }
+                return entry
+            }
             output.line(AssetFormatting.encode(object))
             return .success
         }
         output.line(PickerRenderer.appLine(app))
         output.line("\(visible.count) visible of \(current.snapshot.grants[name]?.count ?? 0) selected:")
         for asset in visible { output.line("  \(asset.id)  \(asset.path.display.replacingNewlines())") }
+        if !hidden.isEmpty { output.line("\(hidden.count) hidden:") }
+        for grant in hidden {
+            output.line("  \(grant.id)  \(grant.reason)\(grant.path.map { "  " + $0.replacingNewlines() } ?? "")")
+        }
         return .success
+    }
+
+    /// A grant the app's view does not show, and why (`AppVisibility`).
+    private struct HiddenGrant {
+        let id: AssetID
+        /// `missing`, `filtered-out` or `withheld`.
+        let reason: String
+        let path: String?
+    }
+
+    /// The app's members that `AppVisibility` hides, in selection order.
+    private static func hiddenGrants(of app: App, _ current: LibraryState.Current) -> [HiddenGrant] {
+        let visibility = AppVisibility(app)
+        return AppVisibility.members(of: current.snapshot.grants[app.name] ?? []).compactMap { id in
+            let asset = current.assets[id]
+            let reason: String
+            switch visibility.classify(asset) {
+            case .visible: return nil
+            case .missing: reason = "missing"
+            case .filteredOut: reason = "filtered-out"
+            case .withheld: reason = "withheld"
+            }
+            return HiddenGrant(id: id, reason: reason, path: asset?.path.display)
+        }
     }
 }

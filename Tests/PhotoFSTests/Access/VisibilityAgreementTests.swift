@@ -46,6 +46,9 @@ struct VisibilityAgreementTests {
         try state.reload()
 
         let expected = ["editor": ["a", "e"], "keeper": ["c", "a"]]
+        let expectedHidden = [
+            "editor": ["00000000000b=filtered-out", "00000000000c=withheld", "00000000000d=missing"], "keeper": [String](),
+        ]
         let tree = state.views
         let current = state.current
         let text = state.render()
@@ -67,6 +70,8 @@ struct VisibilityAgreementTests {
             let shown = (object["assets"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             #expect(Self.letters(shown) == letters, "app show --json")
             #expect(object["visible"] as? Int == letters.count)
+            let hidden = (object["hidden"] as? [[String: Any]] ?? []).map { "\($0["id"] ?? "")=\($0["reason"] ?? "")" }
+            #expect(hidden == expectedHidden[name], "app show --json hidden")
             #expect(listed.first { $0["name"] as? String == name }?["visible"] as? Int == letters.count, "app list --json")
             let plain = ExitCodeTests.photofs(["app", "show", "--catalog", path, name])
             #expect(
