@@ -268,7 +268,8 @@ struct LibraryPartBuilder {
         }
     }
 
-    private static func digits(_ value: Int64, _ width: Int) -> [UInt8] {
+    /// `value` in decimal, zero-padded to `width` digits (the by-date directory names).
+    static func digits(_ value: Int64, _ width: Int) -> [UInt8] {
         let text = String(value)
         return Array((String(repeating: "0", count: max(0, width - text.count)) + text).utf8)
     }

@@ -58,7 +58,7 @@ public final class ViewTree: Sendable {
     }
 
     /// The number of nodes, the root included.
-    public var nodeCount: Int { apps.reduce(library.nodes.count) { $0 + $1.part.nodes.count } }
+    public var nodeCount: Int { apps.reduce(library.liveCount) { $0 + $1.part.liveCount } }
 
     /// The node with this inode number, or nil when the snapshot has no such node.
     public func node(inode: UInt64) -> ViewNode? {
