@@ -59,7 +59,7 @@ extension Catalog {
 
     /// Every asset and the access state, inside the caller's read transaction; records the
     /// `data_version` the assets were read at.
-    private static func readAll(_ c: inout Connection, reusing previous: [Asset]) throws(CatalogError) -> LibrarySnapshot {
+    private static func readAll(_ c: inout Connection, reusing previous: ChunkedArray<Asset>) throws(CatalogError) -> LibrarySnapshot {
         c.assetsDataVersion = try c.db.scalarInt("PRAGMA data_version")
         let assets = try AssetRows.all(in: c.db, reusing: previous)
         try c.access.refreshIfChanged(from: c.db)

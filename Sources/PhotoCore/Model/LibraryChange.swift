@@ -42,13 +42,14 @@ extension LibrarySnapshot {
     /// assets and how they differ, for the views to patch.
     public func assets<Failure: Error>(
         replacing changed: Set<AssetID>, with current: (AssetID) throws(Failure) -> [Asset]
-    ) throws(Failure) -> (assets: [Asset], change: LibraryChange) {
+    ) throws(Failure) -> (assets: ChunkedArray<Asset>, change: LibraryChange) {
         var assets = self.assets
         var change = LibraryChange()
         var holes: [Int] = []
         var found: [AssetID: Int] = [:]
-        for (position, asset) in assets.enumerated() where changed.contains(asset.id) {
-            found[asset.id] = position
+        // Ids read in place: copying whole assets would retain every part of each.
+        for position in assets.indices where changed.contains(assets[position].id) {
+            found[assets[position].id] = position
         }
         var newcomers: [Asset] = []
         for id in changed.sorted() {

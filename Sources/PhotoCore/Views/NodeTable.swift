@@ -7,7 +7,7 @@
 /// Hashes come from `Hasher`, seeded per process, so names chosen to collide cannot slow
 /// lookups down on purpose.
 struct NodeTable: Sendable {
-    private var slots: [Int32]
+    private var slots: ChunkedArray<Int32>
     private var mask: Int
     private(set) var count = 0
 
@@ -15,7 +15,7 @@ struct NodeTable: Sendable {
     init(capacity: Int) {
         var size = 16
         while size < capacity &* 2 { size <<= 1 }
-        slots = [Int32](repeating: -1, count: size)
+        slots = ChunkedArray(repeating: -1, count: size)
         mask = size - 1
     }
 
@@ -69,7 +69,7 @@ struct NodeTable: Sendable {
     /// Doubles the table; `rehash` gives the hash of each stored position.
     mutating func grow(_ rehash: (Int32) -> Int) {
         let old = slots
-        slots = [Int32](repeating: -1, count: old.count * 2)
+        slots = ChunkedArray(repeating: -1, count: old.count * 2)
         mask = slots.count - 1
         count = 0
         for position in old where position >= 0 { insert(position, hash: rehash(position)) }

@@ -7,7 +7,7 @@ import MediaFormats
 ///
 /// Node positions (`children`, the tables) are indices into this part's `nodes`.
 final class ViewPart: Sendable {
-    let nodes: [ViewNode]
+    let nodes: ChunkedArray<ViewNode>
     /// Node positions by inode.
     let inodeTable: NodeTable
     /// Node positions by (parent inode, name).
@@ -15,7 +15,7 @@ final class ViewPart: Sendable {
     /// Positions of nodes a patch removed (in no table, in no listing): reused by the next patch.
     let free: [Int32]
 
-    init(nodes: [ViewNode], inodeTable: NodeTable, entryTable: NodeTable, free: [Int32] = []) {
+    init(nodes: ChunkedArray<ViewNode>, inodeTable: NodeTable, entryTable: NodeTable, free: [Int32] = []) {
         self.nodes = nodes
         self.inodeTable = inodeTable
         self.entryTable = entryTable
@@ -51,7 +51,7 @@ final class ViewPart: Sendable {
 /// Accumulates the nodes of one part; resolves inode collisions (within the part and with
 /// the inodes `taken` says other parts hold) by probing upward from the hashed number.
 struct ViewPartBuilder {
-    var nodes: [ViewNode] = []
+    var nodes = ChunkedArray<ViewNode>()
     var inodeTable: NodeTable
     var entryTable: NodeTable
     /// Whether another part of the same tree already holds an inode.
@@ -105,7 +105,7 @@ struct ViewPartBuilder {
     /// `baseNames`, when given, holds every asset's sanitized file name by position, so
     /// that the four library views of an asset share one name buffer.
     mutating func addFiles(
-        _ members: [Int32], of assets: [Asset], baseNames: [[UInt8]]? = nil, to directory: Int32, policy: LocationPolicy,
+        _ members: [Int32], of assets: ChunkedArray<Asset>, baseNames: [[UInt8]]? = nil, to directory: Int32, policy: LocationPolicy,
         scope: ViewScope, previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
     ) {
         guard !members.isEmpty else { return }

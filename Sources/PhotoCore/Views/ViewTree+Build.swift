@@ -281,7 +281,7 @@ extension ViewTree {
     /// not withhold them, in selection order. Nil when the name cannot be a directory name.
     /// O(the app's grants).
     static func buildApp(
-        _ app: App, grants: [Grant], assets: [Asset], firstByID: [AssetID: Int32], filters: any AppFilterResolving,
+        _ app: App, grants: [Grant], assets: ChunkedArray<Asset>, firstByID: [AssetID: Int32], filters: any AppFilterResolving,
         previous: ViewTree?, taken: @escaping (UInt64) -> Bool
     ) -> ViewPart? {
         let directoryName = Array(app.name.utf8)

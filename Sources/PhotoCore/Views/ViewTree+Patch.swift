@@ -84,8 +84,8 @@ extension ViewTree {
 /// then merge the new children into the listings.
 struct LibraryPatcher {
     var part: ViewPartBuilder
-    let old: [Asset]
-    let new: [Asset]
+    let old: ChunkedArray<Asset>
+    let new: ChunkedArray<Asset>
     /// What the kernel must forget.
     private(set) var changes = ViewTreeChanges()
     /// The inode each entry of `changes.removedEntries` named.
@@ -103,7 +103,7 @@ struct LibraryPatcher {
     /// Names removed files had, by inode: a changed asset that stays keeps its name.
     private var removedNames: [UInt64: (parent: UInt64, name: [UInt8])] = [:]
 
-    init(part: ViewPartBuilder, old: [Asset], new: [Asset]) {
+    init(part: ViewPartBuilder, old: ChunkedArray<Asset>, new: ChunkedArray<Asset>) {
         self.part = part
         self.old = old
         self.new = new

@@ -121,7 +121,9 @@ public final class ViewTree: Sendable {
     /// The name file node `inode` has in directory `parent` of `part` (over `assets`) when
     /// it serves the asset `id`, else nil. Runs once per file of every rebuild, so it reads
     /// the fields in place instead of copying the node.
-    static func previousName(ofFile inode: UInt64, in parent: UInt64, asset id: AssetID, part: ViewPart, assets: [Asset]) -> [UInt8]? {
+    static func previousName(ofFile inode: UInt64, in parent: UInt64, asset id: AssetID, part: ViewPart, assets: ChunkedArray<Asset>)
+        -> [UInt8]?
+    {
         guard let found = part.position(of: inode, hash: NodeTable.hash(inode: inode)) else { return nil }
         let position = Int(found)
         guard part.nodes[position].parent == parent, case .file(let asset, _) = part.nodes[position].kind, asset >= 0,
