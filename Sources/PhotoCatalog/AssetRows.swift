@@ -19,13 +19,13 @@ enum AssetRows {
     /// Every asset, in one query. An asset equal to one in `previous` is that value, sharing
     /// its path, texts and plans: after a re-index only what changed is new in memory, so
     /// the allocator is not left with the old snapshot's pages pinned by scattered survivors.
-    static func all(in db: Database, reusing previous: [Asset] = []) throws(CatalogError) -> [Asset] {
+    static func all(in db: Database, reusing previous: ChunkedArray<Asset> = []) throws(CatalogError) -> ChunkedArray<Asset> {
         let count = Int(try db.scalarInt("SELECT count(*) FROM assets") ?? 0)
-        var assets: [Asset] = []
+        var assets = ChunkedArray<Asset>()
         assets.reserveCapacity(count)
         var previousByID: [AssetID: Int32] = [:]
         previousByID.reserveCapacity(previous.count)
-        for (position, asset) in previous.enumerated() { previousByID[asset.id] = Int32(truncatingIfNeeded: position) }
+        for position in previous.indices { previousByID[previous[position].id] = Int32(truncatingIfNeeded: position) }
         let s = try db.statement("SELECT \(columns) FROM assets")
         defer { s.reset() }
         var interner = TextInterner()

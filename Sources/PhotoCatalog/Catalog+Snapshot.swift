@@ -20,24 +20,28 @@ extension Catalog {
     /// Reads everything instead when another process wrote to the catalog since the last
     /// full read (its changes are in no summary of ours), or when much of it changed.
     public func snapshot(updating previous: LibrarySnapshot, changed: Set<AssetID>) throws(CatalogError) -> LibrarySnapshot {
-        try connection.withLock { (c: inout Connection) throws(CatalogError) -> LibrarySnapshot in
+        try update(previous, changed: changed).snapshot
+    }
+
+    /// `snapshot(updating:changed:)` with how its assets differ from `previous` position by
+    /// position (`LibrarySnapshot.assets(replacing:with:)`: unchanged assets keep their
+    /// places), so the views can be patched; nil when everything was read again.
+    public func update(_ previous: LibrarySnapshot, changed: Set<AssetID>) throws(CatalogError) -> (
+        snapshot: LibrarySnapshot, change: LibraryChange?
+    ) {
+        try connection.withLock { (c: inout Connection) throws(CatalogError) -> (LibrarySnapshot, LibraryChange?) in
             try c.db.execute("BEGIN")
             defer { try? c.db.execute("COMMIT") }
             let version = try c.db.scalarInt("PRAGMA data_version")
             guard version == c.assetsDataVersion, changed.count <= max(1_000, previous.assets.count / 8) else {
-                return try Self.readAll(&c, reusing: previous.assets)
+                return (try Self.readAll(&c, reusing: previous.assets), nil)
             }
-            // Sized up front: an asset is a few hundred bytes inline, and growing by doubling
-            // from 100,000 of them would briefly hold one and a half extra copies.
-            var assets: [Asset] = []
-            assets.reserveCapacity(previous.assets.count + changed.count)
-            for asset in previous.assets where !changed.contains(asset.id) { assets.append(asset) }
-            for id in changed.sorted() {
-                let rows = try AssetRows.records(in: c.db, where: "id = ?1") { s throws(CatalogError) in try s.bind(1, id.rawValue) }
-                assets.append(contentsOf: rows.map(\.asset))
+            let db = c.db
+            let (assets, change) = try previous.assets(replacing: changed) { id throws(CatalogError) in
+                try AssetRows.records(in: db, where: "id = ?1") { s throws(CatalogError) in try s.bind(1, id.rawValue) }.map(\.asset)
             }
             try c.access.refreshIfChanged(from: c.db)
-            return LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists())
+            return (LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists()), change)
         }
     }
 
@@ -55,7 +59,7 @@ extension Catalog {
 
     /// Every asset and the access state, inside the caller's read transaction; records the
     /// `data_version` the assets were read at.
-    private static func readAll(_ c: inout Connection, reusing previous: [Asset]) throws(CatalogError) -> LibrarySnapshot {
+    private static func readAll(_ c: inout Connection, reusing previous: ChunkedArray<Asset>) throws(CatalogError) -> LibrarySnapshot {
         c.assetsDataVersion = try c.db.scalarInt("PRAGMA data_version")
         let assets = try AssetRows.all(in: c.db, reusing: previous)
         try c.access.refreshIfChanged(from: c.db)

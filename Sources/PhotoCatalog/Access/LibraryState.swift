@@ -102,17 +102,15 @@ public final class LibraryState: ViewSource {
 
     /// Re-reads the catalog after an index run and shows it; returns what the kernel must
     /// forget. With `changed` (the ids of the index runs' `IndexSummary.changedIDs`), reads
-    /// only those rows.
+    /// only those rows and patches the views for them instead of building them again.
     @discardableResult
     public func reload(changed: Set<AssetID>? = nil) throws(CatalogError) -> ViewTreeChanges {
         try state.withLock { (current: inout Current) throws(CatalogError) -> ViewTreeChanges in
-            let snapshot: LibrarySnapshot
-            if let changed {
-                snapshot = try catalog.snapshot(updating: current.snapshot, changed: changed)
-            } else {
-                snapshot = try catalog.snapshot(reusing: current.snapshot)
+            guard let changed else {
+                return install(try catalog.snapshot(reusing: current.snapshot), accessOnly: false, into: &current)
             }
-            return install(snapshot, accessOnly: false, into: &current)
+            let (snapshot, change) = try catalog.update(current.snapshot, changed: changed)
+            return install(snapshot, accessOnly: false, patching: change, into: &current)
         }
     }
 
@@ -146,18 +144,27 @@ public final class LibraryState: ViewSource {
 
     /// The one install path: makes `snapshot` current and, when views are served, replaces
     /// them (only the changed apps' parts when `accessOnly`: `snapshot` has the same assets
-    /// as the current one) and returns what the kernel must forget.
-    private func install(_ snapshot: LibrarySnapshot, accessOnly: Bool, into current: inout Current) -> ViewTreeChanges {
+    /// as the current one; patched for `change` when it says how the assets differ) and
+    /// returns what the kernel must forget.
+    private func install(
+        _ snapshot: LibrarySnapshot, accessOnly: Bool, patching change: LibraryChange? = nil, into current: inout Current
+    ) -> ViewTreeChanges {
         current = Current(
             snapshot: snapshot, assets: accessOnly ? current.assets : AssetIndex(snapshot.assets),
             generation: accessOnly ? current.generation : current.generation + 1, version: current.version + 1)
         guard let filters else { return ViewTreeChanges() }
         let old = views
-        let new =
-            accessOnly
-            ? old.replacingAccess(apps: snapshot.apps, grants: snapshot.grants, filters: filters)
-            : ViewTree.build(snapshot: snapshot, previous: old, filters: filters)
-        let changes = old.changes(to: new)
+        let new: ViewTree
+        let changes: ViewTreeChanges
+        if let change, let patched = old.patching(change, to: snapshot, filters: filters) {
+            (new, changes) = patched
+        } else {
+            new =
+                accessOnly
+                ? old.replacingAccess(apps: snapshot.apps, grants: snapshot.grants, filters: filters)
+                : ViewTree.build(snapshot: snapshot, previous: old, filters: filters)
+            changes = old.changes(to: new)
+        }
         new.recordListingChanges(changes, at: Self.now())
         published.withLock { $0 = new }
         return changes

@@ -9,11 +9,13 @@ import Synchronization
 /// a mount start or a library change would otherwise pay although most never touch the
 /// picker), the capture-date order on the first `select --where`.
 public struct AssetIndex: Sendable {
-    private let assets: [Asset]
+    private let assets: ChunkedArray<Asset>
     private let tables: LazyTables
     private let dateOrder: DateOrder
 
-    public init(_ assets: [Asset]) {
+    public init(_ assets: [Asset]) { self.init(ChunkedArray(assets)) }
+
+    public init(_ assets: ChunkedArray<Asset>) {
         self.assets = assets
         self.tables = LazyTables()
         self.dateOrder = DateOrder()
@@ -47,7 +49,7 @@ private final class LazyTables: Sendable {
 
     private let built = Mutex<Tables?>(nil)
 
-    func of(_ assets: [Asset]) -> Tables {
+    func of(_ assets: ChunkedArray<Asset>) -> Tables {
         built.withLock { cached in
             if let cached { return cached }
             var tables = Tables()
@@ -67,7 +69,7 @@ private final class LazyTables: Sendable {
 private final class DateOrder: Sendable {
     private let sorted = Mutex<[Int32]?>(nil)
 
-    func positions(of assets: [Asset], unique byID: [AssetID: Int32]) -> [Int32] {
+    func positions(of assets: ChunkedArray<Asset>, unique byID: [AssetID: Int32]) -> [Int32] {
         sorted.withLock { cached in
             if let cached { return cached }
             // Sort small keys, not assets: effectiveDate may convert an mtime (too costly per

@@ -7,7 +7,7 @@
 /// Hashes come from `Hasher`, seeded per process, so names chosen to collide cannot slow
 /// lookups down on purpose.
 struct NodeTable: Sendable {
-    private var slots: [Int32]
+    private var slots: ChunkedArray<Int32>
     private var mask: Int
     private(set) var count = 0
 
@@ -15,7 +15,7 @@ struct NodeTable: Sendable {
     init(capacity: Int) {
         var size = 16
         while size < capacity &* 2 { size <<= 1 }
-        slots = [Int32](repeating: -1, count: size)
+        slots = ChunkedArray(repeating: -1, count: size)
         mask = size - 1
     }
 
@@ -42,10 +42,34 @@ struct NodeTable: Sendable {
         count += 1
     }
 
+    /// Removes a position stored under `hash`; `rehash` gives the hash of each stored
+    /// position. The entries after it on its probe run move back into the gap, so every
+    /// probe still ends at an empty slot (no tombstones to wear the table out).
+    mutating func remove(_ position: Int32, hash: Int, _ rehash: (Int32) -> Int) {
+        var hole = hash & mask
+        while slots[hole] != position {
+            if slots[hole] < 0 { return }
+            hole = (hole &+ 1) & mask
+        }
+        var next = (hole &+ 1) & mask
+        while slots[next] >= 0 {
+            let home = rehash(slots[next]) & mask
+            // The entry may fill the hole unless its home lies cyclically in (hole, next].
+            let reachable = hole < next ? (home > hole && home <= next) : (home > hole || home <= next)
+            if !reachable {
+                slots[hole] = slots[next]
+                hole = next
+            }
+            next = (next &+ 1) & mask
+        }
+        slots[hole] = -1
+        count -= 1
+    }
+
     /// Doubles the table; `rehash` gives the hash of each stored position.
     mutating func grow(_ rehash: (Int32) -> Int) {
         let old = slots
-        slots = [Int32](repeating: -1, count: old.count * 2)
+        slots = ChunkedArray(repeating: -1, count: old.count * 2)
         mask = slots.count - 1
         count = 0
         for position in old where position >= 0 { insert(position, hash: rehash(position)) }

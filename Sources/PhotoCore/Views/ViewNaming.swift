@@ -23,21 +23,28 @@ enum ViewNaming {
 
     /// The names for `candidates` (same order), none equal to each other or to `reserved`.
     static func assign(_ candidates: [Candidate], reserved: Set<NameKey>) -> [[UInt8]] {
-        var taken = reserved
-        taken.reserveCapacity(reserved.count + candidates.count)
+        assign(candidates, isReserved: { reserved.contains(NameKey($0)) })
+    }
+
+    /// The names for `candidates` (same order), none equal to each other or to a name
+    /// `isReserved` accepts (the names a directory being patched already holds).
+    static func assign(_ candidates: [Candidate], isReserved: ([UInt8]) -> Bool) -> [[UInt8]] {
+        var taken = Set<NameKey>()
+        taken.reserveCapacity(candidates.count)
+        func isTaken(_ name: [UInt8], _ taken: Set<NameKey>) -> Bool { taken.contains(NameKey(name)) || isReserved(name) }
         var names = [[UInt8]?](repeating: nil, count: candidates.count)
         for (index, candidate) in candidates.enumerated() {
-            guard let previous = candidate.previous, !taken.contains(NameKey(previous)),
-                isDerived(previous, from: candidate.base, id: candidate.id)
+            guard let previous = candidate.previous, !isTaken(previous, taken), isDerived(previous, from: candidate.base, id: candidate.id)
             else { continue }
             names[index] = previous
             taken.insert(NameKey(previous))
         }
-        for (index, candidate) in candidates.enumerated() where names[index] == nil && taken.insert(NameKey(candidate.base)).inserted {
+        for (index, candidate) in candidates.enumerated() where names[index] == nil && !isTaken(candidate.base, taken) {
             names[index] = candidate.base
+            taken.insert(NameKey(candidate.base))
         }
         for (index, candidate) in candidates.enumerated() where names[index] == nil {
-            let name = suffixedName(candidate.base, id: candidate.id, avoiding: taken)
+            let name = suffixedName(candidate.base, id: candidate.id) { isTaken($0, taken) }
             names[index] = name
             taken.insert(NameKey(name))
         }
@@ -47,15 +54,20 @@ enum ViewNaming {
     /// The first free suffixed form of `base`: 4, 5, ... 12 digits of the id, then the
     /// whole id with a counter (only reachable when real files mimic our suffixes).
     static func suffixedName(_ base: [UInt8], id: AssetID, avoiding taken: Set<NameKey>) -> [UInt8] {
+        suffixedName(base, id: id) { taken.contains(NameKey($0)) }
+    }
+
+    /// `suffixedName(_:id:avoiding:)` with the taken names given by a predicate.
+    static func suffixedName(_ base: [UInt8], id: AssetID, isTaken: ([UInt8]) -> Bool) -> [UInt8] {
         let digits = Array(id.rawValue.utf8)
         for length in 4...digits.count {
             let name = inserting(suffix: Array(digits.prefix(length)), into: base)
-            if !taken.contains(NameKey(name)) { return name }
+            if !isTaken(name) { return name }
         }
         var counter = 2
         while true {
             let name = inserting(suffix: digits + Array("-\(counter)".utf8), into: base)
-            if !taken.contains(NameKey(name)) { return name }
+            if !isTaken(name) { return name }
             counter += 1
         }
     }

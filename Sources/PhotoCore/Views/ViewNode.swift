@@ -10,7 +10,7 @@ public struct ViewNode: Sendable {
     public let parent: UInt64
     /// The name in the parent directory, as bytes (may be any bytes but `/` and NUL).
     public let name: [UInt8]
-    public let kind: ViewNodeKind
+    public internal(set) var kind: ViewNodeKind
     /// Who may see the node: decides lookups, listings, ownership and mode bits.
     public let scope: ViewScope
     /// Children in listing order (directories only; node indices into the tree).

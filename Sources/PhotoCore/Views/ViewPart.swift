@@ -7,17 +7,29 @@ import MediaFormats
 ///
 /// Node positions (`children`, the tables) are indices into this part's `nodes`.
 final class ViewPart: Sendable {
-    let nodes: [ViewNode]
+    let nodes: ChunkedArray<ViewNode>
     /// Node positions by inode.
     let inodeTable: NodeTable
     /// Node positions by (parent inode, name).
     let entryTable: NodeTable
+    /// Positions of nodes a patch removed (in no table, in no listing): reused by the next patch.
+    let free: [Int32]
 
-    init(nodes: [ViewNode], inodeTable: NodeTable, entryTable: NodeTable) {
+    init(nodes: ChunkedArray<ViewNode>, inodeTable: NodeTable, entryTable: NodeTable, free: [Int32] = []) {
         self.nodes = nodes
         self.inodeTable = inodeTable
         self.entryTable = entryTable
+        self.free = free
     }
+
+    /// Whether the node at `position` is in the part (not a removed node's leftover).
+    func isLive(_ position: Int) -> Bool {
+        let inode = nodes[position].inode
+        return self.position(of: inode, hash: NodeTable.hash(inode: inode)) == Int32(position)
+    }
+
+    /// The number of nodes in the part.
+    var liveCount: Int { inodeTable.count }
 
     /// The position of the node with this inode, given `NodeTable.hash(inode:)` of it.
     func position(of inode: UInt64, hash: Int) -> Int32? {
@@ -39,13 +51,15 @@ final class ViewPart: Sendable {
 /// Accumulates the nodes of one part; resolves inode collisions (within the part and with
 /// the inodes `taken` says other parts hold) by probing upward from the hashed number.
 struct ViewPartBuilder {
-    var nodes: [ViewNode] = []
+    var nodes = ChunkedArray<ViewNode>()
     var inodeTable: NodeTable
     var entryTable: NodeTable
     /// Whether another part of the same tree already holds an inode.
     let taken: (UInt64) -> Bool
     /// The view path of every directory node, by node index, to derive children's inodes.
     var directoryPaths: [Int32: [UInt8]] = [:]
+    /// Positions of removed nodes that `add` fills before growing the array.
+    var free: [Int32] = []
 
     init(capacity: Int, taken: @escaping (UInt64) -> Bool = { _ in false }) {
         nodes.reserveCapacity(capacity)
@@ -54,7 +68,30 @@ struct ViewPartBuilder {
         self.taken = taken
     }
 
-    func finish() -> ViewPart { ViewPart(nodes: nodes, inodeTable: inodeTable, entryTable: entryTable) }
+    /// A builder that continues `part` (for a patch), checking `taken` for other parts' inodes.
+    init(continuing part: ViewPart, taken: @escaping (UInt64) -> Bool) {
+        nodes = part.nodes
+        inodeTable = part.inodeTable
+        entryTable = part.entryTable
+        free = part.free
+        self.taken = taken
+    }
+
+    func finish() -> ViewPart { ViewPart(nodes: nodes, inodeTable: inodeTable, entryTable: entryTable, free: free) }
+
+    /// Takes the node at `position` out of both tables (its parent's listing is the caller's
+    /// business) and keeps the position for reuse.
+    mutating func unlink(_ position: Int32) {
+        let nodes = self.nodes
+        let node = nodes[Int(position)]
+        inodeTable.remove(position, hash: NodeTable.hash(inode: node.inode)) { NodeTable.hash(inode: nodes[Int($0)].inode) }
+        if node.inode != ViewInode.root {
+            entryTable.remove(position, hash: NodeTable.hash(parent: node.parent, name: node.name)) {
+                NodeTable.hash(parent: nodes[Int($0)].parent, name: nodes[Int($0)].name)
+            }
+        }
+        free.append(position)
+    }
 
     /// Adds a derived-inode directory called `name` below `parent`.
     mutating func directory(named name: [UInt8], in parent: Int32, scope: ViewScope) -> Int32 {
@@ -68,7 +105,7 @@ struct ViewPartBuilder {
     /// `baseNames`, when given, holds every asset's sanitized file name by position, so
     /// that the four library views of an asset share one name buffer.
     mutating func addFiles(
-        _ members: [Int32], of assets: [Asset], baseNames: [[UInt8]]? = nil, to directory: Int32, policy: LocationPolicy,
+        _ members: [Int32], of assets: ChunkedArray<Asset>, baseNames: [[UInt8]]? = nil, to directory: Int32, policy: LocationPolicy,
         scope: ViewScope, previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
     ) {
         guard !members.isEmpty else { return }
@@ -99,7 +136,7 @@ struct ViewPartBuilder {
     /// `parentInode` (the top node of an app part), the parent lives in another part.
     mutating func add(
         inode wanted: UInt64, parent: Int32?, parentInode: UInt64? = nil, name: [UInt8], kind: ViewNodeKind, scope: ViewScope,
-        path: [UInt8]?
+        path: [UInt8]?, listed: Bool = true
     ) -> Int32 {
         var inode = wanted
         var hash = NodeTable.hash(inode: inode)
@@ -108,13 +145,20 @@ struct ViewPartBuilder {
             if inode < ViewInode.firstDerived { inode = ViewInode.firstDerived }
             hash = NodeTable.hash(inode: inode)
         }
-        let index = Int32(nodes.count)
         let parentNumber = parent.map { nodes[Int($0)].inode } ?? parentInode ?? inode
-        nodes.append(ViewNode(inode: inode, parent: parentNumber, name: name, kind: kind, scope: scope))
+        let node = ViewNode(inode: inode, parent: parentNumber, name: name, kind: kind, scope: scope)
+        let index: Int32
+        if let reused = free.popLast() {
+            index = reused
+            nodes[Int(index)] = node
+        } else {
+            index = Int32(nodes.count)
+            nodes.append(node)
+        }
         if inodeTable.isFull || entryTable.isFull { growTables() }
         inodeTable.insert(index, hash: hash)
         if let parent {
-            nodes[Int(parent)].children.append(index)
+            if listed { nodes[Int(parent)].children.append(index) }
             entryTable.insert(index, hash: NodeTable.hash(parent: parentNumber, name: name))
         }
         if let path { directoryPaths[index] = path }
@@ -124,6 +168,7 @@ struct ViewPartBuilder {
     /// Doubles both tables (only when the node count outgrows the estimate made up front).
     private mutating func growTables() {
         let nodes = self.nodes
+        // `grow` re-inserts every stored position: positions on the free list are in no table.
         inodeTable.grow { NodeTable.hash(inode: nodes[Int($0)].inode) }
         entryTable.grow { NodeTable.hash(parent: nodes[Int($0)].parent, name: nodes[Int($0)].name) }
     }

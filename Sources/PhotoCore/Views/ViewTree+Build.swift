@@ -268,7 +268,8 @@ struct LibraryPartBuilder {
         }
     }
 
-    private static func digits(_ value: Int64, _ width: Int) -> [UInt8] {
+    /// `value` in decimal, zero-padded to `width` digits (the by-date directory names).
+    static func digits(_ value: Int64, _ width: Int) -> [UInt8] {
         let text = String(value)
         return Array((String(repeating: "0", count: max(0, width - text.count)) + text).utf8)
     }
@@ -280,7 +281,7 @@ extension ViewTree {
     /// location policy), in selection order. Nil when the name cannot be a directory name.
     /// O(the app's grants).
     static func buildApp(
-        _ app: App, grants: [Grant], assets: [Asset], firstByID: [AssetID: Int32], filters: any AppFilterResolving,
+        _ app: App, grants: [Grant], assets: ChunkedArray<Asset>, firstByID: [AssetID: Int32], filters: any AppFilterResolving,
         previous: ViewTree?, taken: @escaping (UInt64) -> Bool
     ) -> ViewPart? {
         let directoryName = Array(app.name.utf8)

@@ -38,6 +38,16 @@ extension ViewTree {
         if library !== new.library {
             combined = libraryChanges(to: new)
         }
+        let apps = appChanges(to: new)
+        combined.removedEntries += apps.removedEntries
+        combined.invalidatedInodes += apps.invalidatedInodes
+        return combined
+    }
+
+    /// The invalidations of the app parts that `new` does not share with this tree, and of
+    /// `apps/` when the set of app directories changed.
+    func appChanges(to new: ViewTree) -> ViewTreeChanges {
+        var combined = ViewTreeChanges()
         let newParts = Dictionary(uniqueKeysWithValues: new.apps.map { ($0.name, $0.part) })
         for app in apps {
             let replacement = newParts[app.name]
@@ -75,7 +85,7 @@ extension ViewTree {
     /// `replacement` (a part of `new`, or nil when the part is gone) replaces it.
     private func changes(of old: ViewPart, to new: ViewTree, in replacement: ViewPart?, among positions: Range<Int>) -> ViewTreeChanges {
         var changes = ViewTreeChanges()
-        for position in positions {
+        for position in positions where old.isLive(position) {
             let node = old.nodes[position]
             guard node.inode != ViewInode.root, node.inode != ViewInode.apps else { continue }
             guard let replacement, let found = replacement.position(of: node.inode, hash: NodeTable.hash(inode: node.inode)) else {

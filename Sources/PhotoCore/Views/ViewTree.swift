@@ -58,7 +58,7 @@ public final class ViewTree: Sendable {
     }
 
     /// The number of nodes, the root included.
-    public var nodeCount: Int { apps.reduce(library.nodes.count) { $0 + $1.part.nodes.count } }
+    public var nodeCount: Int { apps.reduce(library.liveCount) { $0 + $1.part.liveCount } }
 
     /// The node with this inode number, or nil when the snapshot has no such node.
     public func node(inode: UInt64) -> ViewNode? {
@@ -121,7 +121,9 @@ public final class ViewTree: Sendable {
     /// The name file node `inode` has in directory `parent` of `part` (over `assets`) when
     /// it serves the asset `id`, else nil. Runs once per file of every rebuild, so it reads
     /// the fields in place instead of copying the node.
-    static func previousName(ofFile inode: UInt64, in parent: UInt64, asset id: AssetID, part: ViewPart, assets: [Asset]) -> [UInt8]? {
+    static func previousName(ofFile inode: UInt64, in parent: UInt64, asset id: AssetID, part: ViewPart, assets: ChunkedArray<Asset>)
+        -> [UInt8]?
+    {
         guard let found = part.position(of: inode, hash: NodeTable.hash(inode: inode)) else { return nil }
         let position = Int(found)
         guard part.nodes[position].parent == parent, case .file(let asset, _) = part.nodes[position].kind, asset >= 0,

@@ -22,7 +22,7 @@ enum LsCommand {
         let context = try LibraryContext.existing(arguments: arguments, environment: environment)
         let assets: [Asset]
         do throws(CatalogError) {
-            assets = try context.catalog.snapshot().assets
+            assets = Array(try context.catalog.snapshot().assets)
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }

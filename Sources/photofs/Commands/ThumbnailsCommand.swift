@@ -46,7 +46,7 @@ enum ThumbnailsCommand {
         let assets: [Asset]
         let root: [UInt8]
         do throws(CatalogError) {
-            assets = try context.catalog.snapshot().assets
+            assets = Array(try context.catalog.snapshot().assets)
             root = try context.catalog.libraryRoot ?? Array(CatalogLocation.canonicalLibraryPath(context.library))
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")

@@ -39,7 +39,7 @@ struct IncrementalSnapshotTests {
         /// The incremental snapshot's assets against a fresh full read, by id.
         func expectMatchesFullRead(_ comment: Comment) throws {
             let full = try catalog.snapshot()
-            let byID = { (assets: [Asset]) in Dictionary(assets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
+            let byID = { (assets: ChunkedArray<Asset>) in Dictionary(assets.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
             #expect(snapshot.assets.count == full.assets.count, comment)
             #expect(byID(snapshot.assets) == byID(full.assets), comment)
         }

@@ -1,5 +1,6 @@
-import PhotoCore
 import Testing
+
+@testable import PhotoCore
 
 /// The tree's lookup tables (by inode, by parent and name) when the tree holds many more
 /// nodes than the builder estimated from the asset count: every app view grants every
@@ -36,5 +37,27 @@ struct ViewTreeTablesTests {
         #expect(tree.lookup(parent: 1, name: Array("nothing".utf8)) == nil)
         #expect(tree.node(inode: 999) == nil)
         #expect(ViewFixtures.names(tree, "apps/app29").count == 40)
+    }
+}
+
+/// Removing from the open-addressing table moves later entries of a probe run back, so
+/// that every remaining position is still found and removed ones are not.
+@Suite("Node table removal")
+struct NodeTableRemovalTests {
+    @Test func remainingPositionsAreFoundAfterRemovalsInCrowdedRuns() {
+        // Hashes from a few values only: long probe runs that wrap around the table's end.
+        let hashes = (0..<200).map { 505 + $0 % 7 }
+        var table = NodeTable(capacity: 200)
+        for position in 0..<200 { table.insert(Int32(position), hash: hashes[position]) }
+        var removed = Set<Int32>()
+        for position in stride(from: 0, to: 200, by: 3) {
+            table.remove(Int32(position), hash: hashes[position]) { hashes[Int($0)] }
+            removed.insert(Int32(position))
+        }
+        #expect(table.count == 200 - removed.count)
+        for position in 0..<200 {
+            let found = table.find(hash: hashes[position]) { $0 == Int32(position) }
+            #expect(found == (removed.contains(Int32(position)) ? nil : Int32(position)))
+        }
     }
 }

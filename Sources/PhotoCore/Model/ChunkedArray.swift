@@ -1,0 +1,85 @@
+/// An array kept in fixed-size chunks, each its own copy-on-write buffer: a copy that then
+/// changes a few elements copies only their chunks and the list of chunks, not every element.
+///
+/// A library change patches a copy of the previous snapshot's assets and view nodes. As
+/// plain arrays, each patch copied all of them (at 100,000 assets, 100,000 assets and
+/// 400,000 nodes, each copy retaining every reference they hold) and briefly held both;
+/// in chunks it copies a handful of chunks.
+public struct ChunkedArray<Element> {
+    /// Elements per chunk (a power of two).
+    @usableFromInline static var chunkSize: Int { 4096 }
+    @usableFromInline static var shift: Int { 12 }
+
+    @usableFromInline var chunks: [[Element]] = []
+    public private(set) var count = 0
+
+    public init() {}
+
+    public init(_ elements: some Sequence<Element>) {
+        for element in elements { append(element) }
+    }
+
+    /// `count` copies of `value`.
+    public init(repeating value: Element, count: Int) {
+        var left = count
+        while left > 0 {
+            let size = Swift.min(left, Self.chunkSize)
+            chunks.append([Element](repeating: value, count: size))
+            left -= size
+        }
+        self.count = count
+    }
+
+    public mutating func append(_ element: Element) {
+        if count & (Self.chunkSize - 1) == 0 {
+            var chunk: [Element] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            chunks.append(chunk)
+        }
+        chunks[chunks.count - 1].append(element)
+        count += 1
+    }
+
+    /// Removes and returns the last element (the array must not be empty).
+    @discardableResult
+    public mutating func removeLast() -> Element {
+        let element = chunks[chunks.count - 1].removeLast()
+        if chunks[chunks.count - 1].isEmpty { chunks.removeLast() }
+        count -= 1
+        return element
+    }
+
+    /// Makes room for `capacity` elements in the list of chunks (chunks are made full size).
+    public mutating func reserveCapacity(_ capacity: Int) {
+        chunks.reserveCapacity((capacity + Self.chunkSize - 1) >> Self.shift)
+    }
+}
+
+extension ChunkedArray: RandomAccessCollection, MutableCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    @inlinable
+    public subscript(position: Int) -> Element {
+        // Read in place: copying an element out would retain each reference it holds.
+        _read { yield chunks[position >> Self.shift][position & (Self.chunkSize - 1)] }
+        _modify { yield &chunks[position >> Self.shift][position & (Self.chunkSize - 1)] }
+    }
+}
+
+extension ChunkedArray: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: Element...) { self.init(elements) }
+}
+
+extension ChunkedArray: Equatable where Element: Equatable {
+    public static func == (a: Self, b: Self) -> Bool { a.count == b.count && a.elementsEqual(b) }
+}
+
+extension ChunkedArray: Hashable where Element: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for element in self { hasher.combine(element) }
+    }
+}
+
+extension ChunkedArray: Sendable where Element: Sendable {}
