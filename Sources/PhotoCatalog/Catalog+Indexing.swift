@@ -5,10 +5,8 @@ import PhotoCore
 extension Catalog {
     /// The stored state of every asset and failure within the scope, by path; the
     /// fingerprints are left empty (see `fingerprints(of:)`): an unchanged file needs none.
-    func storedStates(in scope: IndexScope) throws(CatalogError) -> (
-        assets: [LibraryPath: StoredFileState], failures: [LibraryPath: FileStat]
-    ) {
-        try connection.withLock { (c: inout Connection) throws(CatalogError) -> ([LibraryPath: StoredFileState], [LibraryPath: FileStat]) in
+    func storedStates(in scope: IndexScope) throws(CatalogError) -> StoredStates {
+        try connection.withLock { (c: inout Connection) throws(CatalogError) -> StoredStates in
             let db = c.db
             try db.execute("BEGIN")
             defer { try? db.execute("COMMIT") }
@@ -27,7 +25,7 @@ extension Catalog {
                 a.reset()
                 try Self.readFailures(from: lower, to: upper, in: db, where: { scope.contains($0) }, into: &failures)
             }
-            return (assets, failures)
+            return StoredStates(assets: assets, failures: failures)
         }
     }
 
@@ -127,6 +125,12 @@ extension Catalog {
             try db.transaction { () throws(CatalogError) in try body(IndexWriter(db: db)) }
         }
     }
+}
+
+/// What the catalog holds under a scope, by path: the state an index run compares with.
+struct StoredStates: Sendable {
+    var assets: [LibraryPath: StoredFileState]
+    var failures: [LibraryPath: FileStat]
 }
 
 /// The writes an index run makes, inside one transaction.

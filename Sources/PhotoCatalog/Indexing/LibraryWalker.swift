@@ -82,8 +82,11 @@ enum LibraryWalker {
                 walk.directory(fd: fd, path: folder.path, recursive: folder.recursive)
             }
         }
-        walk.result.files.sort { $0.path < $1.path }
-        walk.result.special.sort { $0.file.path < $1.file.path }
+        // One tree comes out in path order; several scopes are each in order but may interleave.
+        if case .folders(let folders) = scope, folders.count > 1 {
+            walk.result.files.sort { bytewiseLess($0.path.bytes, $1.path.bytes) }
+            walk.result.special.sort { bytewiseLess($0.file.path.bytes, $1.file.path.bytes) }
+        }
         return walk.result
     }
 
@@ -105,6 +108,18 @@ enum LibraryWalker {
             fd = next
         }
         return fd
+    }
+
+    /// Whether `a` sorts before `b` byte by byte, a prefix first: the order of `LibraryPath`
+    /// and of SQLite's BLOB comparison, by memcmp.
+    static func bytewiseLess(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+        }
     }
 
     static func open(cString bytes: [UInt8], at dirFD: Int32, flags: Int32) -> Int32 {
@@ -143,8 +158,29 @@ private struct Walk {
         }
     }
 
+    /// One name read from a directory: a file with its stat, or a folder to descend into.
+    private struct Entry {
+        /// The name, with a `/` appended for a folder: sorting these keys bytewise puts the
+        /// folder's whole subtree where its paths fall among its siblings' paths.
+        var key: [UInt8]
+        var stat: FileStat
+        var kind: mode_t
+
+        init(key: [UInt8], stat: FileStat, kind: mode_t) {
+            self.key = key
+            self.stat = stat
+            self.kind = kind
+        }
+
+        init(folder name: [UInt8]) {
+            self.init(
+                key: name + [UInt8(ascii: "/")], stat: FileStat(size: 0, mtimeNanoseconds: 0, inode: 0, ctimeNanoseconds: 0), kind: S_IFDIR)
+        }
+    }
+
     /// Reads one open directory (takes ownership of `fd`) and, when `recursive`, its
-    /// sub-folders.
+    /// sub-folders, adding files in bytewise path order (a folder's entries sorted by
+    /// name, a sub-folder as its name plus `/`): no sort of all paths afterwards.
     mutating func directory(fd: Int32, path: LibraryPath, recursive: Bool) {
         guard fd >= 0 else { return }
         var info = stat()
@@ -165,7 +201,7 @@ private struct Walk {
         defer { closedir(dir) }
         result.folders.append(path)
         entering?(path)
-        var subfolders: [[UInt8]] = []
+        var entries: [Entry] = []
         while true {
             errno = 0
             guard let entry = readdir(dir) else {
@@ -181,7 +217,7 @@ private struct Walk {
             guard let first = name.first, first != UInt8(ascii: ".") else { continue }
             let type = entry.pointee.d_type
             if type == UInt8(DT_DIR) {
-                if recursive { subfolders.append(name) }
+                if recursive { entries.append(Entry(folder: name)) }
                 continue
             }
             var st = stat()
@@ -192,22 +228,30 @@ private struct Walk {
             guard rc == 0 else { continue }  // vanished between readdir and stat
             let kind = st.st_mode & S_IFMT
             if kind == S_IFDIR {
-                if recursive { subfolders.append(name) }
+                if recursive { entries.append(Entry(folder: name)) }
                 continue
             }
             let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
             let ctime = Int64(st.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_ctim.tv_nsec)
-            let file = WalkedFile(
-                path: path.appending(name),
-                stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino), ctimeNanoseconds: ctime))
-            guard kind == S_IFREG else {
-                if let special = Self.special(kind) { result.special.append((file, special)) }
+            entries.append(
+                Entry(
+                    key: name,
+                    stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino), ctimeNanoseconds: ctime),
+                    kind: kind))
+        }
+        entries.sort { LibraryWalker.bytewiseLess($0.key, $1.key) }
+        for entry in entries {
+            guard entry.kind == S_IFDIR else {
+                let file = WalkedFile(path: path.appending(entry.key), stat: entry.stat)
+                if entry.kind == S_IFREG {
+                    result.files.append(file)
+                    if result.files.count % 1024 == 0 { found(result.files.count) }
+                } else if let special = Walk.special(entry.kind) {
+                    result.special.append((file, special))
+                }
                 continue
             }
-            result.files.append(file)
-            if result.files.count % 1024 == 0 { found(result.files.count) }
-        }
-        for name in subfolders.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let name = Array(entry.key.dropLast())
             let child = LibraryWalker.open(cString: name, at: dirfd(dir), flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard child >= 0 else {
                 let error = errno
