@@ -112,8 +112,10 @@ public struct Indexer: Sendable {
 private struct IndexRun {
     let indexer: Indexer
     let walk: WalkResult
-    /// What the catalog held in the scope when the run began.
-    let stored: [LibraryPath: StoredFileState]
+    /// The catalog's assets in the scope when the run began, in path order.
+    let rows: [StoredRow]
+    /// The same by path (made only when something changed).
+    var stored: [LibraryPath: StoredFileState] = [:]
     let storedFailures: [LibraryPath: FileStat]
     /// Every walked path (made only when something changed).
     var walked: Set<LibraryPath> = []
@@ -142,37 +144,53 @@ private struct IndexRun {
         self.walk = walk
         // Rows below a folder that could not be read are left alone.
         let unreadable = walk.unreadableFolders.map { FolderScope(path: $0.0, recursive: true) }
-        stored = unreadable.isEmpty ? states.assets : states.assets.filter { entry in !unreadable.contains { $0.contains(entry.key) } }
+        rows = unreadable.isEmpty ? states.assets : states.assets.filter { row in !unreadable.contains { $0.contains(row.path) } }
         storedFailures =
             unreadable.isEmpty ? states.failures : states.failures.filter { entry in !unreadable.contains { $0.contains(entry.key) } }
     }
 
-    mutating func execute(summary: inout IndexSummary, progress: @escaping @Sendable (IndexProgress) -> Void) throws(CatalogError) {
-        var candidates: [WalkedFile] = []
-        var matchedAssets = 0
-        var matchedFailures = 0
+    /// The number of walked files when the catalog holds each of them (as an asset or a
+    /// failure) with its stat and holds nothing else; nil otherwise. The walk and `rows`
+    /// are both in path order, so this is one merge with no hashing of paths: an unchanged
+    /// library is told apart at the cost of comparing its paths once.
+    private func unchangedCount() -> Int? {
+        var next = 0
+        var failuresMatched = 0
         for file in walk.files {
-            if let row = stored[file.path] {
-                if row.stat == file.stat {
-                    matchedAssets += 1
-                } else {
-                    candidates.append(file)
-                }
-            } else if let failure = storedFailures[file.path], failure == file.stat {
-                matchedFailures += 1
+            if next < rows.count, rows[next].path == file.path {
+                guard rows[next].state.stat == file.stat else { return nil }
+                next += 1
+            } else if !storedFailures.isEmpty, storedFailures[file.path] == file.stat {
+                failuresMatched += 1
+            } else {
+                return nil
+            }
+        }
+        guard next == rows.count else { return nil }
+        for (file, _) in walk.special {
+            guard storedFailures[file.path] == file.stat else { return nil }
+            failuresMatched += 1
+        }
+        guard failuresMatched == storedFailures.count else { return nil }
+        return walk.files.count + walk.special.count
+    }
+
+    mutating func execute(summary: inout IndexSummary, progress: @escaping @Sendable (IndexProgress) -> Void) throws(CatalogError) {
+        // Nothing new, changed or gone: nothing to write and no transaction to open.
+        if let unchanged = unchangedCount() {
+            summary.unchanged += unchanged
+            return
+        }
+        stored = Dictionary(rows.lazy.map { ($0.path, $0.state) }, uniquingKeysWith: { first, _ in first })
+        var candidates: [WalkedFile] = []
+        for file in walk.files {
+            if let row = stored[file.path], row.stat == file.stat {
+                summary.unchanged += 1
+            } else if let failure = storedFailures[file.path], failure == file.stat, stored[file.path] == nil {
+                summary.unchanged += 1
             } else {
                 candidates.append(file)
             }
-        }
-        summary.unchanged += matchedAssets + matchedFailures
-        // Nothing new, changed or gone: every row was matched by exactly one walked path
-        // (paths are unique), so there is nothing to write and no transaction to open.
-        let specialMatched = walk.special.count(where: { storedFailures[$0.file.path] == $0.file.stat })
-        if candidates.isEmpty, matchedAssets == stored.count, specialMatched == walk.special.count,
-            matchedFailures + specialMatched == storedFailures.count
-        {
-            summary.unchanged += specialMatched
-            return
         }
         walked = Set(walk.files.map(\.path) + walk.special.map(\.file.path))
         for (path, row) in stored where !walked.contains(path) { pool[path] = row }
@@ -437,7 +455,7 @@ extension StoredFileState {
 /// The catalog's stored states read on another thread (see `Catalog.storedStates(in:)`).
 private final class StoredStatesRead: Sendable {
     /// Set once, before `finished` is signalled.
-    private let result = Mutex<Result<StoredStates, CatalogError>>(.success(StoredStates(assets: [:], failures: [:])))
+    private let result = Mutex<Result<StoredStates, CatalogError>>(.success(StoredStates(assets: [], failures: [:])))
     private let finished = DispatchSemaphore(value: 0)
 
     init(catalog: Catalog, scope: IndexScope) {

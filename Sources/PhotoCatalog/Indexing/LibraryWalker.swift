@@ -6,8 +6,10 @@
 // it is not an asset), as are FIFOs, sockets and devices. Skips every name that starts
 // with `.` (hidden files and folders: .DS_Store, .thumbnails, .git, editors' temporary
 // files).
+import Dispatch
 import Glibc
 import PhotoCore
+import Synchronization
 
 /// The identity and state of a file as `lstat` sees it: what incremental indexing compares.
 /// The ctime is part of it because it cannot be set back: a same-size rewrite whose mtime
@@ -59,15 +61,15 @@ enum LibraryWalker {
     /// with each folder just before its entries are read (so a watch added there misses
     /// nothing that the walk does not see).
     static func walk(
-        root: [UInt8], scope: IndexScope, found: @escaping (Int) -> Void = { _ in }, entering: ((LibraryPath) -> Void)? = nil
+        root: [UInt8], scope: IndexScope, found: @escaping @Sendable (Int) -> Void = { _ in }, entering: ((LibraryPath) -> Void)? = nil
     ) throws(LibraryWalkError) -> WalkResult {
         let rootFD = open(cString: root, at: AT_FDCWD, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard rootFD >= 0 else { throw .cannotOpenLibrary(path: LibraryPath(bytes: root).display, errno: errno) }
         defer { close(rootFD) }
-        var walk = Walk(found: found, entering: entering)
+        var walk = Walk(shared: WalkShared(found: found), entering: entering)
         switch scope {
         case .everything:
-            walk.directory(fd: dup(rootFD), path: LibraryPath(bytes: []), recursive: true)
+            walk.directoryOnEveryCore(fd: dup(rootFD), path: LibraryPath(bytes: []))
         case .folders(let folders):
             // Recursive scopes first: a folder already walked is not walked again, so a
             // non-recursive scope walked first would hide the sub-folders of a recursive one.
@@ -129,20 +131,40 @@ enum LibraryWalker {
     }
 }
 
-/// The state of one walk.
-private struct Walk {
-    var result = WalkResult()
-    var visited = Set<DirectoryIdentity>()
-    let found: (Int) -> Void
-    let entering: ((LibraryPath) -> Void)?
-
+/// What the threads of one walk share: the folders seen (a folder reached twice through a
+/// bind mount is walked once) and the number of files found.
+private final class WalkShared: Sendable {
     struct DirectoryIdentity: Hashable {
         var device: UInt64
         var inode: UInt64
     }
 
-    init(found: @escaping (Int) -> Void, entering: ((LibraryPath) -> Void)?) {
-        self.found = found
+    private let visited = Mutex<Set<DirectoryIdentity>>([])
+    private let files = Atomic<Int>(0)
+    let found: @Sendable (Int) -> Void
+
+    init(found: @escaping @Sendable (Int) -> Void) { self.found = found }
+
+    /// Whether the folder is seen for the first time.
+    func firstVisit(device: UInt64, inode: UInt64) -> Bool {
+        visited.withLock { $0.insert(DirectoryIdentity(device: device, inode: inode)).inserted }
+    }
+
+    /// Counts a file found and reports every 1,024th.
+    func countFile() {
+        let total = files.add(1, ordering: .relaxed).newValue
+        if total % 1024 == 0 { found(total) }
+    }
+}
+
+/// The state of one walk (or of one part of it, on one thread).
+private struct Walk {
+    var result = WalkResult()
+    let shared: WalkShared
+    let entering: ((LibraryPath) -> Void)?
+
+    init(shared: WalkShared, entering: ((LibraryPath) -> Void)?) {
+        self.shared = shared
         self.entering = entering
     }
 
@@ -178,27 +200,77 @@ private struct Walk {
         }
     }
 
+    /// An open folder with its entries sorted.
+    private struct OpenFolder {
+        let dir: OpaquePointer
+        let entries: [Entry]
+    }
+
     /// Reads one open directory (takes ownership of `fd`) and, when `recursive`, its
     /// sub-folders, adding files in bytewise path order (a folder's entries sorted by
     /// name, a sub-folder as its name plus `/`): no sort of all paths afterwards.
     mutating func directory(fd: Int32, path: LibraryPath, recursive: Bool) {
-        guard fd >= 0 else { return }
+        guard let folder = read(fd: fd, path: path, recursive: recursive) else { return }
+        defer { closedir(folder.dir) }
+        for entry in folder.entries {
+            if entry.kind == S_IFDIR {
+                subfolder(entry.key.dropLast(), in: dirfd(folder.dir), of: path)
+            } else {
+                add(entry, in: path)
+            }
+        }
+    }
+
+    /// `directory` with the root's sub-folders walked on every core, each into results of
+    /// its own that are joined in path order. Only without `entering`, whose callers expect
+    /// one thread.
+    mutating func directoryOnEveryCore(fd: Int32, path: LibraryPath) {
+        guard entering == nil else { return directory(fd: fd, path: path, recursive: true) }
+        guard let folder = read(fd: fd, path: path, recursive: true) else { return }
+        defer { closedir(folder.dir) }
+        let subfolders = folder.entries.filter { $0.kind == S_IFDIR }.map { Array($0.key.dropLast()) }
+        let parts = Mutex<[WalkResult]>(Array(repeating: WalkResult(), count: subfolders.count))
+        let (shared, parentFD) = (self.shared, dirfd(folder.dir))
+        DispatchQueue.concurrentPerform(iterations: subfolders.count) { index in
+            var part = Walk(shared: shared, entering: nil)
+            part.subfolder(subfolders[index][...], in: parentFD, of: path)
+            parts.withLock { $0[index] = part.result }
+        }
+        let results = parts.withLock { $0 }
+        var next = 0
+        for entry in folder.entries {
+            guard entry.kind == S_IFDIR else {
+                add(entry, in: path)
+                continue
+            }
+            let part = results[next]
+            next += 1
+            result.files += part.files
+            result.special += part.special
+            result.unreadableFolders += part.unreadableFolders
+            result.folders += part.folders
+        }
+    }
+
+    /// Opens a folder's descriptor as a directory stream and reads its entries, sorted;
+    /// nil when it cannot be read (recorded) or was seen already.
+    private mutating func read(fd: Int32, path: LibraryPath, recursive: Bool) -> OpenFolder? {
+        guard fd >= 0 else { return nil }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             result.unreadableFolders.append((path, errno))
             close(fd)
-            return
+            return nil
         }
-        guard visited.insert(DirectoryIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else {
+        guard shared.firstVisit(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) else {
             close(fd)
-            return
+            return nil
         }
         guard let dir = fdopendir(fd) else {
             result.unreadableFolders.append((path, errno))
             close(fd)
-            return
+            return nil
         }
-        defer { closedir(dir) }
         result.folders.append(path)
         entering?(path)
         var entries: [Entry] = []
@@ -215,8 +287,7 @@ private struct Walk {
             }
             // Hidden names, `.` and `..` all start with a dot.
             guard let first = name.first, first != UInt8(ascii: ".") else { continue }
-            let type = entry.pointee.d_type
-            if type == UInt8(DT_DIR) {
+            if entry.pointee.d_type == UInt8(DT_DIR) {
                 if recursive { entries.append(Entry(folder: name)) }
                 continue
             }
@@ -233,35 +304,37 @@ private struct Walk {
             }
             let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
             let ctime = Int64(st.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_ctim.tv_nsec)
-            entries.append(
-                Entry(
-                    key: name,
-                    stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino), ctimeNanoseconds: ctime),
-                    kind: kind))
+            let stat = FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino), ctimeNanoseconds: ctime)
+            entries.append(Entry(key: name, stat: stat, kind: kind))
         }
         entries.sort { LibraryWalker.bytewiseLess($0.key, $1.key) }
-        for entry in entries {
-            guard entry.kind == S_IFDIR else {
-                let file = WalkedFile(path: path.appending(entry.key), stat: entry.stat)
-                if entry.kind == S_IFREG {
-                    result.files.append(file)
-                    if result.files.count % 1024 == 0 { found(result.files.count) }
-                } else if let special = Walk.special(entry.kind) {
-                    result.special.append((file, special))
-                }
-                continue
-            }
-            let name = Array(entry.key.dropLast())
-            let child = LibraryWalker.open(cString: name, at: dirfd(dir), flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard child >= 0 else {
-                let error = errno
-                // ELOOP: it became a symlink since readdir; ENOENT: it went away.
-                if error != ELOOP && error != ENOENT && error != ENOTDIR {
-                    result.unreadableFolders.append((path.appending(name), error))
-                }
-                continue
-            }
-            directory(fd: child, path: path.appending(name), recursive: true)
+        return OpenFolder(dir: dir, entries: entries)
+    }
+
+    /// Adds a file or special file found in the folder `path`.
+    private mutating func add(_ entry: Entry, in path: LibraryPath) {
+        let file = WalkedFile(path: path.appending(entry.key), stat: entry.stat)
+        if entry.kind == S_IFREG {
+            result.files.append(file)
+            shared.countFile()
+        } else if let special = Self.special(entry.kind) {
+            result.special.append((file, special))
         }
+    }
+
+    /// Opens the sub-folder `name` of the folder `path` (open as `parentFD`) without
+    /// following a symlink, and walks it.
+    mutating func subfolder(_ name: ArraySlice<UInt8>, in parentFD: Int32, of path: LibraryPath) {
+        let name = Array(name)
+        let child = LibraryWalker.open(cString: name, at: parentFD, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard child >= 0 else {
+            let error = errno
+            // ELOOP: it became a symlink since readdir; ENOENT: it went away.
+            if error != ELOOP && error != ENOENT && error != ENOTDIR {
+                result.unreadableFolders.append((path.appending(name), error))
+            }
+            return
+        }
+        directory(fd: child, path: path.appending(name), recursive: true)
     }
 }
