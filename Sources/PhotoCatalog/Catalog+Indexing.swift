@@ -3,31 +3,36 @@ import PhotoCore
 /// The catalog's side of indexing: reading what is stored under a scope and writing a
 /// batch of results in one transaction.
 extension Catalog {
-    /// The stored state of every asset and failure within the scope, by path; the
-    /// fingerprints are left empty (see `fingerprints(of:)`): an unchanged file needs none.
-    func storedStates(in scope: IndexScope) throws(CatalogError) -> (
-        assets: [LibraryPath: StoredFileState], failures: [LibraryPath: FileStat]
-    ) {
-        try connection.withLock { (c: inout Connection) throws(CatalogError) -> ([LibraryPath: StoredFileState], [LibraryPath: FileStat]) in
+    /// The stored state of every asset (in bytewise path order) and failure (by path) within
+    /// the scope; the fingerprints are left empty (see `fingerprints(of:)`): an unchanged
+    /// file needs none.
+    func storedStates(in scope: IndexScope) throws(CatalogError) -> StoredStates {
+        try connection.withLock { (c: inout Connection) throws(CatalogError) -> StoredStates in
             let db = c.db
             try db.execute("BEGIN")
             defer { try? db.execute("COMMIT") }
-            var assets: [LibraryPath: StoredFileState] = [:]
+            var assets: [StoredRow] = []
             var failures: [LibraryPath: FileStat] = [:]
-            for (lower, upper) in Self.pathRanges(scope) {
+            let ranges = Self.pathRanges(scope)
+            for (lower, upper) in ranges {
+                // The covering index `assets_state` starts with the path: the order is free.
                 let a = try Self.rangeStatement(
-                    "SELECT path, id, size, mtime_ns, inode, ctime_ns FROM assets", from: lower, to: upper, in: db)
+                    "SELECT path, id, size, mtime_ns, inode, ctime_ns FROM assets", from: lower, to: upper, orderedByPath: true, in: db)
                 while try a.step() {
                     let path = LibraryPath(bytes: a.blob(0))
                     guard scope.contains(path), let id = a.withTextBytes(1, { AssetID(utf8: $0) }) else { continue }
-                    assets[path] = StoredFileState(
-                        id: id, fingerprint: "", size: a.int64(2), mtimeNanoseconds: a.int64(3),
-                        inode: UInt64(bitPattern: a.int64(4)), ctimeNanoseconds: a.int64(5))
+                    assets.append(
+                        StoredRow(
+                            path: path,
+                            state: StoredFileState(
+                                id: id, fingerprint: "", size: a.int64(2), mtimeNanoseconds: a.int64(3),
+                                inode: UInt64(bitPattern: a.int64(4)), ctimeNanoseconds: a.int64(5))))
                 }
                 a.reset()
                 try Self.readFailures(from: lower, to: upper, in: db, where: { scope.contains($0) }, into: &failures)
             }
-            return (assets, failures)
+            if ranges.count > 1 { assets.sort { LibraryWalker.bytewiseLess($0.path.bytes, $1.path.bytes) } }
+            return StoredStates(assets: assets, failures: failures)
         }
     }
 
@@ -82,10 +87,11 @@ extension Catalog {
     /// ready to step. Two statements, not `(?2 IS NULL OR path < ?2)`: with the OR, SQLite
     /// bounds the index search from below only and walks it to its end (a whole-catalog
     /// scan for one folder near the start of the alphabet).
-    private static func rangeStatement(_ select: String, from lower: [UInt8], to upper: [UInt8]?, in db: Database) throws(CatalogError)
-        -> Statement
-    {
-        let s = try db.statement(upper == nil ? select + " WHERE path >= ?1" : select + " WHERE path >= ?1 AND path < ?2")
+    private static func rangeStatement(
+        _ select: String, from lower: [UInt8], to upper: [UInt8]?, orderedByPath: Bool = false, in db: Database
+    ) throws(CatalogError) -> Statement {
+        let range = upper == nil ? " WHERE path >= ?1" : " WHERE path >= ?1 AND path < ?2"
+        let s = try db.statement(select + range + (orderedByPath ? " ORDER BY path" : ""))
         try s.bind(1, lower)
         if let upper { try s.bind(2, upper) }
         return s
@@ -127,6 +133,19 @@ extension Catalog {
             try db.transaction { () throws(CatalogError) in try body(IndexWriter(db: db)) }
         }
     }
+}
+
+/// What the catalog holds under a scope: the state an index run compares with.
+struct StoredStates: Sendable {
+    /// Assets in bytewise path order (the order of a walk).
+    var assets: [StoredRow]
+    var failures: [LibraryPath: FileStat]
+}
+
+/// One catalogued asset's path and stored state.
+struct StoredRow: Sendable {
+    var path: LibraryPath
+    var state: StoredFileState
 }
 
 /// The writes an index run makes, inside one transaction.

@@ -3,9 +3,11 @@
 # in one run. Prints markdown tables on stdout.
 #
 # Usage: Tests/Benchmarks/index-bench.sh [WORKDIR]
-#   env: COUNT=10000 SEED=7 (small library), REAL_JPEGS=1000 REAL_HEICS=3 REAL_VIDEOS=4
+#   env: COUNT=10000 SEED=7 (small library), REAL_JPEGS=1000 REAL_HEICS=200 REAL_VIDEOS=4
 #        REAL_DIR=/var/tmp/photofs-index-bench, SKIP_REAL=1 to bench the small library only,
-#        SCALE_COUNT=100000 (unchanged re-index of a generated library that large; 0 skips).
+#        SCALE_COUNT=100000 (unchanged re-index of a generated library that large; 0 skips),
+#        REINDEX_COUNT=1000000 (unchanged re-index of scale-bench.sh's cached library of that
+#        size, into a copy of its catalog, when PHOTOFS_BENCH_CACHE holds it; 0 skips).
 #
 # Two libraries: 10,000 small JPEGs written by `photofs generate` (kept in WORKDIR), and a
 # realistic one written by real_library.py (camera-size JPEGs of 12-24 MP with full EXIF,
@@ -39,14 +41,23 @@ if [ ! -f "$LIB.complete" ]; then
 fi
 # The realistic library: generated once (it takes a while) and kept under /var/tmp.
 REAL_JPEGS="${REAL_JPEGS:-1000}"
-REAL_HEICS="${REAL_HEICS:-3}"
+REAL_HEICS="${REAL_HEICS:-200}"
 REAL_VIDEOS="${REAL_VIDEOS:-4}"
 REAL="${REAL_DIR:-/var/tmp/photofs-index-bench}/real-$REAL_JPEGS-$REAL_HEICS-$REAL_VIDEOS-$SEED"
 if [ "${SKIP_REAL:-0}" = 1 ]; then
     REAL=""
 elif [ ! -f "$REAL.complete" ]; then
-    echo "index-bench: generating the realistic library into $REAL (ImageMagick; this takes a while)" >&2
+    echo "index-bench: generating the realistic library into $REAL (ImageMagick, heif-enc; this takes a while)" >&2
     mkdir -p "$(dirname "$REAL")"
+    # JPEGs and videos of a finished library with other HEIC counts are hard-linked, not
+    # written again (about 10 GB); HEICs are made here.
+    for other in "${REAL%-*-*-*-*}-$REAL_JPEGS"-*-"$REAL_VIDEOS-$SEED"; do
+        if [ -f "$other.complete" ] && [ ! -e "$REAL" ]; then
+            cp -al "$other" "$REAL"
+            rm -rf "$REAL/heic"  # links only: the other library keeps its files
+            [ -e "$REAL.bases" ] || cp -al "$other.bases" "$REAL.bases"
+        fi
+    done
     python3 Tests/Benchmarks/real_library.py "$REAL" --jpegs "$REAL_JPEGS" --heics "$REAL_HEICS" --videos "$REAL_VIDEOS" --seed "$SEED" >&2
 fi
 
@@ -63,4 +74,14 @@ if [ "$SCALE_COUNT" -gt 0 ]; then
     fi
 fi
 
-python3 Tests/Benchmarks/index_bench.py "$PHOTOFS" "$WORK" "$LIB" "$REAL" "$LARGE"
+# scale-bench.sh's cached, indexed library (made by it, never here: ~50 minutes).
+REINDEX_COUNT="${REINDEX_COUNT:-1000000}"
+CACHE="${PHOTOFS_BENCH_CACHE:-/var/tmp/photofs-bench-libraries}"
+EXISTING=""
+if [ "$REINDEX_COUNT" -gt 0 ] && [ -f "$CACHE/catalog-$REINDEX_COUNT-$SEED.sqlite.complete" ]; then
+    EXISTING="$CACHE/library-$REINDEX_COUNT-$SEED:$CACHE/catalog-$REINDEX_COUNT-$SEED.sqlite"
+elif [ "$REINDEX_COUNT" -gt 0 ]; then
+    echo "index-bench: no indexed library of $REINDEX_COUNT in $CACHE (run scale-bench.sh first); skipping that re-index" >&2
+fi
+
+python3 Tests/Benchmarks/index_bench.py "$PHOTOFS" "$WORK" "$LIB" "$REAL" "$LARGE" "$EXISTING"

@@ -101,9 +101,27 @@ def scale(photofs, library, work):
     print()
 
 
+def reindex_existing(photofs, library, catalog, work, runs=3):
+    """Re-index of an unchanged, already indexed library (scale-bench's cache) into a copy of
+    its catalog (the original stays as it is): wall and CPU seconds per run, warm."""
+    files, _ = library_facts(library)
+    catalog_dir = tempfile.mkdtemp(dir=work, prefix="catalog.")
+    copy = catalog_dir + "/catalog.sqlite"
+    subprocess.run(["cp", catalog, copy], check=True)
+    measure([photofs, "index", library, "--catalog", copy], work + "/reindex-warmup.log")  # warms the tree and the copy
+    results = [measure([photofs, "index", library, "--catalog", copy], work + "/reindex.log") for _ in range(runs)]
+    subprocess.run(["rm", "-rf", catalog_dir])
+    print("### Re-index of an unchanged, indexed library of %d files (%s)" % (files, os.path.basename(library)))
+    print()
+    print("Unchanged re-index, %d runs after one warm-up: %s s wall, %s s CPU (user + system)." % (
+        runs, " / ".join("%.2f" % r[0] for r in results), " / ".join("%.2f" % r[3] for r in results)))
+    print()
+
+
 def main():
     photofs, work, small, real = sys.argv[1:5]
     large = sys.argv[5] if len(sys.argv) > 5 else ""
+    existing = sys.argv[6] if len(sys.argv) > 6 else ""
     cold = os.geteuid() == 0
     print("Machine: %d cores, shared with other work (ratios matter, not seconds); %s." % (
         os.cpu_count(), "cold runs drop the page cache before each command" if cold else "not root: warm runs only"))
@@ -114,6 +132,9 @@ def main():
         bench(photofs, real, "Realistic library (`real_library.py`: camera-size JPEGs with full EXIF, HEIC, large MP4)", work, cold)
     if large:
         scale(photofs, large, work)
+    if existing:
+        library, catalog = existing.split(":", 1)
+        reindex_existing(photofs, library, catalog, work)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Read benchmark: direct reads, libfuse's passthrough_ll as shipped and with
 # -o cache=always, and photofs library/all, on one generated library in one run.
-# Usage: Tests/Benchmarks/read-bench.sh [WORKDIR]   (env: RUNS, SMALL_FILES, MANY_FILES, LARGE_MB)
+# Usage: Tests/Benchmarks/read-bench.sh [WORKDIR]   (env: RUNS, SMALL_FILES, MANY_FILES, LARGE_MB;
+#        PHOTOFS_BIN to measure a given build instead of building one; PHOTOFS_BASELINE_BIN to
+#        measure a second build in the same run, e.g. before a change). As root, adds cold
+#        `ls -f` and `find` rows (dentries and inodes dropped before each) of the flat folder
+#        as photofs `library/folders/flat`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-swift build -c release >&2
-export PHOTOFS_BIN="$PWD/.build/release/photofs"
+if [ -z "${PHOTOFS_BIN:-}" ]; then
+    swift build -c release >&2
+    export PHOTOFS_BIN="$PWD/.build/release/photofs"
+fi
 export BENCH_DIR="${1:-/tmp/photofs-read-bench}"
 mkdir -p "$BENCH_DIR"
 examples=/usr/share/doc/libfuse3-dev/examples

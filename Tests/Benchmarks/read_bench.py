@@ -6,6 +6,8 @@ import os, subprocess, sys, time, statistics, tempfile, shutil, json, random
 from bench_common import cat_all, pages_per_folio, sh, start_photofs
 
 PHOTOFS = os.environ["PHOTOFS_BIN"]
+# Another photofs build measured in the same run as "photofs-baseline" (e.g. before a change).
+BASELINE = os.environ.get("PHOTOFS_BASELINE_BIN")
 PLL = os.environ["PLL_BIN"]
 WORK = os.environ["BENCH_DIR"]
 RUNS = int(os.environ.get("RUNS", "5"))
@@ -69,8 +71,8 @@ class Mount:
         self.proc = None
 
     def __enter__(self):
-        if self.kind == "photofs":
-            self.proc = start_photofs(PHOTOFS, catalog, lib, self.mnt)
+        if self.kind.startswith("photofs"):
+            self.proc = start_photofs(BASELINE if self.kind == "photofs-baseline" else PHOTOFS, catalog, lib, self.mnt)
         else:
             opts = ["-o", "source=" + lib]
             if self.kind == "pll-cache":
@@ -88,12 +90,12 @@ class Mount:
         os.rmdir(self.mnt)
 
     def root(self, sub):
-        if self.kind == "photofs":
+        if self.kind.startswith("photofs"):
             return os.path.join(self.mnt, "library", "folders", sub)
         return os.path.join(self.mnt, sub)
 
     def flat(self):
-        return os.path.join(self.mnt, "library", "all") if self.kind == "photofs" else os.path.join(self.mnt, "flat")
+        return os.path.join(self.mnt, "library", "all") if self.kind.startswith("photofs") else os.path.join(self.mnt, "flat")
 
 
 FAILED = set()  # (kind, metric) pairs whose command reported errors (e.g. EMFILE)
@@ -111,6 +113,25 @@ def listing(d, tag=None):
 
 def find_stat(d, tag=None):
     return lambda: run_tool(["find", d, "-printf", "%s\n"], tag)
+
+
+COLD = os.geteuid() == 0  # dropping dentries and inodes needs root
+
+
+def drop_dentries():
+    """Drops the kernel's dentries and inodes (not the page cache): the next listing of a
+    directory instantiates every entry afresh, on ext4 and through FUSE alike."""
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("2\n")
+
+
+def cold(fn):
+    """Times `fn` right after the dentries and inodes were dropped."""
+    def run():
+        drop_dentries()
+        return timed(fn)
+    return run
 
 
 def files_in(d):
@@ -136,9 +157,13 @@ def measure(kind):
         flat = os.path.join(lib, "flat")
         res["ls -f first"] = res["ls -f repeat"] = med([timed(listing(flat)) for _ in range(RUNS)])
         res["find first"] = res["find repeat"] = med([timed(find_stat(flat)) for _ in range(RUNS)])
+        if COLD:
+            res["ls -f cold"] = med([cold(listing(flat))() for _ in range(RUNS)])
+            res["find cold"] = med([cold(find_stat(flat))() for _ in range(RUNS)])
         return res
     firsts = {"seq first": [], "ls -f first": [], "find first": []}
     repeats = {"seq repeat": [], "small repeat": [], "ls -f repeat": [], "find repeat": []}
+    colds = {}
     for _ in range(RUNS):
         with Mount(kind) as m:
             large = files_in(m.root("large"))
@@ -151,7 +176,12 @@ def measure(kind):
             repeats["ls -f repeat"].append(timed(listing(m.flat(), (kind, "ls -f repeat"))))
             firsts["find first"].append(timed(find_stat(m.flat(), (kind, "find first"))))
             repeats["find repeat"].append(timed(find_stat(m.flat(), (kind, "find repeat"))))
-    for d in (firsts, repeats):
+            if COLD:
+                # The same flat folder as a library folder (photofs `library/folders/flat`),
+                # every dentry and inode dropped first: the cold listing of library views.
+                colds.setdefault("ls -f cold", []).append(cold(listing(m.root("flat"), (kind, "ls -f cold")))())
+                colds.setdefault("find cold", []).append(cold(find_stat(m.root("flat"), (kind, "find cold")))())
+    for d in (firsts, repeats, colds):
         for k, v in d.items():
             res[k] = med(v)
     return res
@@ -198,15 +228,18 @@ def main():
     t = time.perf_counter()
     sh(PHOTOFS, "index", lib, "--catalog", catalog, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     print("indexed in %.1fs" % (time.perf_counter() - t), file=sys.stderr)
-    kinds = ["direct", "pll", "pll-cache", "photofs"]
+    kinds = ["direct", "pll", "pll-cache", "photofs"] + (["photofs-baseline"] if BASELINE else [])
     results = {}
     for k in kinds:
         print("measuring %s ..." % k, file=sys.stderr)
         results[k] = measure(k)
     large_bytes = sum(os.path.getsize(p) for p in files_in(os.path.join(lib, "large")))
     metrics = ["seq first", "seq repeat", "small repeat", "ls -f first", "ls -f repeat", "find first", "find repeat"]
-    print("| metric (median of %d) | direct | passthrough_ll | passthrough_ll cache=always | photofs | photofs / direct | photofs / passthrough_ll |" % RUNS)
-    print("|---|---|---|---|---|---|---|")
+    if COLD:
+        metrics += ["ls -f cold", "find cold"]
+    print("| metric (median of %d) | direct | passthrough_ll | passthrough_ll cache=always | photofs |%s photofs / direct | photofs / passthrough_ll |%s"
+          % (RUNS, " baseline |" if BASELINE else "", " baseline / direct |" if BASELINE else ""))
+    print("|---|---|---|---|---|---|---|" + ("---|---|" if BASELINE else ""))
     for m in metrics:
         row = []
         for k in kinds:
@@ -220,7 +253,10 @@ def main():
         ratio = results["direct"][m] / results["photofs"][m]
         vs_pll = results["pll"][m] / results["photofs"][m]
         row = [c + (" (errors)" if (k, m) in FAILED else "") for c, k in zip(row, kinds)]
-        print("| %s | %s | %.2f× | %.2f× |" % (m, " | ".join(row), ratio, vs_pll))
+        line = "| %s | %s | %.2f× | %.2f× |" % (m, " | ".join(row), ratio, vs_pll)
+        if BASELINE:
+            line += " %.2f× |" % (results["direct"][m] / results["photofs-baseline"][m])
+        print(line)
     print("\nLarge files: %d MB in 4 files; small files: %d; flat directory: %d assets." % (large_bytes // 1_000_000, SMALL, MANY))
     print("\n" + folio_line())
     print("\n" + small_folio_control(results["photofs"]["seq repeat"]))

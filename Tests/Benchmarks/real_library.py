@@ -8,11 +8,13 @@ Usage: real_library.py DIR [--jpegs N] [--heics N] [--videos N] [--video-mib N] 
 The pixel data of the JPEGs comes from a few base images made once with ImageMagick
 (`convert`); every library JPEG is a base image's entropy-coded data behind its own EXIF
 block (its own date, camera, position and unique id), so no two files are alike and each
-has the size and structure of a camera JPEG. HEIC files are encoded by ImageMagick from
-base images (with their EXIF). Videos are valid ISO-BMFF files written here: ftyp, a large
-mdat of random bytes, and a moov with mvhd, one video trak (tkhd) and a udta location.
+has the size and structure of a camera JPEG. HEIC files: each base image is encoded once by
+heif-enc (libheif) with a full EXIF block, and every library HEIC is one of those with its
+own ImageUniqueID and capture date patched into the EXIF item (same pixels, own identity:
+the EXIF item lies in the file's last 64 KiB). Videos are valid ISO-BMFF files written
+here: ftyp, a large mdat of random bytes, and a moov with mvhd, one video trak (tkhd) and a udta location.
 A file DIR.complete marks a finished library."""
-import os, random, struct, subprocess, sys
+import os, random, re, struct, subprocess, sys
 
 BASES = [(4000, 3000), (4608, 3456), (5184, 3888), (5472, 3648), (6000, 4000)]
 
@@ -155,9 +157,39 @@ def write_video(path, rng, mib, moov_first):
             out.write(moov)
 
 
+def unique_id_for(index):
+    """The ImageUniqueID exif_block writes for `index`."""
+    return ("%032x" % (index * 2654435761 % (1 << 128))).encode()
+
+
+def heic_base(work, k, base, thumbnail):
+    """One HEIC per base image, encoded once by heif-enc (libheif, x265) from the base with
+    a full EXIF block, and cached in `work`; returns its bytes with the ImageUniqueID and
+    capture date its EXIF holds, for per-file patching."""
+    w, h, image = base
+    path = "%s/heic-base-%d.heic" % (work, k)
+    app1 = exif_block(random.Random(1000 + k), w, h, 100000 + k, thumbnail)
+    # The capture date: the first "YYYY:MM:DD HH:MM:SS" in the block (all three date tags hold it).
+    date = re.search(rb"\d{4}:\d{2}:\d{2} \d{2}:\d{2}:\d{2}", app1).group(0)
+    if not os.path.exists(path):
+        source = "%s/heic-source-%d.jpg" % (work, k)
+        with open(source, "wb") as out:
+            out.write(b"\xff\xd8\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + image)
+        subprocess.run(["heif-enc", "-q", "50", "-p", "preset=ultrafast", "-o", path + ".tmp.heic", source], check=True,
+                       stdout=subprocess.DEVNULL)
+        os.rename(path + ".tmp.heic", path)
+        os.unlink(source)
+    with open(path, "rb") as f:
+        data = f.read()
+    unique_id = unique_id_for(100000 + k)
+    if data.count(unique_id) != 1 or data.count(date) < 1:
+        raise SystemExit("%s: heif-enc did not keep the EXIF block" % path)
+    return data, unique_id, date
+
+
 def main():
     args = sys.argv[1:]
-    opts = {"--jpegs": 1000, "--heics": 3, "--videos": 4, "--video-mib": 1024, "--seed": 7}
+    opts = {"--jpegs": 1000, "--heics": 200, "--videos": 4, "--video-mib": 1024, "--seed": 7}
     root = None
     while args:
         a = args.pop(0)
@@ -198,19 +230,23 @@ def main():
         os.rename(path + ".tmp", path)
 
     os.makedirs(root + "/heic", exist_ok=True)
+    heic_bases = {}
     for i in range(opts["--heics"]):
         path = "%s/heic/IMG_%04d.HEIC" % (root, i)
         if os.path.exists(path):
             continue
-        w, h, image = bases[i % len(bases)]
-        app1 = exif_block(rng, w, h, 100000 + i, thumbnail)
-        source = "%s/heic-source.jpg" % work
-        with open(source, "wb") as out:
-            out.write(b"\xff\xd8\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + image)
-        # A crop per file so that no two HEIC files share their pixels.
-        subprocess.run(["convert", source, "-crop", "%dx%d+%d+0" % (w - 8 * i, h, 8 * i), "-quality", "60", path + ".tmp.heic"],
-                       check=True)
-        os.rename(path + ".tmp.heic", path)
+        k = i % len(bases)
+        if k not in heic_bases:
+            heic_bases[k] = heic_base(work, k, bases[k], thumbnail)
+        data, unique_id, date = heic_bases[k]
+        # Its own ImageUniqueID and capture date (same lengths, patched in place in the
+        # EXIF item, which heif-enc writes at the end of the file): a file of its own.
+        day = 1 + i % 28
+        new_date = ("%04d:%02d:%02d %02d:%02d:%02d" % (2010 + i % 15, 1 + i % 12, day, i % 24, i % 60, (i * 7) % 60)).encode()
+        patched = data.replace(unique_id, unique_id_for(200000 + i)).replace(date, new_date)
+        with open(path + ".tmp", "wb") as out:
+            out.write(patched)
+        os.rename(path + ".tmp", path)
 
     os.makedirs(root + "/video", exist_ok=True)
     for i in range(opts["--videos"]):

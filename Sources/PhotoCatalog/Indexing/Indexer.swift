@@ -52,19 +52,23 @@ public struct Indexer: Sendable {
     }
 
     /// Indexes the scope and says what changed. `progress` may be called from any thread.
+    /// The catalog is read on another thread while the library is walked: an unchanged
+    /// library costs about the longer of the two, not their sum.
     public func run(scope: IndexScope = .everything, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws(IndexError)
         -> IndexSummary
     {
         let started = Self.monotonicSeconds()
+        let stored = StoredStatesRead(catalog: catalog, scope: scope)
         let walk: WalkResult
         do {
             walk = try LibraryWalker.walk(root: library, scope: scope) { found in
                 progress(IndexProgress(phase: .scanning, filesDone: found, filesTotal: 0, bytesDone: 0, bytesTotal: 0))
             }
         } catch {
+            _ = stored.wait()
             throw .library(error)
         }
-        return try run(walk: walk, scope: scope, started: started, progress: progress)
+        return try run(walk: walk, scope: scope, stored: stored, started: started, progress: progress)
     }
 
     /// Indexes the whole library from a scan made earlier (see `scan`): what changed after
@@ -72,16 +76,19 @@ public struct Indexer: Sendable {
     public func run(scan: LibraryScan, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }) throws(IndexError)
         -> IndexSummary
     {
-        try run(walk: scan.walk, scope: .everything, started: Self.monotonicSeconds(), progress: progress)
+        let started = Self.monotonicSeconds()
+        let stored = StoredStatesRead(catalog: catalog, scope: .everything)
+        return try run(walk: scan.walk, scope: .everything, stored: stored, started: started, progress: progress)
     }
 
-    private func run(walk: WalkResult, scope: IndexScope, started: Double, progress: @escaping @Sendable (IndexProgress) -> Void)
-        throws(IndexError) -> IndexSummary
-    {
+    private func run(
+        walk: WalkResult, scope: IndexScope, stored: StoredStatesRead, started: Double,
+        progress: @escaping @Sendable (IndexProgress) -> Void
+    ) throws(IndexError) -> IndexSummary {
         var summary = IndexSummary()
         summary.unreadableFolders = walk.unreadableFolders.map(\.0)
         do {
-            var run = try IndexRun(indexer: self, walk: walk, scope: scope)
+            var run = try IndexRun(indexer: self, walk: walk, states: stored.wait().get())
             try run.execute(summary: &summary, progress: progress)
         } catch {
             throw .catalog(error)
@@ -105,11 +112,13 @@ public struct Indexer: Sendable {
 private struct IndexRun {
     let indexer: Indexer
     let walk: WalkResult
-    /// What the catalog held in the scope when the run began.
-    let stored: [LibraryPath: StoredFileState]
+    /// The catalog's assets in the scope when the run began, in path order.
+    let rows: [StoredRow]
+    /// The same by path (made only when something changed).
+    var stored: [LibraryPath: StoredFileState] = [:]
     let storedFailures: [LibraryPath: FileStat]
-    /// Every walked path.
-    let walked: Set<LibraryPath>
+    /// Every walked path (made only when something changed).
+    var walked: Set<LibraryPath> = []
 
     /// Rows whose file may have gone or changed: their path vanished or its stat differs.
     /// Each may be claimed once by a file that turns out to hold its content.
@@ -130,19 +139,49 @@ private struct IndexRun {
     /// Pool rows rewritten at their own path with the same content (touched files).
     var touchedInPlace: Set<LibraryPath> = []
 
-    init(indexer: Indexer, walk: WalkResult, scope: IndexScope) throws(CatalogError) {
+    init(indexer: Indexer, walk: WalkResult, states: StoredStates) {
         self.indexer = indexer
         self.walk = walk
-        let states = try indexer.catalog.storedStates(in: scope)
         // Rows below a folder that could not be read are left alone.
         let unreadable = walk.unreadableFolders.map { FolderScope(path: $0.0, recursive: true) }
-        stored = unreadable.isEmpty ? states.assets : states.assets.filter { entry in !unreadable.contains { $0.contains(entry.key) } }
+        rows = unreadable.isEmpty ? states.assets : states.assets.filter { row in !unreadable.contains { $0.contains(row.path) } }
         storedFailures =
             unreadable.isEmpty ? states.failures : states.failures.filter { entry in !unreadable.contains { $0.contains(entry.key) } }
-        walked = Set(walk.files.map(\.path) + walk.special.map(\.file.path))
+    }
+
+    /// The number of walked files when the catalog holds each of them (as an asset or a
+    /// failure) with its stat and holds nothing else; nil otherwise. The walk and `rows`
+    /// are both in path order, so this is one merge with no hashing of paths: an unchanged
+    /// library is told apart at the cost of comparing its paths once.
+    private func unchangedCount() -> Int? {
+        var next = 0
+        var failuresMatched = 0
+        for file in walk.files {
+            if next < rows.count, rows[next].path == file.path {
+                guard rows[next].state.stat == file.stat else { return nil }
+                next += 1
+            } else if !storedFailures.isEmpty, storedFailures[file.path] == file.stat {
+                failuresMatched += 1
+            } else {
+                return nil
+            }
+        }
+        guard next == rows.count else { return nil }
+        for (file, _) in walk.special {
+            guard storedFailures[file.path] == file.stat else { return nil }
+            failuresMatched += 1
+        }
+        guard failuresMatched == storedFailures.count else { return nil }
+        return walk.files.count + walk.special.count
     }
 
     mutating func execute(summary: inout IndexSummary, progress: @escaping @Sendable (IndexProgress) -> Void) throws(CatalogError) {
+        // Nothing new, changed or gone: nothing to write and no transaction to open.
+        if let unchanged = unchangedCount() {
+            summary.unchanged += unchanged
+            return
+        }
+        stored = Dictionary(rows.lazy.map { ($0.path, $0.state) }, uniquingKeysWith: { first, _ in first })
         var candidates: [WalkedFile] = []
         for file in walk.files {
             if let row = stored[file.path], row.stat == file.stat {
@@ -153,6 +192,7 @@ private struct IndexRun {
                 candidates.append(file)
             }
         }
+        walked = Set(walk.files.map(\.path) + walk.special.map(\.file.path))
         for (path, row) in stored where !walked.contains(path) { pool[path] = row }
         for file in candidates {
             if let row = stored[file.path] { pool[file.path] = row }
@@ -410,6 +450,32 @@ private struct IndexRun {
 
 extension StoredFileState {
     var stat: FileStat { FileStat(size: size, mtimeNanoseconds: mtimeNanoseconds, inode: inode, ctimeNanoseconds: ctimeNanoseconds) }
+}
+
+/// The catalog's stored states read on another thread (see `Catalog.storedStates(in:)`).
+private final class StoredStatesRead: Sendable {
+    /// Set once, before `finished` is signalled.
+    private let result = Mutex<Result<StoredStates, CatalogError>>(.success(StoredStates(assets: [], failures: [:])))
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(catalog: Catalog, scope: IndexScope) {
+        DispatchQueue.global().async { [self] in
+            let outcome: Result<StoredStates, CatalogError>
+            do throws(CatalogError) {
+                outcome = .success(try catalog.storedStates(in: scope))
+            } catch {
+                outcome = .failure(error)
+            }
+            result.withLock { $0 = outcome }
+            finished.signal()
+        }
+    }
+
+    /// Blocks until the read is done; once only.
+    func wait() -> Result<StoredStates, CatalogError> {
+        finished.wait()
+        return result.withLock { $0 }
+    }
 }
 
 /// One batch being analysed in the background, and its results once they are in.

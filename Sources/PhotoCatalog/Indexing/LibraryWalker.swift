@@ -6,8 +6,10 @@
 // it is not an asset), as are FIFOs, sockets and devices. Skips every name that starts
 // with `.` (hidden files and folders: .DS_Store, .thumbnails, .git, editors' temporary
 // files).
+import Dispatch
 import Glibc
 import PhotoCore
+import Synchronization
 
 /// The identity and state of a file as `lstat` sees it: what incremental indexing compares.
 /// The ctime is part of it because it cannot be set back: a same-size rewrite whose mtime
@@ -59,15 +61,15 @@ enum LibraryWalker {
     /// with each folder just before its entries are read (so a watch added there misses
     /// nothing that the walk does not see).
     static func walk(
-        root: [UInt8], scope: IndexScope, found: @escaping (Int) -> Void = { _ in }, entering: ((LibraryPath) -> Void)? = nil
+        root: [UInt8], scope: IndexScope, found: @escaping @Sendable (Int) -> Void = { _ in }, entering: ((LibraryPath) -> Void)? = nil
     ) throws(LibraryWalkError) -> WalkResult {
         let rootFD = open(cString: root, at: AT_FDCWD, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard rootFD >= 0 else { throw .cannotOpenLibrary(path: LibraryPath(bytes: root).display, errno: errno) }
         defer { close(rootFD) }
-        var walk = Walk(found: found, entering: entering)
+        var walk = Walk(shared: WalkShared(found: found), entering: entering)
         switch scope {
         case .everything:
-            walk.directory(fd: dup(rootFD), path: LibraryPath(bytes: []), recursive: true)
+            walk.directoryOnEveryCore(fd: dup(rootFD), path: LibraryPath(bytes: []))
         case .folders(let folders):
             // Recursive scopes first: a folder already walked is not walked again, so a
             // non-recursive scope walked first would hide the sub-folders of a recursive one.
@@ -82,8 +84,11 @@ enum LibraryWalker {
                 walk.directory(fd: fd, path: folder.path, recursive: folder.recursive)
             }
         }
-        walk.result.files.sort { $0.path < $1.path }
-        walk.result.special.sort { $0.file.path < $1.file.path }
+        // One tree comes out in path order; several scopes are each in order but may interleave.
+        if case .folders(let folders) = scope, folders.count > 1 {
+            walk.result.files.sort { bytewiseLess($0.path.bytes, $1.path.bytes) }
+            walk.result.special.sort { bytewiseLess($0.file.path.bytes, $1.file.path.bytes) }
+        }
         return walk.result
     }
 
@@ -107,6 +112,18 @@ enum LibraryWalker {
         return fd
     }
 
+    /// Whether `a` sorts before `b` byte by byte, a prefix first: the order of `LibraryPath`
+    /// and of SQLite's BLOB comparison, by memcmp.
+    static func bytewiseLess(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+        }
+    }
+
     static func open(cString bytes: [UInt8], at dirFD: Int32, flags: Int32) -> Int32 {
         (bytes + [0]).withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { Glibc.openat(dirFD, $0.baseAddress!, flags) }
@@ -114,20 +131,40 @@ enum LibraryWalker {
     }
 }
 
-/// The state of one walk.
-private struct Walk {
-    var result = WalkResult()
-    var visited = Set<DirectoryIdentity>()
-    let found: (Int) -> Void
-    let entering: ((LibraryPath) -> Void)?
-
+/// What the threads of one walk share: the folders seen (a folder reached twice through a
+/// bind mount is walked once) and the number of files found.
+private final class WalkShared: Sendable {
     struct DirectoryIdentity: Hashable {
         var device: UInt64
         var inode: UInt64
     }
 
-    init(found: @escaping (Int) -> Void, entering: ((LibraryPath) -> Void)?) {
-        self.found = found
+    private let visited = Mutex<Set<DirectoryIdentity>>([])
+    private let files = Atomic<Int>(0)
+    let found: @Sendable (Int) -> Void
+
+    init(found: @escaping @Sendable (Int) -> Void) { self.found = found }
+
+    /// Whether the folder is seen for the first time.
+    func firstVisit(device: UInt64, inode: UInt64) -> Bool {
+        visited.withLock { $0.insert(DirectoryIdentity(device: device, inode: inode)).inserted }
+    }
+
+    /// Counts a file found and reports every 1,024th.
+    func countFile() {
+        let total = files.add(1, ordering: .relaxed).newValue
+        if total % 1024 == 0 { found(total) }
+    }
+}
+
+/// The state of one walk (or of one part of it, on one thread).
+private struct Walk {
+    var result = WalkResult()
+    let shared: WalkShared
+    let entering: ((LibraryPath) -> Void)?
+
+    init(shared: WalkShared, entering: ((LibraryPath) -> Void)?) {
+        self.shared = shared
         self.entering = entering
     }
 
@@ -143,29 +180,100 @@ private struct Walk {
         }
     }
 
+    /// One name read from a directory: a file with its stat, or a folder to descend into.
+    private struct Entry {
+        /// The name, with a `/` appended for a folder: sorting these keys bytewise puts the
+        /// folder's whole subtree where its paths fall among its siblings' paths.
+        var key: [UInt8]
+        var stat: FileStat
+        var kind: mode_t
+
+        init(key: [UInt8], stat: FileStat, kind: mode_t) {
+            self.key = key
+            self.stat = stat
+            self.kind = kind
+        }
+
+        init(folder name: [UInt8]) {
+            self.init(
+                key: name + [UInt8(ascii: "/")], stat: FileStat(size: 0, mtimeNanoseconds: 0, inode: 0, ctimeNanoseconds: 0), kind: S_IFDIR)
+        }
+    }
+
+    /// An open folder with its entries sorted.
+    private struct OpenFolder {
+        let dir: OpaquePointer
+        let entries: [Entry]
+    }
+
     /// Reads one open directory (takes ownership of `fd`) and, when `recursive`, its
-    /// sub-folders.
+    /// sub-folders, adding files in bytewise path order (a folder's entries sorted by
+    /// name, a sub-folder as its name plus `/`): no sort of all paths afterwards.
     mutating func directory(fd: Int32, path: LibraryPath, recursive: Bool) {
-        guard fd >= 0 else { return }
+        guard let folder = read(fd: fd, path: path, recursive: recursive) else { return }
+        defer { closedir(folder.dir) }
+        for entry in folder.entries {
+            if entry.kind == S_IFDIR {
+                subfolder(entry.key.dropLast(), in: dirfd(folder.dir), of: path)
+            } else {
+                add(entry, in: path)
+            }
+        }
+    }
+
+    /// `directory` with the root's sub-folders walked on every core, each into results of
+    /// its own that are joined in path order. Only without `entering`, whose callers expect
+    /// one thread.
+    mutating func directoryOnEveryCore(fd: Int32, path: LibraryPath) {
+        guard entering == nil else { return directory(fd: fd, path: path, recursive: true) }
+        guard let folder = read(fd: fd, path: path, recursive: true) else { return }
+        defer { closedir(folder.dir) }
+        let subfolders = folder.entries.filter { $0.kind == S_IFDIR }.map { Array($0.key.dropLast()) }
+        let parts = Mutex<[WalkResult]>(Array(repeating: WalkResult(), count: subfolders.count))
+        let (shared, parentFD) = (self.shared, dirfd(folder.dir))
+        DispatchQueue.concurrentPerform(iterations: subfolders.count) { index in
+            var part = Walk(shared: shared, entering: nil)
+            part.subfolder(subfolders[index][...], in: parentFD, of: path)
+            parts.withLock { $0[index] = part.result }
+        }
+        let results = parts.withLock { $0 }
+        var next = 0
+        for entry in folder.entries {
+            guard entry.kind == S_IFDIR else {
+                add(entry, in: path)
+                continue
+            }
+            let part = results[next]
+            next += 1
+            result.files += part.files
+            result.special += part.special
+            result.unreadableFolders += part.unreadableFolders
+            result.folders += part.folders
+        }
+    }
+
+    /// Opens a folder's descriptor as a directory stream and reads its entries, sorted;
+    /// nil when it cannot be read (recorded) or was seen already.
+    private mutating func read(fd: Int32, path: LibraryPath, recursive: Bool) -> OpenFolder? {
+        guard fd >= 0 else { return nil }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             result.unreadableFolders.append((path, errno))
             close(fd)
-            return
+            return nil
         }
-        guard visited.insert(DirectoryIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else {
+        guard shared.firstVisit(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) else {
             close(fd)
-            return
+            return nil
         }
         guard let dir = fdopendir(fd) else {
             result.unreadableFolders.append((path, errno))
             close(fd)
-            return
+            return nil
         }
-        defer { closedir(dir) }
         result.folders.append(path)
         entering?(path)
-        var subfolders: [[UInt8]] = []
+        var entries: [Entry] = []
         while true {
             errno = 0
             guard let entry = readdir(dir) else {
@@ -179,9 +287,8 @@ private struct Walk {
             }
             // Hidden names, `.` and `..` all start with a dot.
             guard let first = name.first, first != UInt8(ascii: ".") else { continue }
-            let type = entry.pointee.d_type
-            if type == UInt8(DT_DIR) {
-                if recursive { subfolders.append(name) }
+            if entry.pointee.d_type == UInt8(DT_DIR) {
+                if recursive { entries.append(Entry(folder: name)) }
                 continue
             }
             var st = stat()
@@ -192,32 +299,42 @@ private struct Walk {
             guard rc == 0 else { continue }  // vanished between readdir and stat
             let kind = st.st_mode & S_IFMT
             if kind == S_IFDIR {
-                if recursive { subfolders.append(name) }
+                if recursive { entries.append(Entry(folder: name)) }
                 continue
             }
             let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
             let ctime = Int64(st.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_ctim.tv_nsec)
-            let file = WalkedFile(
-                path: path.appending(name),
-                stat: FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino), ctimeNanoseconds: ctime))
-            guard kind == S_IFREG else {
-                if let special = Self.special(kind) { result.special.append((file, special)) }
-                continue
-            }
+            let stat = FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino), ctimeNanoseconds: ctime)
+            entries.append(Entry(key: name, stat: stat, kind: kind))
+        }
+        entries.sort { LibraryWalker.bytewiseLess($0.key, $1.key) }
+        return OpenFolder(dir: dir, entries: entries)
+    }
+
+    /// Adds a file or special file found in the folder `path`.
+    private mutating func add(_ entry: Entry, in path: LibraryPath) {
+        let file = WalkedFile(path: path.appending(entry.key), stat: entry.stat)
+        if entry.kind == S_IFREG {
             result.files.append(file)
-            if result.files.count % 1024 == 0 { found(result.files.count) }
+            shared.countFile()
+        } else if let special = Self.special(entry.kind) {
+            result.special.append((file, special))
         }
-        for name in subfolders.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            let child = LibraryWalker.open(cString: name, at: dirfd(dir), flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard child >= 0 else {
-                let error = errno
-                // ELOOP: it became a symlink since readdir; ENOENT: it went away.
-                if error != ELOOP && error != ENOENT && error != ENOTDIR {
-                    result.unreadableFolders.append((path.appending(name), error))
-                }
-                continue
+    }
+
+    /// Opens the sub-folder `name` of the folder `path` (open as `parentFD`) without
+    /// following a symlink, and walks it.
+    mutating func subfolder(_ name: ArraySlice<UInt8>, in parentFD: Int32, of path: LibraryPath) {
+        let name = Array(name)
+        let child = LibraryWalker.open(cString: name, at: parentFD, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard child >= 0 else {
+            let error = errno
+            // ELOOP: it became a symlink since readdir; ENOENT: it went away.
+            if error != ELOOP && error != ENOENT && error != ENOTDIR {
+                result.unreadableFolders.append((path.appending(name), error))
             }
-            directory(fd: child, path: path.appending(name), recursive: true)
+            return
         }
+        directory(fd: child, path: path.appending(name), recursive: true)
     }
 }

@@ -21,6 +21,31 @@ struct LibraryWalkerTests {
         #expect(result.unreadableFolders.isEmpty)
     }
 
+    /// The walk yields paths in the catalog's order (bytes compared like memcmp) without
+    /// sorting them all: a folder's subtree sits where `name/` falls among its siblings, so
+    /// `a-b/…` (0x2D) comes before `a/…` (0x2F), which comes before `a.jpg`'s sibling `a0`.
+    @Test func yieldsFilesInBytewisePathOrderOnEveryCore() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let lib = dir.child("lib")
+        let names = [
+            "a/x.jpg", "a-b/y.jpg", "a.jpg", "a0/z.jpg", "ab.jpg", "a/b/c.jpg", "a/b.jpg", "a/b-c/d.jpg", "b/a/a/a.jpg", "b.jpg",
+            "\u{e9}t\u{e9}/1.jpg", "Z.jpg",
+        ]
+        for name in names { try FileOps.write([1], to: lib + [UInt8(ascii: "/")] + Array(name.utf8)) }
+        try FileOps.symlink(target: Array("../a.jpg".utf8), at: lib + Array("/a/link.jpg".utf8))
+        let result = try LibraryWalker.walk(root: lib, scope: .everything)
+        let expected = names.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        #expect(result.files.map(\.path.bytes) == expected)
+        #expect(result.special.map(\.file.path.display) == ["a/link.jpg"])
+        #expect(Set(result.folders.map(\.display)) == ["", "a", "a/b", "a/b-c", "a-b", "a0", "b", "b/a", "b/a/a", "\u{e9}t\u{e9}"])
+        // Scopes of several folders are merged into the same order.
+        let scoped = try LibraryWalker.walk(
+            root: lib,
+            scope: .folders([FolderScope(path: LibraryPath("b"), recursive: true), FolderScope(path: LibraryPath("a"), recursive: true)]))
+        #expect(scoped.files.map(\.path.display) == ["a/b-c/d.jpg", "a/b.jpg", "a/b/c.jpg", "a/x.jpg", "b/a/a/a.jpg"])
+    }
+
     @Test func skipsHiddenNamesSymlinksAndSpecialFiles() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
