@@ -32,7 +32,7 @@ struct AppVisibilityTests {
             (state, _) = try PickerExecutor.apply(write: Array(write.utf8), to: state, assets: index, now: 1)
         }
         var snapshot = LibrarySnapshot()
-        snapshot.assets = assets.filter { $0.id.rawValue != "00000000000d" }
+        snapshot.assets = ChunkedArray(assets.filter { $0.id.rawValue != "00000000000d" })
         snapshot.apps = state.apps
         snapshot.grants = state.grants
         return (snapshot, state)
