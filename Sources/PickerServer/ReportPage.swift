@@ -38,7 +38,7 @@ enum ReportPage {
         .grants { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 4px; }
         .grants li { display: flex; align-items: center; gap: 8px; }
         .grants .thumb { width: 40px; height: 40px; }
-        .grants .name { min-width: 180px; } .grants .when { color: #666; font-size: 12px; flex: 1; }
+        .grants .name { width: 280px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; } .grants .when { color: #666; font-size: 12px; flex: 1; }
         .empty { color: #777; font-style: italic; }
         #notice { color: #8a4b00; background: #fff3dc; padding: 6px 16px; }
         #notice[hidden], #done[hidden] { display: none; }
@@ -83,8 +83,8 @@ enum ReportPage {
             const bar = shape('rect', { class: 'bar', x: LEFT + i * step + 2, y: H - BOTTOM - height, width: width, height: height, 'data-day': day, 'data-count': count });
             const tip = shape('title', {}); tip.textContent = day + ': ' + photos(count); bar.appendChild(tip);
             svg.appendChild(bar);
-            if (i === 0 || i === days.length - 1 || i % 7 === 0) {
-              const label = shape('text', { x: LEFT + i * step + step / 2, y: H - 6, 'text-anchor': 'middle' }); label.textContent = day.slice(5); svg.appendChild(label);
+            if (i === 0 || i === days.length - 1 || (i % 7 === 0 && days.length - 1 - i >= 4)) {
+              const last = i === days.length - 1, label = shape('text', { x: last ? W : LEFT + i * step + step / 2, y: H - 6, 'text-anchor': last ? 'end' : 'middle' }); label.textContent = day.slice(5); svg.appendChild(label);
             }
           });
           return svg;

@@ -105,3 +105,10 @@ enum AccessLogReading {
         return false
     }
 }
+
+extension AccessLogReading {
+    /// The UTC day `days` before today as `YYYY-MM-DD`.
+    static func daysBack(_ days: Int) -> String {
+        UTCDay.text(of: UTCDay.day(ofNanoseconds: Int64(Date().timeIntervalSince1970 * 1_000_000_000)) - days)
+    }
+}
