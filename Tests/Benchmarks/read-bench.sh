@@ -2,6 +2,7 @@
 # Read benchmark: direct reads, libfuse's passthrough_ll as shipped and with
 # -o cache=always, and photofs library/all, on one generated library in one run.
 # Usage: Tests/Benchmarks/read-bench.sh [WORKDIR]   (env: RUNS, SMALL_FILES, MANY_FILES, LARGE_MB)
+# ACCESS_LOG=compare: instead, photofs with the access log on vs off (accesslog_bench.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift build -c release >&2
@@ -15,4 +16,5 @@ if [ ! -x "$PLL_BIN" ]; then
     [ -f "$src" ] || { zcat "$src.gz" > "$BENCH_DIR/passthrough_ll.c"; src="$BENCH_DIR/passthrough_ll.c"; }
     gcc -O2 -I"$examples" "$src" $(pkg-config --cflags --libs fuse3) -o "$PLL_BIN"
 fi
+[ "${ACCESS_LOG:-}" = compare ] && exec python3 Tests/Benchmarks/accesslog_bench.py
 exec python3 Tests/Benchmarks/read_bench.py

@@ -53,7 +53,7 @@ enum ReportCommand {
         -> ExitCode
     {
         let closed = DispatchSemaphore(value: 0)
-        let gate = PickerGate()
+        let gate = PickerGate(command: "photofs report")
         let decoders = DecoderPool(executable: environment.executablePath, size: 2, timeLimit: 10)
         defer { decoders.shutdown() }
         let thumbnails = CachedThumbnails(

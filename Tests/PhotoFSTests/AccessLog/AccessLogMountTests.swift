@@ -102,6 +102,11 @@ struct AccessLogMountTests {
         let result = run([DaemonProcess.binary, "mount", "--log-retention", "30x", "/nonexistent-library", "/nonexistent-mountpoint"])
         #expect(result.status == 2, "\(result.output)")
         #expect(result.output.contains("--log-retention '30x' at column 3"), "\(result.output)")
+        for (since, column) in [("2026-02-30", 6), ("2026-1-01", 6), ("2026-12-01T25:00", 12), ("2026-12-01 08:00", 11), ("7y", 2)] {
+            let log = run([DaemonProcess.binary, "log", "--since", since, "--catalog", "/nonexistent/catalog.sqlite"])
+            #expect(log.status == 2, "\(since): \(log.output)")
+            #expect(log.output.contains("'\(since)' at column \(column)"), "\(since): \(log.output)")
+        }
     }
 }
 
