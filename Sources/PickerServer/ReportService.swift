@@ -7,7 +7,7 @@ import Synchronization
 /// |---|---|
 /// | `GET /` `/report.js` `/report.css` | the page (no inline script or style) |
 /// | `GET /api/report` | the chart's days, each app with its grants, the log (`AccessLogJSON`), the CSRF value |
-/// | `GET /api/thumb?id=ID` | a thumbnail without location of an asset the report names, or 404 |
+/// | `GET /api/thumb?id=ID` | a thumbnail without location of an asset the last report sent names, or 404 |
 /// | `POST /api/revoke` `{"app":A,"ids":[...]}` | revokes those grants of app A |
 /// | `POST /api/close` | ends the page |
 ///
@@ -21,6 +21,9 @@ public final class ReportService: Sendable {
     let days: Int
     let now: @Sendable () -> Int64
     let closed: @Sendable () -> Void
+    /// The snapshot the page was last sent: thumbnails are looked up in it rather than
+    /// reading the catalog again for every image.
+    private let lastSent = Mutex<ReportSnapshot?>(nil)
 
     public init(
         gate: PickerGate, data: any ReportData, thumbnails: any ThumbnailSource, only: String? = nil, days: Int = 30,
@@ -86,6 +89,7 @@ public final class ReportService: Sendable {
         case .failure(let refusal): return json(#"{"error":\#(JSONText.string(refusal.reason))}"#, status: 500)
         case .success(let loaded): snapshot = loaded
         }
+        lastSent.withLock { $0 = snapshot }
         let (first, today) = span
         let dayList = (first...today).map { "\"" + UTCDay.text(of: $0) + "\"" }.joined(separator: ",")
         var apps = "["
@@ -111,7 +115,7 @@ public final class ReportService: Sendable {
     }
 
     private func thumbnail(_ id: String?) -> HTTPResponse {
-        guard let id, let assetID = AssetID(id), case .success(let snapshot) = load(),
+        guard let id, let assetID = AssetID(id), let snapshot = lastSent.withLock({ $0 }),
             snapshot.entries.contains(where: { $0.asset == assetID })
                 || snapshot.apps.contains(where: { snapshot.grants[$0.name]?.contains { $0.asset == assetID } == true }),
             let asset = snapshot.assets[assetID]
