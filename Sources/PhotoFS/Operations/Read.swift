@@ -69,7 +69,7 @@ extension PhotoFileSystem {
         }
         let filled = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<total])
         if let patches { PatchOverlay.apply(patches, to: filled, at: Int64(offset)) }
-        configuration.accessRecorder?.recordRead(in: node.scope, of: asset.id)
+        if total > 0 { configuration.accessRecorder?.recordRead(in: node.scope, of: asset.id) }
         return .bytes(UnsafeRawBufferPointer(filled))
     }
 
