@@ -98,6 +98,25 @@ struct AccessLogMountTests {
         #expect(fixture.finish().status == 0)
     }
 
+    @Test func aWrittenBatchSurvivesAKillOfTheDaemon() throws {
+        let fixture = try AccessFixture(count: 6, seed: 3)
+        var finished = false
+        defer { if !finished { _ = fixture.finish() } }
+        let a = try #require(fixture.assets.first)
+        #expect(PickerFile.write(fixture.mountpoint, "app add reader\nselect reader \(a.id)\n").succeeded)
+        let name = try #require(try ByteFiles.list(Array(fixture.path("apps/reader").utf8)).first)
+        #expect(try ByteFiles.read(Array(fixture.path("apps/reader/").utf8) + name).count == a.size)
+        let written = try AccessLogReading.waitForLog(catalog: fixture.catalog) { !$0.isEmpty }
+        #expect(written.map(\.asset) == [a.id])
+        fixture.daemon.crash()
+        _ = run(["/usr/bin/env", "fusermount3", "-u", "-z", fixture.mountpoint])
+        #expect(try AccessLogReading.log(catalog: fixture.catalog).entries.map(\.asset) == [a.id])
+        try fixture.remount()
+        #expect(try AccessLogReading.log(catalog: fixture.catalog, ["reader"]).entries.map(\.asset) == [a.id])
+        finished = true
+        #expect(fixture.finish().status == 0)
+    }
+
     @Test func badRetentionIsAUsageErrorWithItsColumn() throws {
         let result = run([DaemonProcess.binary, "mount", "--log-retention", "30x", "/nonexistent-library", "/nonexistent-mountpoint"])
         #expect(result.status == 2, "\(result.output)")
