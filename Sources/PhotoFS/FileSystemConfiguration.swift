@@ -19,6 +19,8 @@ public struct FileSystemConfiguration: Sendable {
     public var log: @Sendable (String) -> Void
     /// Told when an app writes a pick request and when one is settled (log line, notification).
     public var requestEvents: (@Sendable (RequestEvent) -> Void)?
+    /// Told of every READ an app's view serves (the access log); nil records nothing.
+    public var accessRecorder: (any AccessRecorder)?
 
     public init(
         libraryPath: [UInt8], ownerUID: UInt32, ownerGID: UInt32, cacheTimeout: Double = 86_400, maxThreads: Int = 16,

@@ -14,8 +14,11 @@ public final class PickerGate: Sendable {
     private let token: Mutex<String?>
     let session: String
     let csrf: String
+    /// The command that printed the link, named in refusals (`photofs pick`, `photofs report`).
+    let command: String
 
-    public init() {
+    public init(command: String = "photofs pick") {
+        self.command = command
         self.token = Mutex(Self.randomHex(32))
         self.session = Self.randomHex(32)
         self.csrf = Self.randomHex(32)
@@ -52,13 +55,13 @@ public final class PickerGate: Sendable {
                 token = nil
                 return true
             }
-            guard accepted else { return Self.forbidden("this link was already used or is wrong; run photofs pick again") }
+            guard accepted else { return Self.forbidden("this link was already used or is wrong; run \(command) again") }
             return HTTPResponse(
                 status: 303,
                 headers: [("Location", "/"), ("Set-Cookie", "photofs_pick=\(session); HttpOnly; SameSite=Strict; Path=/")])
         }
         guard let cookie = request.cookies["photofs_pick"], Self.equal(cookie, session) else {
-            return Self.forbidden("open the link photofs pick printed")
+            return Self.forbidden("open the link \(command) printed")
         }
         if request.method == "POST" {
             guard let offered = request.headers["x-photofs-csrf"], Self.equal(offered, csrf),

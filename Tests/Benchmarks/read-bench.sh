@@ -6,6 +6,7 @@
 #        measure a second build in the same run, e.g. before a change). As root, adds cold
 #        `ls -f` and `find` rows (dentries and inodes dropped before each) of the flat folder
 #        as photofs `library/folders/flat`.
+# ACCESS_LOG=compare: instead, photofs with the access log on vs off (accesslog_bench.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ -z "${PHOTOFS_BIN:-}" ]; then
@@ -21,4 +22,5 @@ if [ ! -x "$PLL_BIN" ]; then
     [ -f "$src" ] || { zcat "$src.gz" > "$BENCH_DIR/passthrough_ll.c"; src="$BENCH_DIR/passthrough_ll.c"; }
     gcc -O2 -I"$examples" "$src" $(pkg-config --cflags --libs fuse3) -o "$PLL_BIN"
 fi
+[ "${ACCESS_LOG:-}" = compare ] && exec python3 Tests/Benchmarks/accesslog_bench.py
 exec python3 Tests/Benchmarks/read_bench.py

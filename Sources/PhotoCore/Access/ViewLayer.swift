@@ -24,10 +24,12 @@ public struct ViewLayer: Sendable {
     public let control: (any ControlHandling)?
     /// The apps' pick requests.
     public let requests: RequestBroker
+    /// Told of each READ an app's view serves (the access log); nil records nothing.
+    public let recorder: (any AccessRecorder)?
 
     public init(
         source: any ViewSource, ownerUID: UInt32, othersMayEnter: Bool = false, reader: any SourceReading,
-        control: (any ControlHandling)?, requests: RequestBroker = RequestBroker()
+        control: (any ControlHandling)?, requests: RequestBroker = RequestBroker(), recorder: (any AccessRecorder)? = nil
     ) {
         self.source = source
         self.ownerUID = ownerUID
@@ -35,6 +37,7 @@ public struct ViewLayer: Sendable {
         self.reader = reader
         self.control = control
         self.requests = requests
+        self.recorder = recorder
     }
 
     /// The tree requests are answered from right now.
@@ -159,6 +162,7 @@ public struct ViewLayer: Sendable {
         if !patches.isEmpty {
             PatchOverlay.apply(patches, to: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: Int64(offset))
         }
+        if count > 0 { recorder?.recordRead(in: node.scope, of: asset.id) }
         return count
     }
 

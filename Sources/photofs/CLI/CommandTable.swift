@@ -18,6 +18,8 @@ enum CommandTable {
         SandboxCommand.command,
         PickCommand.command,
         RequestsCommand.command,
+        LogCommand.command,
+        ReportCommand.command,
         CompletionCommand.command,
         ManCommand.command,
         VersionCommand.command,

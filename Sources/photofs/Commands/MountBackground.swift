@@ -33,6 +33,8 @@ enum MountBackground {
         if let level = arguments.value("log-level") { argv += ["--log-level", level] }
         if let file = arguments.value("log-file") { argv += ["--log-file", file] }
         if let catalog = arguments.value("catalog") { argv += ["--catalog", catalog] }
+        if let retention = arguments.value("log-retention") { argv += ["--log-retention", retention] }
+        if arguments.flag("no-access-log") { argv.append("--no-access-log") }
         argv += ["--"] + arguments.positionals
         let child = Spawn.start(argv, fileActions: &actions, newSession: true)
         close(writeEnd)

@@ -32,6 +32,8 @@ enum MountCommand {
                 "log-file", "PATH",
                 "log to PATH (appended, created 0600) instead of stderr in front or the journal (syslog without journald) in the background"
             ),
+            .value("log-retention", "DURATION", "keep the access log this long: 30d (the default), 12h, 2w; pruned at start and daily"),
+            .flag("no-access-log", "do not record which app read which photo (the access log)"),
             .flag("detach", "after the ready line, let go of the terminal: stdout and stderr to /dev/null (used by the background parent)"),
         ]
     ) { arguments, environment throws(CLIError) in
@@ -42,6 +44,7 @@ enum MountCommand {
             throw .usage("unknown log level '\(level)': use debug, info, warning or error.")
         }
         if let path = arguments.value("log-file") { _ = try Logger.openLogFile(path) }
+        _ = try AccessLogArguments.retention(arguments.value("log-retention"))
         try MountChecks.dependencies(environment)
         var isDirectory = stat()
         guard stat(library, &isDirectory) == 0 else { throw .notFound("the library '\(library)' does not exist.") }
