@@ -53,7 +53,7 @@ public final class LibraryState: ViewSource {
     public let catalog: Catalog
     /// How app filters are evaluated for the views; nil when no views are served (the CLI).
     private let filters: (any AppFilterResolving)?
-    private let state: Mutex<Current>
+    let state: Mutex<Current>
     private let published: Mutex<ViewTree>
     /// Each app's rendered `.picker` block: every write to `.picker` is preceded and followed
     /// by reads of its size, and rendering 20 apps of 1,000 grants takes tens of
@@ -147,7 +147,7 @@ public final class LibraryState: ViewSource {
     /// The one install path: makes `snapshot` current and, when views are served, replaces
     /// them (only the changed apps' parts when `accessOnly`: `snapshot` has the same assets
     /// as the current one) and returns what the kernel must forget.
-    private func install(_ snapshot: LibrarySnapshot, accessOnly: Bool, into current: inout Current) -> ViewTreeChanges {
+    func install(_ snapshot: LibrarySnapshot, accessOnly: Bool, into current: inout Current) -> ViewTreeChanges {
         current = Current(
             snapshot: snapshot, assets: accessOnly ? current.assets : AssetIndex(snapshot.assets),
             generation: accessOnly ? current.generation : current.generation + 1, version: current.version + 1)

@@ -1,12 +1,13 @@
 extension AccessState {
-    /// What `apps/<name>/` shows: the app's grants whose asset is still catalogued and
-    /// passes the app's filter, in selection order. A grant that fails the filter stays in
+    /// What `apps/<name>/` shows: the app's members (`members(of:in:at:)`: explicit grants,
+    /// then rule matches, minus exclusions and expired grants) whose asset is still
+    /// catalogued and passes the app's filter, in that order. A grant that fails the filter stays in
     /// the state (hidden, not deleted). An unknown app, or one whose stored filter no longer
     /// parses, sees nothing (fails closed).
     public func visibleAssets(of name: String, in assets: AssetIndex) -> [Asset] {
         guard let app = apps[name], let filter = try? Filter(app.filter) else { return [] }
-        return (grants[name] ?? []).compactMap { grant in
-            assets[grant.asset].flatMap { filter.matches($0) ? $0 : nil }
+        return members(of: name, in: assets, at: WallClock.nanoseconds()).compactMap { id in
+            assets[id].flatMap { filter.matches($0) ? $0 : nil }
         }
     }
 }

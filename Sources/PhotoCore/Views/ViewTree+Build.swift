@@ -29,6 +29,9 @@ extension ViewTree {
     ) -> ViewTree {
         var parts: [String: ViewPart] = reusing
         var appsByUID: [UInt32: Set<String>] = [:]
+        // Built only if a rule app needs its capture-date order.
+        let index = AssetIndex(snapshot.assets)
+        let now = WallClock.nanoseconds()
         for name in snapshot.apps.keys.sorted() where parts[name] == nil {
             guard let app = snapshot.apps[name] else { continue }
             // Inodes are hashes of (view path, asset id): unique in practice, but a clash
@@ -41,7 +44,7 @@ extension ViewTree {
             }
             parts[name] = buildApp(
                 app, grants: snapshot.grants[name] ?? [], assets: snapshot.assets, firstByID: firstByID, filters: filters,
-                previous: previous, taken: taken)
+                previous: previous, taken: taken, index: index, now: now)
         }
         for (name, app) in snapshot.apps where parts[name] != nil {
             if let uid = app.uid { appsByUID[uid, default: []].insert(name) }
@@ -278,10 +281,10 @@ extension ViewTree {
     /// The part of one app: its directory under `apps/` and the granted assets that pass
     /// its filter, exist, and (unless the policy is `keep`) have a redaction plan that does
     /// not withhold them, in selection order. Nil when the name cannot be a directory name.
-    /// O(the app's grants).
+    /// O(the app's grants); O(the library) for an app with rule grants.
     static func buildApp(
         _ app: App, grants: [Grant], assets: [Asset], firstByID: [AssetID: Int32], filters: any AppFilterResolving,
-        previous: ViewTree?, taken: @escaping (UInt64) -> Bool
+        previous: ViewTree?, taken: @escaping (UInt64) -> Bool, index: AssetIndex, now: Int64
     ) -> ViewPart? {
         let directoryName = Array(app.name.utf8)
         guard ViewNaming.sanitized(directoryName) == directoryName else { return nil }
@@ -292,10 +295,10 @@ extension ViewTree {
             inode: ViewInode.directory(path: path), parent: nil, parentInode: ViewInode.apps, name: directoryName, kind: .directory,
             scope: scope, path: path)
         if let passes = filters.predicate(for: app) {
-            var seen = Set<AssetID>()
             var members: [Int32] = []
-            for grant in grants where seen.insert(grant.asset).inserted {
-                guard let index = firstByID[grant.asset] else { continue }
+            let ids = AccessState(apps: [app.name: app], grants: [app.name: grants]).members(of: app.name, in: index, at: now)
+            for id in ids {
+                guard let index = firstByID[id] else { continue }
                 // Fields read in place: copying a whole asset retains each of its parts.
                 if app.locationPolicy != .keep, case .withheld = assets[Int(index)].redaction.plan(for: app.locationPolicy) { continue }
                 if passes(assets[Int(index)]) { members.append(index) }

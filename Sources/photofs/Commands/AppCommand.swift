@@ -7,8 +7,8 @@ enum AppCommand {
         name: "app",
         summary: "add, change, remove, list or show apps",
         usage: [
-            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID]",
-            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none]",
+            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION]",
+            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none] [--grants-expire DURATION|none]",
             "app remove NAME",
             "app list [--json]",
             "app show [--json] NAME",
@@ -17,7 +17,8 @@ enum AppCommand {
             An app sees MOUNTPOINT/apps/NAME: the assets granted to it that pass its filter, in \
             selection order. --location strip (default) removes GPS on read, coarse rounds it to \
             about 1 km, keep serves the original bytes. --limit caps the selection (0: none). --uid \
-            binds the view to a Unix user (with 'photofs mount --allow-other'). All take \
+            binds the view to a Unix user (with 'photofs mount --allow-other'). --grants-expire 7d makes \
+            every grant without --for or --until last that long. All take \
             --library DIR or --catalog PATH.
             """,
         options: LibraryContext.options + [.flag("json", "print JSON (list, show)")], passesUnknownOptions: true
@@ -81,10 +82,12 @@ enum AppCommand {
         if arguments.flag("json") {
             var object = json(app, current)
             object["assets"] = visible.map { ["id": $0.id.rawValue, "path": $0.path.display] }
+            object.merge(grantTermsJSON(app, current)) { $1 }
             output.line(AssetFormatting.encode(object))
             return .success
         }
         output.line(PickerRenderer.appLine(app))
+        for line in grantTermsLines(app, current) { output.line(line) }
         output.line("\(visible.count) visible of \(current.snapshot.grants[name]?.count ?? 0) selected:")
         for asset in visible { output.line("  \(asset.id)  \(asset.path.display.replacingNewlines())") }
         return .success
