@@ -54,6 +54,18 @@ struct OnceRunTests {
         return text.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
+    /// `pid`'s descendants, children before grandchildren.
+    static func descendants(of pid: Int32) -> [Int32] {
+        var found: [Int32] = []
+        var queue = children(of: pid)
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            found.append(next)
+            queue += children(of: next)
+        }
+        return found
+    }
+
     static func stored(_ setup: Setup) throws -> [String: Any] {
         try GrantTermsMountTests.stored(setup.fixture, "viewer")
     }
@@ -94,8 +106,10 @@ struct OnceRunTests {
             let descriptor = open(setup.view + "/" + later.fileName, O_RDONLY | O_CLOEXEC)
             defer { if descriptor >= 0 { close(descriptor) } }
             #expect(RevocationTests.preadErrno(descriptor) == 0)
-            let sandbox = try #require(Self.children(of: process.processIdentifier).first, "no sandbox process")
-            #expect(kill(sandbox, SIGKILL) == 0)
+            // The sandbox: bwrap (photofs's child) and everything under it, all killed.
+            let sandbox = Self.descendants(of: process.processIdentifier)
+            try #require(!sandbox.isEmpty, "no sandbox process")
+            for pid in sandbox { kill(pid, SIGKILL) }
             process.waitUntilExit()
             #expect(process.terminationStatus == 128 + SIGKILL)
             #expect(try GrantTermsMountTests.names(setup.view) == [kept.fileName])
