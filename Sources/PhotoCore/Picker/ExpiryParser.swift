@@ -43,9 +43,10 @@ public enum ExpiryParser {
         return total
     }
 
-    /// A duration as `seconds` reads it back: in the largest unit that divides it (`7d`, `90m`).
+    /// A duration as `seconds` reads it back: in the largest unit up to days that divides it
+    /// (`7d`, `90m`: a person wrote `7d` more likely than `1w`).
     public static func text(seconds: Int64) -> String {
-        for (unit, size) in [("w", Int64(604_800)), ("d", 86_400), ("h", 3_600), ("m", 60)] where seconds % size == 0 {
+        for (unit, size) in [("d", Int64(86_400)), ("h", 3_600), ("m", 60)] where seconds % size == 0 {
             return "\(seconds / size)\(unit)"
         }
         return "\(seconds)s"
