@@ -1,19 +1,19 @@
 import PhotoCore
 
 extension LibraryState {
-    /// When something may end by itself next: the earliest expiry and whether a one-time
-    /// run is on record, for the state of one `version`.
+    /// When something may end by itself next: the earliest expiry and the one-time runs on
+    /// record, for the state of one `version`.
     public struct EndingOutlook: Sendable {
         public let version: Int
         public let nextExpiry: Int64?
-        public let hasOnceRuns: Bool
+        public let runOwners: Set<RunOwner>
     }
 
     /// What may end next in the current state (O(grants): callers keep it per `version`).
     public func endingOutlook() -> EndingOutlook {
         let current = self.current
         let access = AccessState(current.snapshot)
-        return EndingOutlook(version: current.version, nextExpiry: access.nextExpiry, hasOnceRuns: access.hasOnceRuns)
+        return EndingOutlook(version: current.version, nextExpiry: access.nextExpiry, runOwners: access.runOwners)
     }
 
     /// The version of the current state: it changes with every install.

@@ -55,9 +55,16 @@ extension AccessState {
         return earliest
     }
 
-    /// Whether any one-time run is on record (running, or owning a grant or rule).
-    public var hasOnceRuns: Bool {
-        apps.values.contains { app in app.onceRun != nil || app.rules.contains { $0.terms.once != nil } }
-            || grants.values.contains { list in list.contains { $0.terms.once != nil } }
+    /// Every one-time run on record (running, or owning a grant or rule).
+    public var runOwners: Set<RunOwner> {
+        var owners = Set<RunOwner>()
+        for app in apps.values {
+            if let run = app.onceRun { owners.insert(run) }
+            for rule in app.rules { if let once = rule.terms.once { owners.insert(once) } }
+        }
+        for list in grants.values {
+            for grant in list { if let once = grant.terms.once { owners.insert(once) } }
+        }
+        return owners
     }
 }

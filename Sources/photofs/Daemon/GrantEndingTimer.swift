@@ -9,8 +9,8 @@ import Synchronization
 /// `LibraryState` (catalog, views) and tells the kernel to forget, like a picker write.
 ///
 /// It ticks every `interval` on a thread of its own: a tick with nothing due compares one version number;
-/// the earliest expiry is recomputed only when the state changed, and run processes are
-/// looked up in `/proc` only while a one-time run is on record.
+/// the earliest expiry and the runs on record are recomputed only when the state changed,
+/// and run processes are looked up in `/proc` only while a one-time run is on record.
 final class GrantEndingTimer: Sendable {
     private let state: LibraryState
     private let invalidator: Invalidator
@@ -50,7 +50,8 @@ final class GrantEndingTimer: Sendable {
         guard let known else { return }
         let now = Clock.nowNanoseconds()
         let due = known.nextExpiry.map { $0 <= now } ?? false
-        guard due || known.hasOnceRuns else { return }
+        // A handful of /proc reads; the state (and its lock) only when a run is over.
+        guard due || known.runOwners.contains(where: { !RunProcess.isRunning($0) }) else { return }
         do throws(CatalogError) {
             guard let changes = try state.endFinishedGrants(now: now, isRunning: RunProcess.isRunning) else { return }
             logger.info("grants ended by expiry or the end of a one-time run")
