@@ -33,14 +33,17 @@ struct AccessMirror: Sendable {
             let uid = a.optionalInt64(4).flatMap { UInt32(exactly: $0) }
             mirror.apps[name] = App(name: name, filter: a.text(1), locationPolicy: policy, selectionLimit: a.int(3), uid: uid)
         }
-        let g = try db.statement("SELECT app, asset_id, position, granted_at_ns FROM grants ORDER BY app, position")
+        let g = try db.statement(
+            "SELECT app, asset_id, position, granted_at_ns, expires_at_ns, once_owner FROM grants ORDER BY app, position")
         defer { g.reset() }
         while try g.step() {
             let idText = g.text(1)
             guard let id = AssetID(idText) else { throw .badStoredValue(column: "grants.asset_id", detail: "not an asset id: \(idText)") }
+            let terms = try Self.terms(expiresAt: g.optionalInt64(4), once: g.optionalText(5), column: "grants.once_owner")
             mirror.grants[g.text(0), default: []].append(
-                StoredGrant(grant: Grant(asset: id, grantedAtNanoseconds: g.int64(3)), position: g.int64(2)))
+                StoredGrant(grant: Grant(asset: id, grantedAtNanoseconds: g.int64(3), terms: terms), position: g.int64(2)))
         }
+        try mirror.loadGrantTerms(from: db)
         return mirror
     }
 
@@ -84,6 +87,7 @@ struct AccessMirror: Sendable {
             try s.bind(4, app.selectionLimit)
             try s.bind(5, app.uid.map { Int64($0) })
             try s.run()
+            try Self.writeGrantTerms(of: app, replacing: apps[name], to: db)
         }
 
         for name in newApps.keys {
@@ -144,11 +148,14 @@ struct AccessMirror: Sendable {
     }
 
     private static func insert(app: String, grant: Grant, position: Int64, in db: Database) throws(CatalogError) {
-        let s = try db.statement("INSERT INTO grants(app, asset_id, position, granted_at_ns) VALUES(?1, ?2, ?3, ?4)")
+        let s = try db.statement(
+            "INSERT INTO grants(app, asset_id, position, granted_at_ns, expires_at_ns, once_owner) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")
         try s.bind(1, app)
         try s.bind(2, grant.asset.rawValue)
         try s.bind(3, position)
         try s.bind(4, grant.grantedAtNanoseconds)
+        try s.bind(5, grant.terms.expiresAtNanoseconds)
+        try s.bind(6, grant.terms.once?.description)
         do {
             try s.run()
         } catch {
@@ -161,13 +168,16 @@ struct AccessMirror: Sendable {
     private static func upsert(app: String, grant: Grant, position: Int64, in db: Database) throws(CatalogError) {
         let s = try db.statement(
             """
-            INSERT INTO grants(app, asset_id, position, granted_at_ns) VALUES(?1, ?2, ?3, ?4)
-            ON CONFLICT(app, asset_id) DO UPDATE SET position = excluded.position, granted_at_ns = excluded.granted_at_ns
+            INSERT INTO grants(app, asset_id, position, granted_at_ns, expires_at_ns, once_owner) VALUES(?1, ?2, ?3, ?4, ?5, ?6)
+            ON CONFLICT(app, asset_id) DO UPDATE SET position = excluded.position, granted_at_ns = excluded.granted_at_ns,
+            expires_at_ns = excluded.expires_at_ns, once_owner = excluded.once_owner
             """)
         try s.bind(1, app)
         try s.bind(2, grant.asset.rawValue)
         try s.bind(3, position)
         try s.bind(4, grant.grantedAtNanoseconds)
+        try s.bind(5, grant.terms.expiresAtNanoseconds)
+        try s.bind(6, grant.terms.once?.description)
         try s.run()
     }
 }

@@ -53,7 +53,7 @@ public final class LibraryState: ViewSource {
     public let catalog: Catalog
     /// How app filters are evaluated for the views; nil when no views are served (the CLI).
     private let filters: (any AppFilterResolving)?
-    private let state: Mutex<Current>
+    let state: Mutex<Current>
     private let published: Mutex<ViewTree>
     /// Each app's rendered `.picker` block: every write to `.picker` is preceded and followed
     /// by reads of its size, and rendering 20 apps of 1,000 grants takes tens of
@@ -146,7 +146,7 @@ public final class LibraryState: ViewSource {
     /// them (only the changed apps' parts when `accessOnly`: `snapshot` has the same assets
     /// as the current one; patched for `change` when it says how the assets differ) and
     /// returns what the kernel must forget.
-    private func install(
+    func install(
         _ snapshot: LibrarySnapshot, accessOnly: Bool, patching change: LibraryChange? = nil, into current: inout Current
     ) -> ViewTreeChanges {
         current = Current(

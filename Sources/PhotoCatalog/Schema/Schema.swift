@@ -22,10 +22,11 @@
 ///
 /// Version 3: sampled fingerprints and ctime (see `sampledFingerprintsStep`).
 /// Version 4: `assets.location_sources` (see `Schema+LocationSources.swift`).
-/// Next version: `access_log` (see `Schema+AccessLog.swift`).
+/// Version 5: `access_log` (see `Schema+AccessLog.swift`).
+/// Version 6: rule grants, exclusions, expiry, one-time runs (see `Schema+GrantTerms.swift`).
 enum Schema {
     /// The newest schema version this code writes and understands.
-    static let currentVersion = 5
+    static let currentVersion = 6
 
     /// The SQL that takes a catalog from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -94,6 +95,7 @@ enum Schema {
         sampledFingerprintsStep,
         locationSourcesStep,
         accessLogStep,
+        grantTermsStep,
     ]
 
     /// Brings the database to `currentVersion`; a no-op when it is there already.

@@ -15,7 +15,8 @@ public enum AssetVisibility: Hashable, Sendable {
     case withheld
 }
 
-/// The one rule for what an app sees: granted ∧ catalogued ∧ passes the app's filter ∧
+/// The one rule for what an app sees: a member (`AccessState.members`: granted or
+/// matched by a rule, not excluded, not expired) ∧ catalogued ∧ passes the app's filter ∧
 /// servable under its location policy, and (for who is asking) the uid rule in
 /// `mayEnter`. The view tree, `.picker`'s rendering, `AccessState.visibleAssets` (and so
 /// `photofs app list/show` and their JSON) all decide through it, so they cannot disagree.
@@ -27,15 +28,6 @@ public struct AppVisibility: Sendable {
     public init(_ app: App, filters: some AppFilterResolving = FilterLanguageResolver()) {
         self.app = app
         self.passes = filters.predicate(for: app)
-    }
-
-    /// The asset ids the app may be shown, in selection order, each once: its members.
-    /// Every caller takes them from here, so a new way to grant (rules, expiry) changes
-    /// this one place.
-    public static func members(of grants: [Grant]) -> [AssetID] {
-        var seen = Set<AssetID>()
-        seen.reserveCapacity(grants.count)
-        return grants.compactMap { seen.insert($0.asset).inserted ? $0.asset : nil }
     }
 
     /// Classifies one member: `asset` is what the catalog holds for its id (nil if nothing).

@@ -19,6 +19,18 @@ extension PickerCommand {
             words = [w("deselect"), w(app), w("--")] + targets.map(\.bytes)
         case .clear(let app):
             words = [w("clear"), w(app)]
+        case .selectWith(let app, let targets, let grant):
+            words = [w("select"), w(app)] + Self.words(grant) + [w("--")] + targets.map(\.bytes)
+        case .selectWhereWith(let app, let filter, let grant):
+            words = [w("select"), w(app), w("--where"), w(filter.source)] + Self.words(grant)
+        case .selectRule(let app, let filter, let grant):
+            words = [w("select"), w(app), w("--rule"), w(filter.source)] + Self.words(grant)
+        case .deselectRule(let app, let filter):
+            words = [w("deselect"), w(app), w("--rule"), w(filter)]
+        case .onceBegin(let app, let owner):
+            words = [w("once"), w("begin"), w(app), w(owner.description)]
+        case .onceEnd(let app, let owner):
+            words = [w("once"), w("end"), w(app), w(owner.description)]
         }
         return Array(words.map(Self.quote).joined(separator: [UInt8(ascii: " ")]))
     }
@@ -33,6 +45,22 @@ extension PickerCommand {
         case .uid(let uid)?: words += [w("--uid"), w(String(uid))]
         case nil: break
         }
+        switch options.grantsExpire {
+        case .none?: words += [w("--grants-expire"), w("none")]
+        case .seconds(let seconds)?: words += [w("--grants-expire"), w("\(seconds)s")]
+        case nil: break
+        }
+        return words
+    }
+
+    private static func words(_ grant: GrantOptions) -> [[UInt8]] {
+        var words: [[UInt8]] = []
+        switch grant.lifetime {
+        case .seconds(let seconds)?: words += [w("--for"), w("\(seconds)s")]
+        case .until(let nanoseconds)?: words += [w("--until"), w(GrantOptions.untilText(nanoseconds))]
+        case nil: break
+        }
+        if let once = grant.once { words += [w("--once"), w(once.description)] }
         return words
     }
 

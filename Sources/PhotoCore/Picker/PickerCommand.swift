@@ -14,8 +14,59 @@ public enum PickerCommand: Hashable, Sendable {
     case selectWhere(app: String, filter: Filter)
     /// `deselect APP TARGET...`: remove the targets from the selection.
     case deselect(app: String, targets: [PickerTarget])
-    /// `clear APP`: remove the whole selection.
+    /// `clear APP`: remove the whole selection, its rules and exclusions.
     case clear(app: String)
+    /// `select APP TARGET... --for D | --until T | --once OWNER`: `select` with a lifetime.
+    case selectWith(app: String, targets: [PickerTarget], grant: GrantOptions)
+    /// `select APP --where FILTER --for D | --until T | --once OWNER`.
+    case selectWhereWith(app: String, filter: Filter, grant: GrantOptions)
+    /// `select APP --rule FILTER [--for D | --until T] [--once OWNER]`: a rule grant.
+    case selectRule(app: String, filter: Filter, grant: GrantOptions)
+    /// `deselect APP --rule FILTER`: remove the rules written exactly so.
+    case deselectRule(app: String, filter: String)
+    /// `once begin APP OWNER`: a one-time run of the app starts; grants made until it ends belong to it.
+    case onceBegin(app: String, owner: RunOwner)
+    /// `once end APP OWNER`: the run is over; every grant that belongs to it is revoked.
+    case onceEnd(app: String, owner: RunOwner)
+}
+
+/// How long a grant made by `select` lasts, as written.
+public enum GrantLifetime: Hashable, Sendable {
+    /// `--for DURATION`: seconds from when the command runs.
+    case seconds(Int64)
+    /// `--until DATE`: an instant, in nanoseconds since 1970.
+    case until(Int64)
+}
+
+/// The options of `select` that say how a grant ends; nil means "not given" (the app's
+/// `--grants-expire` and its running one-time run, if any, apply).
+public struct GrantOptions: Hashable, Sendable {
+    public var lifetime: GrantLifetime?
+    public var once: RunOwner?
+
+    public init(lifetime: GrantLifetime? = nil, once: RunOwner? = nil) {
+        self.lifetime = lifetime
+        self.once = once
+    }
+
+    /// An instant as `--until` reads it: UTC, rounded down to the second (written back, a
+    /// grant ends up to a second early, never late).
+    public static func untilText(_ nanoseconds: Int64) -> String {
+        CivilTime.utcText(secondsSinceEpoch: nanoseconds / 1_000_000_000)
+    }
+}
+
+/// `--grants-expire DURATION` sets an app's default grant lifetime, `--grants-expire none` removes it.
+public enum GrantsExpireSetting: Hashable, Sendable {
+    case none
+    case seconds(Int64)
+
+    var value: Int64? {
+        switch self {
+        case .none: nil
+        case .seconds(let seconds): seconds
+        }
+    }
 }
 
 /// A command with the line of the write it starts on (0 when it did not come from text).
@@ -36,12 +87,17 @@ public struct AppOptions: Hashable, Sendable {
     /// The selection limit; 0 means none.
     public var limit: Int?
     public var uid: UIDBinding?
+    public var grantsExpire: GrantsExpireSetting?
 
-    public init(filter: Filter? = nil, location: LocationPolicy? = nil, limit: Int? = nil, uid: UIDBinding? = nil) {
+    public init(
+        filter: Filter? = nil, location: LocationPolicy? = nil, limit: Int? = nil, uid: UIDBinding? = nil,
+        grantsExpire: GrantsExpireSetting? = nil
+    ) {
         self.filter = filter
         self.location = location
         self.limit = limit
         self.uid = uid
+        self.grantsExpire = grantsExpire
     }
 }
 
@@ -76,11 +132,22 @@ enum PickerOption: String, CaseIterable {
     case limit = "--limit"
     case uid = "--uid"
     case `where` = "--where"
+    case grantsExpire = "--grants-expire"
+    case rule = "--rule"
+    case `for` = "--for"
+    case until = "--until"
+    case once = "--once"
+
+    /// The options of `app add` and `app set`.
+    static let appOptions: Set<PickerOption> = [.filter, .location, .limit, .uid, .grantsExpire]
 
     /// What the option's value looks like, for error messages.
     var expected: String {
         switch self {
-        case .filter, .where: "a filter expression"
+        case .filter, .where, .rule: "a filter expression"
+        case .grantsExpire, .for: "a duration such as 90s, 30m, 1h, 7d or 2w"
+        case .until: "a date such as 2026-12-24 or 2026-12-24T18:00"
+        case .once: "PID:START:BOOT-ID"
         case .location: "strip, coarse or keep"
         case .limit: "a whole number from 0 (no limit) to 1000000000"
         case .uid: "a Unix uid from 1 to 4294967294, or none"

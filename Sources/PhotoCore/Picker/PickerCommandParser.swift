@@ -9,9 +9,14 @@ import MediaFormats
 /// app remove NAME
 /// select APP TARGET...          (a word after `--` is always a target)
 /// select APP --where FILTER
+/// select APP --rule FILTER
 /// deselect APP TARGET...
+/// deselect APP --rule FILTER
 /// clear APP
+/// once begin|end APP PID:START:BOOT-ID
 /// ```
+/// `select` also takes `--for DURATION` or `--until DATE` and `--once PID:START:BOOT-ID`
+/// (see `ExpiryParser`); `app add|set` take `--grants-expire DURATION|none`.
 /// Options may also be written `--limit=5`.
 public enum PickerCommandParser {
     /// Parses a whole write.
@@ -46,7 +51,7 @@ public enum PickerCommandParser {
                 let name = try appName(rest.next(), line: line)
                 let options = try options(Array(IteratorSequence(rest)), line: line)
                 guard options != AppOptions() else {
-                    throw .missingArgument("option to change (--filter, --location, --limit or --uid)", line: line)
+                    throw .missingArgument("option to change (--filter, --location, --limit, --uid or --grants-expire)", line: line)
                 }
                 return .appSet(name: name, options: options)
             case "remove":
@@ -58,23 +63,17 @@ public enum PickerCommandParser {
             }
         case "select", "deselect":
             let app = try appName(rest.next(), line: line)
-            let arguments = Array(IteratorSequence(rest))
-            if verb == "select", let first = arguments.first, let text = first.text,
-                text == PickerOption.where.rawValue || text.hasPrefix(PickerOption.where.rawValue + "=")
-            {
-                let filterWord: PickerToken
-                var remaining = arguments.dropFirst()
-                if text == PickerOption.where.rawValue {
-                    guard let next = remaining.popFirst() else { throw .missingOptionValue(text, line: line) }
-                    filterWord = next
-                } else {
-                    filterWord = PickerToken(bytes: Array(first.bytes.dropFirst(8)), line: first.line, column: first.column)
-                }
-                if let extra = remaining.first { throw .unexpectedArgument(String(decoding: extra.bytes, as: UTF8.self), line: line) }
-                return .selectWhere(app: app, filter: try filter(filterWord, line: line))
-            }
-            let targets = try targets(arguments, line: line)
-            return verb == "select" ? .select(app: app, targets: targets) : .deselect(app: app, targets: targets)
+            return try selection(verb, app: app, Array(IteratorSequence(rest)), line: line)
+        case "once":
+            guard let subToken = rest.next() else { throw .missingArgument("once command (begin or end)", line: line) }
+            guard let sub = subToken.text else { throw .notUTF8(line: line) }
+            guard sub == "begin" || sub == "end" else { throw .unknownCommand("once " + sub, line: line) }
+            let app = try appName(rest.next(), line: line)
+            guard let ownerToken = rest.next() else { throw .missingArgument("run owner (PID:START:BOOT-ID)", line: line) }
+            guard let text = ownerToken.text else { throw .notUTF8(line: line) }
+            guard let owner = RunOwner(text) else { throw .badOptionValue(option: PickerOption.once.rawValue, value: text, line: line) }
+            try noMore(&rest, line: line)
+            return sub == "begin" ? .onceBegin(app: app, owner: owner) : .onceEnd(app: app, owner: owner)
         case "clear":
             let app = try appName(rest.next(), line: line)
             try noMore(&rest, line: line)
@@ -82,6 +81,78 @@ public enum PickerCommandParser {
         default:
             throw .unknownCommand(verb, line: line)
         }
+    }
+
+    /// The words of `select`/`deselect` after the app name: options (before a `--`), then
+    /// targets; `--where` and `--rule` take no targets.
+    private static func selection(_ verb: String, app: String, _ words: [PickerToken], line: Int) throws(PickerError) -> PickerCommand {
+        let allowed: Set<PickerOption> = verb == "select" ? [.where, .rule, .for, .until, .once] : [.rule]
+        var values: [PickerOption: PickerToken] = [:]
+        var targetWords: [PickerToken] = []
+        var index = 0
+        var optionsEnded = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            guard !optionsEnded, word.bytes.starts(with: Array("--".utf8)) else {
+                targetWords.append(word)
+                continue
+            }
+            if word.bytes.count == 2 {
+                optionsEnded = true
+                continue
+            }
+            let text = String(decoding: word.bytes, as: UTF8.self)
+            let name = text.firstIndex(of: "=").map { String(text[..<$0]) } ?? text
+            guard let option = PickerOption(rawValue: name), allowed.contains(option) else { throw .unknownOption(name, line: line) }
+            guard values[option] == nil else { throw .repeatedOption(name, line: line) }
+            if name.utf8.count < word.bytes.count {
+                values[option] = PickerToken(bytes: Array(word.bytes.dropFirst(name.utf8.count + 1)), line: word.line, column: word.column)
+            } else {
+                guard index < words.count else { throw .missingOptionValue(name, line: line) }
+                values[option] = words[index]
+                index += 1
+            }
+        }
+        if values[.where] != nil, values[.rule] != nil { throw .conflictingOptions("--where", "--rule", line: line) }
+        if values[.for] != nil, values[.until] != nil { throw .conflictingOptions("--for", "--until", line: line) }
+        var grant = GrantOptions()
+        if let word = values[.for] {
+            guard let text = word.text else { throw .notUTF8(line: line) }
+            do throws(ExpiryError) {
+                grant.lifetime = .seconds(try ExpiryParser.seconds(text))
+            } catch {
+                throw .invalidExpiry(option: "--for", error, line: line)
+            }
+        }
+        if let word = values[.until] {
+            guard let text = word.text else { throw .notUTF8(line: line) }
+            do throws(ExpiryError) {
+                grant.lifetime = .until(try ExpiryParser.nanoseconds(text))
+            } catch {
+                throw .invalidExpiry(option: "--until", error, line: line)
+            }
+        }
+        if let word = values[.once] {
+            guard let text = word.text else { throw .notUTF8(line: line) }
+            guard let owner = RunOwner(text) else { throw .badOptionValue(option: "--once", value: text, line: line) }
+            grant.once = owner
+        }
+        for option in [PickerOption.where, .rule] {
+            guard let word = values[option] else { continue }
+            if let extra = targetWords.first { throw .unexpectedArgument(String(decoding: extra.bytes, as: UTF8.self), line: line) }
+            if verb == "deselect" {
+                guard let text = word.text else { throw .notUTF8(line: line) }
+                return .deselectRule(app: app, filter: text)
+            }
+            let parsed = try filter(word, line: line)
+            if option == .rule { return .selectRule(app: app, filter: parsed, grant: grant) }
+            return grant == GrantOptions()
+                ? .selectWhere(app: app, filter: parsed) : .selectWhereWith(app: app, filter: parsed, grant: grant)
+        }
+        let targets = try targets(targetWords, line: line)
+        if verb == "deselect" { return .deselect(app: app, targets: targets) }
+        return grant == GrantOptions() ? .select(app: app, targets: targets) : .selectWith(app: app, targets: targets, grant: grant)
     }
 
     private static func appName(_ token: PickerToken?, line: Int) throws(PickerError) -> String {
@@ -96,18 +167,7 @@ public enum PickerCommandParser {
     }
 
     private static func targets(_ words: [PickerToken], line: Int) throws(PickerError) -> [PickerTarget] {
-        var targets: [PickerTarget] = []
-        var optionsEnded = false
-        for word in words {
-            if !optionsEnded && word.bytes.starts(with: Array("--".utf8)) {
-                if word.bytes.count == 2 {
-                    optionsEnded = true
-                    continue
-                }
-                throw .unknownOption(String(decoding: word.bytes, as: UTF8.self), line: line)
-            }
-            targets.append(PickerTarget(bytes: word.bytes))
-        }
+        let targets = words.map { PickerTarget(bytes: $0.bytes) }
         guard !targets.isEmpty else { throw .missingArgument("target (an asset id or a path)", line: line) }
         return targets
     }
@@ -138,7 +198,7 @@ public enum PickerCommandParser {
             } else {
                 name = text
                 guard index < words.count else {
-                    if PickerOption(rawValue: name) == nil || name == PickerOption.where.rawValue {
+                    if !PickerOption.appOptions.contains(where: { $0.rawValue == name }) {
                         throw .unknownOption(name, line: line)
                     }
                     throw .missingOptionValue(name, line: line)
@@ -146,7 +206,7 @@ public enum PickerCommandParser {
                 valueWord = words[index]
                 index += 1
             }
-            guard let option = PickerOption(rawValue: name), option != .where else {
+            guard let option = PickerOption(rawValue: name), PickerOption.appOptions.contains(option) else {
                 throw .unknownOption(name, line: line)
             }
             guard seen.insert(option).inserted else { throw .repeatedOption(name, line: line) }
@@ -173,7 +233,17 @@ public enum PickerCommandParser {
                     else { throw bad }
                     result.uid = .uid(n)
                 }
-            case .filter, .where:
+            case .grantsExpire:
+                if value == "none" {
+                    result.grantsExpire = GrantsExpireSetting.none
+                } else {
+                    do throws(ExpiryError) {
+                        result.grantsExpire = .seconds(try ExpiryParser.seconds(value))
+                    } catch {
+                        throw .invalidExpiry(option: name, error, line: line)
+                    }
+                }
+            case .filter, .where, .rule, .for, .until, .once:
                 break
             }
         }

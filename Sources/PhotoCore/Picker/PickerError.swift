@@ -42,6 +42,17 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// `app add` of a name already taken (EEXIST).
     case appExists(String, line: Int)
+
+    /// A duration or date (`--for`, `--until`, `--grants-expire`) that does not parse (EINVAL).
+    case invalidExpiry(option: String, ExpiryError, line: Int)
+    /// An `--until` date that has already passed (EINVAL).
+    case expiryPassed(line: Int)
+    /// Two options that exclude each other (`--for` and `--until`, `--where` and `--rule`) (EINVAL).
+    case conflictingOptions(String, String, line: Int)
+    /// `once begin` while another one-time run of the app is going on (EEXIST).
+    case onceRunGoing(app: String, line: Int)
+    /// A rule grant for an app with a selection limit, or a limit for an app with rules (EDQUOT).
+    case ruleWithLimit(app: String, line: Int)
     /// The asset does not pass the app's filter (EPERM).
     case outsideFilter(app: String, asset: AssetID, line: Int)
     /// The app's selection would exceed its limit (EDQUOT).
@@ -52,12 +63,12 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .unterminatedQuote, .danglingBackslash, .unknownCommand, .unknownAppCommand, .missingArgument,
             .unexpectedArgument, .unknownOption, .missingOptionValue, .repeatedOption, .badOptionValue,
-            .invalidAppName, .invalidFilter, .notUTF8:
+            .invalidAppName, .invalidFilter, .notUTF8, .invalidExpiry, .expiryPassed, .conflictingOptions:
             .invalid
         case .unknownApp, .unknownAsset: .notFound
-        case .appExists: .alreadyExists
+        case .appExists, .onceRunGoing: .alreadyExists
         case .outsideFilter: .notPermitted
-        case .limitExceeded: .quotaExceeded
+        case .limitExceeded, .ruleWithLimit: .quotaExceeded
         }
     }
 
@@ -69,7 +80,8 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
             .unknownOption(_, let line), .missingOptionValue(_, let line), .repeatedOption(_, let line),
             .badOptionValue(_, _, let line), .invalidAppName(_, let line), .invalidFilter(_, let line), .notUTF8(let line),
             .unknownApp(_, let line), .unknownAsset(_, let line), .appExists(_, let line), .outsideFilter(_, _, let line),
-            .limitExceeded(_, _, _, let line):
+            .limitExceeded(_, _, _, let line), .invalidExpiry(_, _, let line), .expiryPassed(let line),
+            .conflictingOptions(_, _, let line), .onceRunGoing(_, let line), .ruleWithLimit(_, let line):
             line
         }
     }
@@ -83,7 +95,7 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .danglingBackslash(_, let column):
             text = "backslash at column \(column) ends the input; remove it or quote the text"
         case .unknownCommand(let word, _):
-            text = "unknown command '\(PickerText.escaped(word))'; use app, select, deselect or clear"
+            text = "unknown command '\(PickerText.escaped(word))'; use app, select, deselect, clear or once"
         case .unknownAppCommand(let word, _):
             text = "unknown app command '\(PickerText.escaped(word))'; use app add, app set or app remove"
         case .missingArgument(let what, _):
@@ -92,7 +104,8 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
             text = "unexpected argument '\(PickerText.escaped(word))'"
         case .unknownOption(let option, _):
             text =
-                "unknown option '\(PickerText.escaped(option))'; app add/set take --filter, --location, --limit, --uid; select takes --where"
+                "unknown option '\(PickerText.escaped(option))'; app add/set take --filter, --location, --limit, --uid, --grants-expire; "
+                + "select takes --where, --rule, --for, --until, --once; deselect takes --rule"
         case .missingOptionValue(let option, _):
             text = "option \(option) needs a value"
         case .repeatedOption(let option, _):
@@ -114,6 +127,16 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
             text = "app '\(name)' already exists; change it with: app set \(name) ..."
         case .outsideFilter(let app, let asset, _):
             text = "asset \(asset) does not pass the filter of app '\(app)'"
+        case .invalidExpiry(let option, let error, _):
+            text = "bad value for \(option): \(error.description)"
+        case .expiryPassed:
+            text = "the --until date has already passed; give a later one"
+        case .conflictingOptions(let a, let b, _):
+            text = "\(a) and \(b) cannot be used together"
+        case .onceRunGoing(let app, _):
+            text = "a one-time run of app '\(app)' is already going on; wait for it to end"
+        case .ruleWithLimit(let app, _):
+            text = "app '\(app)' cannot have both rule grants and a selection limit; remove one (app set \(app) --limit 0)"
         case .limitExceeded(let app, let limit, let wouldHave, _):
             text = "app '\(app)' may have at most \(limit) selected, this would make \(wouldHave); deselect some or raise --limit"
         }

@@ -14,6 +14,14 @@
 ///   drops grants silently. A filter change keeps grants; the view just hides what no
 ///   longer passes.
 /// - `app add` of an existing name fails (EEXIST); unknown apps fail (ENOENT).
+/// - `select --rule` adds a rule grant (the same filter text again replaces its terms); an
+///   app has rules or a limit, never both (EDQUOT). `deselect` of an asset a rule covers
+///   records an exclusion; `select` of an excluded asset lifts it. `clear` removes grants,
+///   rules and exclusions.
+/// - Terms: `--for`/`--until`, else the app's `--grants-expire`; `--once`, else the app's
+///   running one-time run. A select of an asset already selected changes its terms only
+///   when the command gave them (`--for`, `--until`, `--once`): a default never turns a
+///   lasting grant into a passing one.
 public enum PickerExecutor {
     /// Applies statements in order to a copy of `state` and returns the new state and what
     /// changed, or throws the first error, in which case nothing of the write applies.
@@ -45,7 +53,7 @@ public enum PickerExecutor {
             guard state.apps[name] == nil else { throw .appExists(name, line: line) }
             state.apps[name] = App(
                 name: name, filter: options.filter?.source ?? "", locationPolicy: options.location ?? .strip,
-                selectionLimit: options.limit ?? 0, uid: options.uid?.value)
+                selectionLimit: options.limit ?? 0, uid: options.uid?.value, grantsExpireSeconds: options.grantsExpire?.value)
             state.grants[name] = state.grants[name] ?? []
 
         case .appSet(let name, let options):
@@ -53,7 +61,9 @@ public enum PickerExecutor {
             if let filter = options.filter { app.filter = filter.source }
             if let location = options.location { app.locationPolicy = location }
             if let uid = options.uid { app.uid = uid.value }
+            if let expire = options.grantsExpire { app.grantsExpireSeconds = expire.value }
             if let limit = options.limit {
+                if limit > 0 && !app.rules.isEmpty { throw .ruleWithLimit(app: name, line: line) }
                 let selected = state.grants[name]?.count ?? 0
                 if limit > 0 && selected > limit {
                     throw .limitExceeded(app: name, limit: limit, wouldHave: selected, line: line)
@@ -67,53 +77,126 @@ public enum PickerExecutor {
             state.grants[name] = nil
 
         case .select(let name, let targets):
-            let app = try existing(name, in: state, line: line)
+            try apply(
+                .selectWith(app: name, targets: targets, grant: GrantOptions()), line: line, to: &state, assets: assets, resolver: resolver,
+                now: now)
+
+        case .selectWith(let name, let targets, let options):
+            var app = try existing(name, in: state, line: line)
+            let terms = try terms(options, app: app, now: now, line: line)
             let filter = try? Filter(app.filter)
             var grants = state.grants[name] ?? []
             var selected = Set(grants.map(\.asset))
             for target in targets {
-                let id = try resolve(target, selected: selected, assets: assets, resolver: resolver, line: line)
-                guard !selected.contains(id) else { continue }
+                let id = try resolve(target, selected: selected.union(app.exclusions), assets: assets, resolver: resolver, line: line)
+                guard !selected.contains(id) else {
+                    if options != GrantOptions(), let at = grants.firstIndex(where: { $0.asset == id }) { grants[at].terms = terms }
+                    continue
+                }
                 guard let asset = assets[id], filter?.matches(asset) ?? false else {
                     throw .outsideFilter(app: name, asset: id, line: line)
                 }
-                grants.append(Grant(asset: id, grantedAtNanoseconds: now))
+                grants.append(Grant(asset: id, grantedAtNanoseconds: now, terms: terms))
                 selected.insert(id)
+                app.exclusions.remove(id)
             }
             try checkLimit(app, count: grants.count, line: line)
             state.grants[name] = grants
+            state.apps[name] = app
 
         case .selectWhere(let name, let whereFilter):
-            let app = try existing(name, in: state, line: line)
+            try apply(
+                .selectWhereWith(app: name, filter: whereFilter, grant: GrantOptions()), line: line, to: &state, assets: assets,
+                resolver: resolver, now: now)
+
+        case .selectWhereWith(let name, let whereFilter, let options):
+            var app = try existing(name, in: state, line: line)
+            let terms = try terms(options, app: app, now: now, line: line)
             guard let filter = try? Filter(app.filter) else { return }
             var grants = state.grants[name] ?? []
-            let selected = Set(grants.map(\.asset))
-            for asset in assets.inDateOrder
-            where !selected.contains(asset.id) && whereFilter.matches(asset) && filter.matches(asset) {
-                grants.append(Grant(asset: asset.id, grantedAtNanoseconds: now))
+            var positions: [AssetID: Int] = [:]
+            for (at, grant) in grants.enumerated() { positions[grant.asset] = at }
+            for asset in assets.inDateOrder where whereFilter.matches(asset) && filter.matches(asset) {
+                if let at = positions[asset.id] {
+                    if options != GrantOptions() { grants[at].terms = terms }
+                    continue
+                }
+                grants.append(Grant(asset: asset.id, grantedAtNanoseconds: now, terms: terms))
+                app.exclusions.remove(asset.id)
             }
             try checkLimit(app, count: grants.count, line: line)
             state.grants[name] = grants
+            state.apps[name] = app
+
+        case .selectRule(let name, let ruleFilter, let options):
+            var app = try existing(name, in: state, line: line)
+            if app.selectionLimit > 0 { throw .ruleWithLimit(app: name, line: line) }
+            let rule = GrantRule(
+                filter: ruleFilter.source, grantedAtNanoseconds: now, terms: try terms(options, app: app, now: now, line: line))
+            if let at = app.rules.firstIndex(where: { $0.filter == rule.filter }) {
+                app.rules[at].terms = rule.terms
+            } else {
+                app.rules.append(rule)
+            }
+            state.apps[name] = app
+
+        case .deselectRule(let name, let text):
+            var app = try existing(name, in: state, line: line)
+            app.rules.removeAll { $0.filter == text }
+            // Exclusions only carve assets out of rules: with none left they mean nothing.
+            if app.rules.isEmpty { app.exclusions = [] }
+            state.apps[name] = app
+
+        case .onceBegin(let name, let owner):
+            var app = try existing(name, in: state, line: line)
+            if let running = app.onceRun, running != owner { throw .onceRunGoing(app: name, line: line) }
+            app.onceRun = owner
+            state.apps[name] = app
+
+        case .onceEnd(let name, let owner):
+            _ = try existing(name, in: state, line: line)
+            state.endOnceRun(of: name, owner: owner)
 
         case .deselect(let name, let targets):
-            _ = try existing(name, in: state, line: line)
+            var app = try existing(name, in: state, line: line)
             let grants = state.grants[name] ?? []
             var removing: Set<AssetID> = []
-            let selected = Set(grants.map(\.asset))
+            let selected = Set(grants.map(\.asset)).union(app.exclusions)
             for target in targets {
-                removing.insert(try resolve(target, selected: selected, assets: assets, resolver: resolver, line: line))
+                let id = try resolve(target, selected: selected, assets: assets, resolver: resolver, line: line)
+                removing.insert(id)
+                if let asset = assets[id], state.ruleCovers(asset, app: app, at: now) { app.exclusions.insert(id) }
             }
             state.grants[name] = grants.filter { !removing.contains($0.asset) }
+            state.apps[name] = app
 
         case .clear(let name):
-            _ = try existing(name, in: state, line: line)
+            var app = try existing(name, in: state, line: line)
+            app.rules = []
+            app.exclusions = []
             state.grants[name] = []
+            state.apps[name] = app
         }
     }
 
     private static func existing(_ name: String, in state: AccessState, line: Int) throws(PickerError) -> App {
         guard let app = state.apps[name] else { throw .unknownApp(name, line: line) }
         return app
+    }
+
+    /// How a grant made by a command ends: its own options, else the app's defaults.
+    private static func terms(_ options: GrantOptions, app: App, now: Int64, line: Int) throws(PickerError) -> GrantTerms {
+        var terms = GrantTerms(once: options.once ?? app.onceRun)
+        switch options.lifetime {
+        case .seconds(let seconds)?:
+            terms.expiresAtNanoseconds = now &+ seconds * 1_000_000_000
+        case .until(let instant)?:
+            guard instant > now else { throw .expiryPassed(line: line) }
+            terms.expiresAtNanoseconds = instant
+        case nil:
+            terms.expiresAtNanoseconds = app.grantsExpireSeconds.map { now &+ $0 * 1_000_000_000 }
+        }
+        return terms
     }
 
     private static func checkLimit(_ app: App, count: Int, line: Int) throws(PickerError) {

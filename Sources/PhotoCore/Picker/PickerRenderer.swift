@@ -25,6 +25,12 @@
 ///   view hides (`AppVisibility`: asset gone, not passing the filter, or withheld under the
 ///   location policy) are kept in the state but written as comments, so the whole text
 ///   replays without error onto an empty state.
+/// - Rule grants follow as `select APP --rule FILTER`, exclusions as `deselect APP ID`
+///   (after the rules, so that replaying records them again), a running one-time run as
+///   `once begin APP OWNER` last and the default lifetime as `app set APP --grants-expire D`
+///   just before it (so that replaying gives earlier grants neither); a grant's or rule's end as `--until` (UTC) and
+///   `--once OWNER`. What has already expired is written as a comment. The block's first
+///   line counts rules, exclusions and rule matches when there are any.
 /// - Nothing in it is a coordinate or other metadata.
 public enum PickerRenderer {
     public static func render(_ state: AccessState, assets: AssetIndex) -> String {
@@ -44,31 +50,78 @@ public enum PickerRenderer {
 
     /// One app's block, from the blank line that starts it: its caller may keep it until
     /// the app, its grants or the assets change.
-    public static func block(_ app: App, grants: [Grant], assets: AssetIndex) -> String {
+    public static func block(_ app: App, grants: [Grant], assets: AssetIndex, now: Int64 = WallClock.nanoseconds()) -> String {
         let name = app.name
         let visibility = AppVisibility(app)
         var lines: [String] = []
         var visible = 0
         for grant in grants {
+            let terms = termsText(grant.terms)
+            if grant.terms.hasExpired(at: now) {
+                lines.append("# select \(name) \(grant.asset)\(terms)  # expired")
+                continue
+            }
             let asset = assets[grant.asset]
             let path = asset.map { PickerText.escaped($0.path.bytes) } ?? ""
             switch visibility.classify(asset) {
             case .visible:
                 visible += 1
-                lines.append("select \(name) \(grant.asset)  # \(path)")
+                lines.append("select \(name) \(grant.asset)\(terms)  # \(path)")
             case .missing:
-                lines.append("# select \(name) \(grant.asset)  # missing: no longer in the library")
+                lines.append("# select \(name) \(grant.asset)\(terms)  # missing: no longer in the library")
             case .filteredOut:
-                lines.append("# select \(name) \(grant.asset)  # hidden: \(path) does not pass the filter")
+                lines.append("# select \(name) \(grant.asset)\(terms)  # hidden: \(path) does not pass the filter")
             case .withheld:
                 lines.append(
-                    "# select \(name) \(grant.asset)  # withheld: \(path) cannot be served under --location \(app.locationPolicy.rawValue)")
+                    "# select \(name) \(grant.asset)\(terms)  # withheld: \(path) cannot be served under --location \(app.locationPolicy.rawValue)"
+                )
             }
         }
-        var out = "\n# \(name): \(grants.count) selected, \(visible) visible\n"
-        out += appLine(app) + "\n"
+        var ruleMatches = 0
+        if !app.rules.isEmpty {
+            let state = AccessState(apps: [name: app], grants: [name: grants])
+            ruleMatches =
+                state.members(of: name, in: assets, at: now).count
+                - grants.count { !$0.terms.hasExpired(at: now) && !app.exclusions.contains($0.asset) }
+            visible += ruleMatches
+        }
+        for rule in app.rules {
+            let line = ruleLine(name, rule)
+            lines.append(rule.terms.hasExpired(at: now) ? "# \(line)  # expired" : line)
+        }
+        for id in app.exclusions.sorted() {
+            if let asset = assets[id] {
+                lines.append("deselect \(name) \(id)  # excluded from the rules: \(PickerText.escaped(asset.path.bytes))")
+            } else {
+                lines.append("# deselect \(name) \(id)  # excluded from the rules; missing: no longer in the library")
+            }
+        }
+        var out = "\n# \(name): \(grants.count) selected, \(visible) visible"
+        if !app.rules.isEmpty || !app.exclusions.isEmpty {
+            out += ", \(app.rules.count) rule\(app.rules.count == 1 ? "" : "s") matching \(ruleMatches), \(app.exclusions.count) excluded"
+        }
+        // The default lifetime and the running one-time run come last: replayed before the
+        // grants, they would give lasting grants an expiry or make them the run's.
+        var created = app
+        created.grantsExpireSeconds = nil
+        out += "\n" + appLine(created) + "\n"
         for line in lines { out += line + "\n" }
+        if let seconds = app.grantsExpireSeconds { out += "app set \(name) --grants-expire \(ExpiryParser.text(seconds: seconds))\n" }
+        if let run = app.onceRun { out += "once begin \(name) \(run)\n" }
         return out
+    }
+
+    /// The `select --rule` command that recreates a rule of app `name`.
+    public static func ruleLine(_ name: String, _ rule: GrantRule) -> String {
+        "select \(name) --rule \(PickerText.quoted(rule.filter))\(termsText(rule.terms))"
+    }
+
+    /// ` --until DATE --once OWNER` for a grant's terms ("" for a lasting grant).
+    public static func termsText(_ terms: GrantTerms) -> String {
+        var text = ""
+        if let at = terms.expiresAtNanoseconds { text += " --until \(GrantOptions.untilText(at))" }
+        if let once = terms.once { text += " --once \(once)" }
+        return text
     }
 
     /// The `app add` command that recreates an app.
@@ -78,6 +131,7 @@ public enum PickerRenderer {
         line += " --location \(app.locationPolicy.rawValue)"
         if app.selectionLimit > 0 { line += " --limit \(app.selectionLimit)" }
         if let uid = app.uid { line += " --uid \(uid)" }
+        if let seconds = app.grantsExpireSeconds { line += " --grants-expire \(ExpiryParser.text(seconds: seconds))" }
         return line
     }
 }

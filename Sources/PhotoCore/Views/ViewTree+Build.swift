@@ -29,6 +29,9 @@ extension ViewTree {
     ) -> ViewTree {
         var parts: [String: ViewPart] = reusing
         var appsByUID: [UInt32: Set<String>] = [:]
+        // Built only if a rule app needs its capture-date order.
+        let index = AssetIndex(snapshot.assets)
+        let now = WallClock.nanoseconds()
         for name in snapshot.apps.keys.sorted() where parts[name] == nil {
             guard let app = snapshot.apps[name] else { continue }
             // Inodes are hashes of (view path, asset id): unique in practice, but a clash
@@ -41,7 +44,7 @@ extension ViewTree {
             }
             parts[name] = buildApp(
                 app, grants: snapshot.grants[name] ?? [], assets: snapshot.assets, firstByID: firstByID, filters: filters,
-                previous: previous, taken: taken)
+                previous: previous, taken: taken, index: index, now: now)
         }
         for (name, app) in snapshot.apps where parts[name] != nil {
             if let uid = app.uid { appsByUID[uid, default: []].insert(name) }
@@ -276,13 +279,13 @@ struct LibraryPartBuilder {
 }
 
 extension ViewTree {
-    /// The part of one app: its directory under `apps/` and its members that
-    /// `AppVisibility` shows (granted, catalogued, passing the filter, servable under the
+    /// The part of one app: its directory under `apps/` and its members
+    /// (`AccessState.members`) that `AppVisibility` shows (granted, catalogued, passing the filter, servable under the
     /// location policy), in selection order. Nil when the name cannot be a directory name.
-    /// O(the app's grants).
+    /// O(the app's grants); O(the library) for an app with rule grants.
     static func buildApp(
         _ app: App, grants: [Grant], assets: ChunkedArray<Asset>, firstByID: [AssetID: Int32], filters: any AppFilterResolving,
-        previous: ViewTree?, taken: @escaping (UInt64) -> Bool
+        previous: ViewTree?, taken: @escaping (UInt64) -> Bool, index: AssetIndex, now: Int64
     ) -> ViewPart? {
         let directoryName = Array(app.name.utf8)
         guard ViewNaming.sanitized(directoryName) == directoryName else { return nil }
@@ -294,7 +297,7 @@ extension ViewTree {
             scope: scope, path: path)
         let visibility = AppVisibility(app, filters: filters)
         var members: [Int32] = []
-        for id in AppVisibility.members(of: grants) {
+        for id in AccessState(apps: [app.name: app], grants: [app.name: grants]).members(of: app.name, in: index, at: now) {
             guard let index = firstByID[id] else { continue }
             if visibility.shows(assets[Int(index)]) { members.append(index) }
         }

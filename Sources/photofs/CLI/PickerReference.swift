@@ -10,7 +10,7 @@ enum PickerReference {
 
     static let rows: [Row] = [
         Row(
-            synopsis: "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID]",
+            synopsis: "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION]",
             meaning: "a new app (name: letters, digits, '.', '_', '-'; up to 64 characters)",
             example: "app add editor --filter 'type:image -has:location' --location strip --limit 50"),
         Row(
@@ -26,7 +26,31 @@ enum PickerReference {
         Row(
             synopsis: "deselect APP TARGET...", meaning: "revoke (immediately, also for files already open)",
             example: "deselect editor IMG_0001.jpg"),
-        Row(synopsis: "clear APP", meaning: "revoke all of an app's grants", example: "clear editor"),
+        Row(synopsis: "clear APP", meaning: "revoke all of an app's grants, rules and exclusions", example: "clear editor"),
+        Row(
+            synopsis: "select APP TARGET... --for DURATION | --until DATE",
+            meaning:
+                "grant for a while: DURATION like 90s, 30m, 1h, 7d, 2w; DATE like 2026-12-24T18:00 (local time; Z or +HH:MM for a zone)",
+            example: "select editor IMG_0001.jpg --for 1h"),
+        Row(
+            synopsis: "select APP --where FILTER --for DURATION | --until DATE", meaning: "the same for every asset passing FILTER",
+            example: "select editor --where 'taken:2024-06' --until 2030-12-24T18:00"),
+        Row(
+            synopsis: "select APP --rule FILTER [--for DURATION | --until DATE]",
+            meaning:
+                "a rule grant: every asset matching FILTER and the app's filter, now and later, after the explicit grants by capture date",
+            example: "select uploader --rule 'folder:DCIM type:image'"),
+        Row(
+            synopsis: "deselect APP --rule FILTER",
+            meaning: "remove the rule written exactly so (a deselect of one asset a rule covers records an exclusion)",
+            example: "deselect uploader --rule 'folder:DCIM type:image'"),
+        Row(
+            synopsis: "once begin APP PID:START:BOOT-ID",
+            meaning: "a one-time run of the app begins (photofs run --once writes it): grants made until it ends belong to it",
+            example: "once begin editor 4242:123456:0f1e2d3c-aaaa-bbbb-cccc-0123456789ab"),
+        Row(
+            synopsis: "once end APP PID:START:BOOT-ID", meaning: "the run is over: its grants are revoked",
+            example: "once end editor 4242:123456:0f1e2d3c-aaaa-bbbb-cccc-0123456789ab"),
     ]
 
     static let rules = [

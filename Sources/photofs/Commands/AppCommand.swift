@@ -7,8 +7,8 @@ enum AppCommand {
         name: "app",
         summary: "add, change, remove, list or show apps",
         usage: [
-            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID]",
-            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none]",
+            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION]",
+            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none] [--grants-expire DURATION|none]",
             "app remove NAME",
             "app list [--json]",
             "app show [--json] NAME",
@@ -19,7 +19,8 @@ enum AppCommand {
             about 1 km, keep serves the original bytes. --limit caps the selection (0: none). --uid \
             binds the view to a Unix user (with 'photofs mount --allow-other'). 'app show' lists \
             the visible assets, then each hidden grant with why: missing (not in the library), \
-            filtered-out, or withheld (cannot be served under the location policy). All take \
+            filtered-out, or withheld (cannot be served under the location policy). --grants-expire 7d makes \
+            every grant without --for or --until last that long. All take \
             --library DIR or --catalog PATH.
             """,
         options: LibraryContext.options + [.flag("json", "print JSON (list, show)")], passesUnknownOptions: true
@@ -89,10 +90,12 @@ enum AppCommand {
                 if let path = grant.path { entry["path"] = path }
                 return entry
             }
+            object.merge(grantTermsJSON(app, current)) { $1 }
             output.line(AssetFormatting.encode(object))
             return .success
         }
         output.line(PickerRenderer.appLine(app))
+        for line in grantTermsLines(app, current) { output.line(line) }
         output.line("\(visible.count) visible of \(current.snapshot.grants[name]?.count ?? 0) selected:")
         for asset in visible { output.line("  \(asset.id)  \(asset.path.display.replacingNewlines())") }
         if !hidden.isEmpty { output.line("\(hidden.count) hidden:") }
@@ -113,7 +116,8 @@ enum AppCommand {
     /// The app's members that `AppVisibility` hides, in selection order.
     private static func hiddenGrants(of app: App, _ current: LibraryState.Current) -> [HiddenGrant] {
         let visibility = AppVisibility(app)
-        return AppVisibility.members(of: current.snapshot.grants[app.name] ?? []).compactMap { id in
+        let members = AccessState(current.snapshot).members(of: app.name, in: current.assets, at: WallClock.nanoseconds())
+        return members.compactMap { id in
             let asset = current.assets[id]
             let reason: String
             switch visibility.classify(asset) {

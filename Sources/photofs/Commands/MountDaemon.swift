@@ -73,6 +73,9 @@ enum MountDaemon {
         let pickerSocket = PickerSocketServer.start(
             mountpoint: control.mountpoint, control: control, fileSystem: fileSystem, environment: environment.variables, log: logger)
         defer { pickerSocket?.stop() }
+        let grantEnding = GrantEndingTimer(state: state, invalidator: invalidator, logger: logger)
+        grantEnding.start()
+        defer { grantEnding.stop() }
         logger.debug("startup (\(fileCount) files): " + clock.summary)
         if !arguments.flag("quiet") { output.error("mounted \(library) on \(mountpoint)") }
         logger.info("mount ready on \(mountpoint) (\(state.current.snapshot.assets.count) assets)")

@@ -16,7 +16,10 @@ enum SandboxCommand {
     static let command = Command(
         name: "run",
         summary: "run a command in a bubblewrap sandbox that sees only an app's photos",
-        usage: ["run [--mountpoint MOUNTPOINT | --library DIR] [--share-net] [--bind PATH] [--ro-bind PATH] APP -- COMMAND [ARG...]"],
+        usage: [
+            "run [--mountpoint MOUNTPOINT | --library DIR] [--share-net] [--bind PATH] [--ro-bind PATH] APP -- COMMAND [ARG...]",
+            "run --once [--select TARGET]... [options] APP -- COMMAND [ARG...]",
+        ],
         details: """
             Runs COMMAND under bwrap (package bubblewrap) with MOUNTPOINT/apps/APP bound read-only \
             at ~/Pictures inside the sandbox; $PHOTOFS_DIR names that path. The rest of the home \
@@ -25,7 +28,10 @@ enum SandboxCommand {
             with photofs. The mount root, library/ and .picker are never bound. The mount is the \
             one given by --mountpoint, the mount of --library DIR (or $PHOTOFS_LIBRARY), or the \
             only photofs mount. The exit code is COMMAND's; bwrap missing is exit 3, no such mount \
-            or app exit 4.
+            or app exit 4. With --once, the grants made for the run (--select TARGET before it starts, \
+            and any made for APP while it runs, e.g. answering its request with photofs pick) are \
+            revoked when COMMAND exits, however it exits; if photofs itself is killed, the daemon \
+            revokes them within a second.
             """,
         options: [
             .value("mountpoint", short: "m", "MOUNTPOINT", "the photofs mount to take the app's view from"),
@@ -33,6 +39,8 @@ enum SandboxCommand {
             .flag("share-net", "keep the network (default: a new, empty network namespace)"),
             .value("bind", "PATH", "also bind PATH read-write at the same path (repeatable; e.g. an output folder)"),
             .value("ro-bind", "PATH", "also bind PATH read-only at the same path (repeatable)"),
+            .flag("once", "one-time access: revoke the grants made for this run when COMMAND exits"),
+            .value("select", "TARGET", "with --once: grant TARGET for this run only (repeatable)"),
         ],
         passesUnknownOptions: true
     ) { arguments, environment throws(CLIError) in
@@ -47,6 +55,12 @@ enum SandboxCommand {
         let argv =
             [bwrap] + sandboxArguments(view: view, mountpoint: mountpoint, arguments: arguments, environment: environment) + ["--"]
             + commandLine
+        let targets = arguments.values("select")
+        if arguments.flag("once") {
+            try OnceRun.run(
+                app: app, argv: argv, user: user, mountpoint: mountpoint, targets: targets, arguments: arguments, environment: environment)
+        }
+        guard targets.isEmpty else { throw .usage("--select grants for one run only: it needs --once") }
         return try exec(argv, as: user)
     }
 

@@ -6,12 +6,19 @@ import PhotoFS
 enum SelectCommands {
     static let select = Command(
         name: "select",
-        summary: "grant an app assets (ids, library paths, mount paths, or --where FILTER)",
-        usage: ["select [--library DIR | --catalog PATH] APP TARGET...", "select [--library DIR | --catalog PATH] APP --where FILTER"],
+        summary: "grant an app assets (ids, library paths, mount paths, --where FILTER, or a --rule FILTER)",
+        usage: [
+            "select [--library DIR | --catalog PATH] APP TARGET... [--for DURATION | --until DATE]",
+            "select [--library DIR | --catalog PATH] APP --where FILTER [--for DURATION | --until DATE]",
+            "select [--library DIR | --catalog PATH] APP --rule FILTER [--for DURATION | --until DATE]",
+        ],
         details: """
             A TARGET is an asset id, a path relative to the library, or a path inside the mount. Every \
             target must pass the app's filter (else exit 5, EPERM) and the selection may not pass the \
-            app's limit (EDQUOT). All targets are granted, or none. Through the mount's picker socket when the \
+            app's limit (EDQUOT). All targets are granted, or none. --rule grants every asset matching \
+            FILTER and the app's filter, now and later. --for 1h (s, m, h, d, w) or --until \
+            2026-12-24T18:00 (local time; Z or +HH:MM for a zone) makes the grant expire; without them \
+            the app's --grants-expire applies. Through the mount's picker socket when the \
             library is mounted, straight to the catalog otherwise.
             """,
         options: LibraryContext.options, passesUnknownOptions: true
@@ -22,8 +29,11 @@ enum SelectCommands {
     static let deselect = Command(
         name: "deselect",
         summary: "revoke an app's access to assets (immediate, also for open files)",
-        usage: ["deselect [--library DIR | --catalog PATH] APP TARGET..."],
-        details: "Deselecting an asset that is not selected does nothing.",
+        usage: ["deselect [--library DIR | --catalog PATH] APP TARGET...", "deselect [--library DIR | --catalog PATH] APP --rule FILTER"],
+        details: """
+            Deselecting an asset that is not selected does nothing; deselecting one that a rule grants \
+            records an exclusion (select it again to lift it). --rule FILTER removes that rule.
+            """,
         options: LibraryContext.options, passesUnknownOptions: true
     ) { arguments, environment throws(CLIError) in
         try forward("deselect", arguments, environment)
@@ -31,7 +41,7 @@ enum SelectCommands {
 
     static let clear = Command(
         name: "clear",
-        summary: "revoke all of an app's grants",
+        summary: "revoke all of an app's grants, rules and exclusions",
         usage: ["clear [--library DIR | --catalog PATH] APP"],
         details: "",
         options: LibraryContext.options, passesUnknownOptions: true

@@ -65,7 +65,7 @@ struct AppVisibilityTests {
         let (snapshot, state) = try Self.library()
         let index = AssetIndex(snapshot.assets)
         let editor = AppVisibility(try #require(state.apps["editor"]))
-        let reasons = AppVisibility.members(of: state.grants["editor"] ?? []).map { editor.classify(index[$0]) }
+        let reasons = state.members(of: "editor", in: index, at: 1).map { editor.classify(index[$0]) }
         #expect(reasons == [.visible, .filteredOut, .withheld, .missing, .visible])
         // keep serves the original bytes, so nothing is withheld there.
         #expect(AppVisibility(try #require(state.apps["keeper"])).classify(index[AssetID("00000000000c")!]) == .visible)
@@ -78,7 +78,8 @@ struct AppVisibilityTests {
 
     @Test func membersKeepSelectionOrderOnce() {
         let grants = ["b", "a", "b"].map { Grant(asset: AssetID("00000000000" + $0)!, grantedAtNanoseconds: 1) }
-        #expect(Self.letters(AppVisibility.members(of: grants)) == ["b", "a"])
+        let state = AccessState(apps: ["editor": App(name: "editor")], grants: ["editor": grants])
+        #expect(Self.letters(state.members(of: "editor", in: AssetIndex([Asset]()), at: 1)) == ["b", "a"])
     }
 
     @Test func theUIDRule() {

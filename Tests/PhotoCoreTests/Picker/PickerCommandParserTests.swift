@@ -49,7 +49,7 @@ import Testing
     @Test(arguments: [
         (
             "frobnicate x", PickerError.unknownCommand("frobnicate", line: 1),
-            "line 1: unknown command 'frobnicate'; use app, select, deselect or clear"
+            "line 1: unknown command 'frobnicate'; use app, select, deselect, clear or once"
         ),
         ("app", .missingArgument("app command (add, set or remove)", line: 1), "line 1: missing app command (add, set or remove)"),
         (
@@ -83,11 +83,11 @@ import Testing
         ),
         (
             "app add a --colour red", .unknownOption("--colour", line: 1),
-            "line 1: unknown option '--colour'; app add/set take --filter, --location, --limit, --uid; select takes --where"
+            "line 1: unknown option '--colour'; app add/set take --filter, --location, --limit, --uid, --grants-expire; select takes --where, --rule, --for, --until, --once; deselect takes --rule"
         ),
         (
             "app add a --where x", .unknownOption("--where", line: 1),
-            "line 1: unknown option '--where'; app add/set take --filter, --location, --limit, --uid; select takes --where"
+            "line 1: unknown option '--where'; app add/set take --filter, --location, --limit, --uid, --grants-expire; select takes --where, --rule, --for, --until, --once; deselect takes --rule"
         ),
         ("app add a extra", .unexpectedArgument("extra", line: 1), "line 1: unexpected argument 'extra'"),
         ("app add a --limit", .missingOptionValue("--limit", line: 1), "line 1: option --limit needs a value"),
@@ -121,7 +121,7 @@ import Testing
         ("select a --", .missingArgument("target (an asset id or a path)", line: 1), "line 1: missing target (an asset id or a path)"),
         (
             "select a --wher x", .unknownOption("--wher", line: 1),
-            "line 1: unknown option '--wher'; app add/set take --filter, --location, --limit, --uid; select takes --where"
+            "line 1: unknown option '--wher'; app add/set take --filter, --location, --limit, --uid, --grants-expire; select takes --where, --rule, --for, --until, --once; deselect takes --rule"
         ),
         ("select a --where", .missingOptionValue("--where", line: 1), "line 1: option --where needs a value"),
         ("select a --where type:image more", .unexpectedArgument("more", line: 1), "line 1: unexpected argument 'more'"),
@@ -131,7 +131,7 @@ import Testing
         ),
         (
             "deselect a --where type:image", .unknownOption("--where", line: 1),
-            "line 1: unknown option '--where'; app add/set take --filter, --location, --limit, --uid; select takes --where"
+            "line 1: unknown option '--where'; app add/set take --filter, --location, --limit, --uid, --grants-expire; select takes --where, --rule, --for, --until, --once; deselect takes --rule"
         ),
         ("clear", .missingArgument("app name", line: 1), "line 1: missing app name"),
         ("clear a b", .unexpectedArgument("b", line: 1), "line 1: unexpected argument 'b'"),

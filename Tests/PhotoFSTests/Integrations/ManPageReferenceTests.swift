@@ -58,10 +58,19 @@ struct ManPageReferenceTests {
         case .selectWhere: "selectWhere"
         case .deselect: "deselect"
         case .clear: "clear"
+        case .selectWith: "selectWith"
+        case .selectWhereWith: "selectWhereWith"
+        case .selectRule: "selectRule"
+        case .deselectRule: "deselectRule"
+        case .onceBegin: "onceBegin"
+        case .onceEnd: "onceEnd"
         }
     }
 
-    static let allPickerCommands: Set = ["appAdd", "appSet", "appRemove", "select", "selectWhere", "deselect", "clear"]
+    static let allPickerCommands: Set = [
+        "appAdd", "appSet", "appRemove", "select", "selectWhere", "deselect", "clear", "selectWith", "selectWhereWith", "selectRule",
+        "deselectRule", "onceBegin", "onceEnd",
+    ]
 
     @Test func everyPickerCommandWithAnExampleThePickerAccepts() throws {
         let picker = Self.sections()["PICKER LANGUAGE"] ?? ""
