@@ -37,7 +37,8 @@ public final class PhotoFileSystem: Sendable {
         let broker = RequestBroker()
         self.layer = ViewLayer(
             source: views, ownerUID: configuration.ownerUID, othersMayEnter: configuration.othersMayEnter,
-            reader: LibraryFileReader(libraryFD: fd), control: control, requests: broker)
+            reader: LibraryFileReader(libraryFD: fd), control: control, requests: broker,
+            log: configuration.log)
         self.requests = RequestFiles(broker: broker)
         self.libraryFD = fd
         self.buffers = ThreadBuffers()

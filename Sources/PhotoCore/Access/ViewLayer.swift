@@ -24,10 +24,13 @@ public struct ViewLayer: Sendable {
     public let control: (any ControlHandling)?
     /// The apps' pick requests.
     public let requests: RequestBroker
+    /// Where the layer says why it refused what only a log can explain (a malformed pick
+    /// request and the column it breaks at). Never given a coordinate.
+    public let log: @Sendable (String) -> Void
 
     public init(
         source: any ViewSource, ownerUID: UInt32, othersMayEnter: Bool = false, reader: any SourceReading,
-        control: (any ControlHandling)?, requests: RequestBroker = RequestBroker()
+        control: (any ControlHandling)?, requests: RequestBroker = RequestBroker(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.source = source
         self.ownerUID = ownerUID
@@ -35,6 +38,7 @@ public struct ViewLayer: Sendable {
         self.reader = reader
         self.control = control
         self.requests = requests
+        self.log = log
     }
 
     /// The tree requests are answered from right now.
