@@ -48,8 +48,13 @@ struct RequestFilesInProcessTests {
         #expect(throws: ViewLayerError.notFound) {
             try layer.answerRequests(Array("answer mine \(pending.id) 0123456789ab\n".utf8), in: layer.tree)
         }
+        #expect(try layer.getattr(RequestInode.file(app: "mine"), uid: 4242).uid == 4242)
+        #expect(try layer.getattr(RequestInode.list, uid: getuid(), now: 5).size == Int64(layer.requestListText(now: 5).count))
+        #expect(throws: ViewLayerError.notFound) { try layer.getattr(RequestInode.file(app: "theirs"), uid: 4242) }
         let settled = try layer.answerRequests(Array("answer mine \(pending.id) \(asset.id)\n".utf8), in: layer.tree)
         #expect(settled.map(\.1) == [.selected([Array(asset.basename.utf8)])])
         #expect(layer.requestListText(now: 6).isEmpty)
+        let answered = try layer.getattr(RequestInode.file(app: "mine"), uid: 4242).size
+        #expect(answered == Int64(PickAnswer.selected([Array(asset.basename.utf8)]).bytes.count))
     }
 }
