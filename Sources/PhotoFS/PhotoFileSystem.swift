@@ -38,7 +38,7 @@ public final class PhotoFileSystem: Sendable {
         self.layer = ViewLayer(
             source: views, ownerUID: configuration.ownerUID, othersMayEnter: configuration.othersMayEnter,
             reader: LibraryFileReader(libraryFD: fd), control: control, requests: broker,
-            recorder: configuration.accessRecorder)
+            log: configuration.log, recorder: configuration.accessRecorder)
         self.requests = RequestFiles(broker: broker)
         self.libraryFD = fd
         self.buffers = ThreadBuffers()

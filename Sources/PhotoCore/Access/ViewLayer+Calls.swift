@@ -16,13 +16,25 @@ extension ViewLayer {
         return try lookup(parent: parent, name: name, caller: try caller(uid: uid, in: tree), in: tree)
     }
 
-    /// The attributes of a node for `uid` (GETATTR).
-    public func getattr(_ inode: UInt64, uid: UInt32) throws(ViewLayerError) -> ViewAttributes {
+    /// The attributes of a node for `uid` (GETATTR); `now` (monotonic seconds) is the time
+    /// `.requests` is rendered at, which its size depends on.
+    public func getattr(_ inode: UInt64, uid: UInt32, now: Double = 0) throws(ViewLayerError) -> ViewAttributes {
         let tree = self.tree
         let caller = try caller(uid: uid, in: tree)
         if tree.node(inode: inode) == nil, let special = specialFile(inode: inode, in: tree) {
             try checkSpecial(special, caller: caller, in: tree)
-            return ViewAttributes(inode: special.inode, kind: .control, permissions: 0o600, uid: ownerUID, size: 0, changed: nil)
+            // The size of what a read returns now (the adapter reports a pending request
+            // larger, so that the kernel sends the READ that waits for the answer).
+            switch special {
+            case .requestList:
+                let size = Int64(requestListText(now: now).count)
+                return ViewAttributes(inode: special.inode, kind: .control, permissions: 0o600, uid: ownerUID, size: size, changed: nil)
+            case .request(let app):
+                var size: Int64 = 0
+                if case .answered(let answer) = requests.status(of: app) { size = Int64(answer.bytes.count) }
+                let uid = tree.snapshot.apps[app]?.uid ?? ownerUID
+                return ViewAttributes(inode: special.inode, kind: .control, permissions: 0o600, uid: uid, size: size, changed: nil)
+            }
         }
         return attributes(of: try attributedNode(inode, caller: caller, in: tree), in: tree)
     }

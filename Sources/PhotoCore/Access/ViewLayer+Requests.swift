@@ -49,6 +49,7 @@ extension ViewLayer {
             let scope = try PickScope(request: parsed, app: app, appFilter: filter, grantCount: tree.snapshot.grants[appName]?.count ?? 0)
             return try requests.submit(scope, now: now)
         } catch {
+            log("request of app \(appName) refused: \(error)")
             switch error {
             case .busy: throw .busy
             case .noRoomLeft: throw .quotaExceeded

@@ -26,10 +26,14 @@ public struct ViewLayer: Sendable {
     public let requests: RequestBroker
     /// Told of each READ an app's view serves (the access log); nil records nothing.
     public let recorder: (any AccessRecorder)?
+    /// Where the layer says why it refused what only a log can explain (a malformed pick
+    /// request and the column it breaks at). Never given a coordinate.
+    public let log: @Sendable (String) -> Void
 
     public init(
         source: any ViewSource, ownerUID: UInt32, othersMayEnter: Bool = false, reader: any SourceReading,
-        control: (any ControlHandling)?, requests: RequestBroker = RequestBroker(), recorder: (any AccessRecorder)? = nil
+        control: (any ControlHandling)?, requests: RequestBroker = RequestBroker(), log: @escaping @Sendable (String) -> Void = { _ in },
+        recorder: (any AccessRecorder)? = nil
     ) {
         self.source = source
         self.ownerUID = ownerUID
@@ -37,6 +41,7 @@ public struct ViewLayer: Sendable {
         self.reader = reader
         self.control = control
         self.requests = requests
+        self.log = log
         self.recorder = recorder
     }
 

@@ -20,7 +20,7 @@ extension ViewTree {
         switch caller {
         case .owner: return true
         case .stranger: return false
-        case .apps(let names):
+        case .apps:
             switch node.scope {
             case .shared: return true
             case .owner: return false

@@ -106,15 +106,10 @@ extension PhotoFileSystem {
             let caller = try specialCaller(special, request, in: tree)
             switch special {
             case .request(let app):
-                do throws(ViewLayerError) {
-                    let pending = try layer.submitRequest(app, input, now: RequestFiles.now(), in: tree)
-                    configuration.requestEvents?(.submitted(pending))
-                    requests.scheduleExpiry(of: pending) { [configuration] expired in
-                        configuration.requestEvents?(.settled(expired, .expired))
-                    }
-                } catch {
-                    configuration.log("request of app \(app) refused: \(error)")
-                    throw error
+                let pending = try layer.submitRequest(app, input, now: RequestFiles.now(), in: tree)
+                configuration.requestEvents?(.submitted(pending))
+                requests.scheduleExpiry(of: pending) { [configuration] expired in
+                    configuration.requestEvents?(.settled(expired, .expired))
                 }
             case .requestList:
                 guard caller == .owner else { throw .permissionDenied }
