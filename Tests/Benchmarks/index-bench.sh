@@ -3,11 +3,14 @@
 # in one run. Prints markdown tables on stdout.
 #
 # Usage: Tests/Benchmarks/index-bench.sh [WORKDIR]
-#   env: COUNT=10000 SEED=7 (small library), REAL_JPEGS=1000 REAL_HEICS=200 REAL_VIDEOS=4
+#   env: PHOTOFS_BIN (a given build; default: build one), COUNT=10000 SEED=7 (small library), REAL_JPEGS=1000 REAL_HEICS=200 REAL_VIDEOS=4
 #        REAL_DIR=/var/tmp/photofs-index-bench, SKIP_REAL=1 to bench the small library only,
 #        SCALE_COUNT=100000 (unchanged re-index of a generated library that large; 0 skips),
 #        REINDEX_COUNT=1000000 (unchanged re-index of scale-bench.sh's cached library of that
-#        size, into a copy of its catalog, when PHOTOFS_BENCH_CACHE holds it; 0 skips).
+#        size, into a copy of its catalog, when PHOTOFS_BENCH_CACHE holds it; 0 skips;
+#        REINDEX_CATALOG=PATH copies that catalog instead: scale-bench links every file into
+#        its flat folder after indexing, which moves every ctime, so a copy of the cached
+#        catalog makes its first run read every file again; the warm-up run absorbs that).
 #
 # Two libraries: 10,000 small JPEGs written by `photofs generate` (kept in WORKDIR), and a
 # realistic one written by real_library.py (camera-size JPEGs of 12-24 MP with full EXIF,
@@ -28,9 +31,13 @@ if ! command -v exiftool >/dev/null 2>&1; then
     exit 3
 fi
 
-echo "index-bench: building photofs in release mode" >&2
-swift build -c release >&2
-PHOTOFS="$PWD/.build/release/photofs"
+if [ -n "${PHOTOFS_BIN:-}" ]; then
+    PHOTOFS="$PHOTOFS_BIN"  # a given build, e.g. one made with --scratch-path
+else
+    echo "index-bench: building photofs in release mode" >&2
+    swift build -c release >&2
+    PHOTOFS="$PWD/.build/release/photofs"
+fi
 
 mkdir -p "$WORK"
 if [ ! -f "$LIB.complete" ]; then
@@ -79,7 +86,7 @@ REINDEX_COUNT="${REINDEX_COUNT:-1000000}"
 CACHE="${PHOTOFS_BENCH_CACHE:-/var/tmp/photofs-bench-libraries}"
 EXISTING=""
 if [ "$REINDEX_COUNT" -gt 0 ] && [ -f "$CACHE/catalog-$REINDEX_COUNT-$SEED.sqlite.complete" ]; then
-    EXISTING="$CACHE/library-$REINDEX_COUNT-$SEED:$CACHE/catalog-$REINDEX_COUNT-$SEED.sqlite"
+    EXISTING="$CACHE/library-$REINDEX_COUNT-$SEED:${REINDEX_CATALOG:-$CACHE/catalog-$REINDEX_COUNT-$SEED.sqlite}"
 elif [ "$REINDEX_COUNT" -gt 0 ]; then
     echo "index-bench: no indexed library of $REINDEX_COUNT in $CACHE (run scale-bench.sh first); skipping that re-index" >&2
 fi

@@ -267,7 +267,8 @@ private struct IndexRun {
             try writer.write(
                 FailureRecord(
                     path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode,
-                    reason: .notRegularFile(kind), recordedAtNanoseconds: FileSystem.nowNanoseconds()))
+                    ctimeNanoseconds: file.stat.ctimeNanoseconds, reason: .notRegularFile(kind),
+                    recordedAtNanoseconds: FileSystem.nowNanoseconds()))
             summary.failed += 1
         }
     }

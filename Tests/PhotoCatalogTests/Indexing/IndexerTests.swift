@@ -228,6 +228,36 @@ struct IndexerTests {
         #expect(try f.catalog.failures().map(\.path.display) == ["ok.jpg"])
     }
 
+    /// The unchanged check compares paths in order, not counts: swaps that keep every
+    /// count the same (an asset gone and another come, a failure gone and another come, a
+    /// link replaced by a file of its name) are each seen, and a truly unchanged run reads
+    /// nothing and counts every file, failure and link.
+    @Test func equalCountsDoNotHideChanges() throws {
+        let f = try Fixture()
+        for name in ["a.jpg", "b.jpg", "m/c.jpg", "m-n/d.jpg"] { try f.add(name) }
+        try FileOps.write(Array("hello".utf8), to: f.path("notes.txt"))
+        try FileOps.symlink(target: Array("a.jpg".utf8), at: f.path("link.jpg"))
+        _ = try f.index()
+        // A link is recorded with its whole stat (ctime included), so it is not recorded again.
+        #expect(counts(try f.index()) == expected(unchanged: 6))
+        #expect(f.analyzer.calls.withLock { $0 }.isEmpty)
+
+        try FileOps.unlink(f.path("b.jpg"))
+        try f.add("bb.jpg")
+        try FileOps.unlink(f.path("notes.txt"))
+        try FileOps.write(Array("other".utf8), to: f.path("notes2.txt"))
+        #expect(counts(try f.index()) == expected(new: 1, removed: 1, notAssets: 1, unchanged: 4))
+        #expect(try f.paths() == ["a.jpg", "bb.jpg", "m-n/d.jpg", "m/c.jpg"])
+        #expect(try f.catalog.failures().map(\.path.display) == ["link.jpg", "notes2.txt"])
+
+        try FileOps.unlink(f.path("link.jpg"))
+        try f.add("link.jpg")
+        #expect(counts(try f.index()) == expected(new: 1, unchanged: 5))
+        #expect(try f.paths() == ["a.jpg", "bb.jpg", "link.jpg", "m-n/d.jpg", "m/c.jpg"])
+        #expect(try f.catalog.failures().map(\.path.display) == ["notes2.txt"])
+        #expect(counts(try f.index()) == expected(unchanged: 6))
+    }
+
     @Test func namesThatAreNotTextAreIndexedAndFound() throws {
         let f = try Fixture()
         let name: [UInt8] = [0x66, 0xFF, 0x0A, 0x67] + Array(".jpg".utf8)
