@@ -105,14 +105,20 @@ enum ReportPage {
         }
         function grants(app) {
           const list = element('ul', 'grants');
-          if (!app.grants.length) list.appendChild(element('li', 'empty', 'No grants.'));
+          for (const r of app.rules || []) {
+            let text = 'Rule: every photo matching ' + r.filter;
+            if (r.expires) text += ' \\u00b7 expires ' + r.expires.replace('T', ' ');
+            if (r.once) text += ' \\u00b7 for one run';
+            list.appendChild(element('li', 'rule', text));
+          }
+          if (!app.grants.length && !(app.rules || []).length) list.appendChild(element('li', 'empty', 'No grants.'));
           for (const g of app.grants) {
             const li = element('li', 'grant'); li.dataset.id = g.asset;
             li.appendChild(thumb(g.asset));
             li.appendChild(element('span', 'name', g.name === null ? g.asset + ' (not in the library)' : g.name));
             let when = 'granted ' + g.granted.slice(0, 10);
             if (g.expires) when += ' \\u00b7 expires ' + g.expires.replace('T', ' ');
-            if (g.rule) when += ' \\u00b7 rule ' + g.rule;
+            if (g.once) when += ' \\u00b7 for one run';
             li.appendChild(element('span', 'when', when));
             const b = element('button', 'revoke', 'Revoke'); b.type = 'button';
             b.addEventListener('click', () => revoke(app.name, g.asset));

@@ -83,6 +83,15 @@ public final class ReportService: Sendable {
         }
     }
 
+    /// `,"expires":"..."` for a grant or rule that ends (UTC), `,"once":true` for one that
+    /// lasts only while a one-time run goes on; nothing for a lasting one.
+    private static func expiry(_ terms: GrantTerms) -> String {
+        var text = ""
+        if let end = terms.expiresAtNanoseconds { text += ",\"expires\":\"\(UTCDay.timestamp(ofNanoseconds: end))\"" }
+        if terms.once != nil { text += ",\"once\":true" }
+        return text
+    }
+
     private func report() -> HTTPResponse {
         let snapshot: ReportSnapshot
         switch load() {
@@ -98,9 +107,12 @@ public final class ReportService: Sendable {
             let grants = (snapshot.grants[app.name] ?? []).map { grant in
                 let name = snapshot.assets[grant.asset].map(Self.name(of:))
                 return "{\"asset\":\"\(grant.asset.rawValue)\",\"name\":\(name.map(JSONText.string) ?? "null"),"
-                    + "\"granted\":\"\(UTCDay.timestamp(ofNanoseconds: grant.grantedAtNanoseconds))\"}"
+                    + "\"granted\":\"\(UTCDay.timestamp(ofNanoseconds: grant.grantedAtNanoseconds))\""
+                    + Self.expiry(grant.terms) + "}"
             }
+            let rules = app.rules.map { rule in "{\"filter\":\(JSONText.string(rule.filter))" + Self.expiry(rule.terms) + "}" }
             apps += "{\"name\":\(JSONText.string(app.name)),\"filter\":\(JSONText.string(app.filter)),"
+            apps += "\"rules\":[" + rules.joined(separator: ",") + "],"
             apps += "\"grants\":[" + grants.joined(separator: ",") + "]}"
         }
         apps += "]"

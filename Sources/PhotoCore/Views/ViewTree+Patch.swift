@@ -8,7 +8,9 @@ extension ViewTree {
     /// itself (rules over the library rather than a list of ids) must also answer true here
     /// whenever a touched asset could match them: this is the one place that decides it.
     static func libraryChangeMayAffect(_ app: App, grants: [Grant], touched: Set<AssetID>) -> Bool {
-        grants.contains { touched.contains($0.asset) }
+        // A rule app's members follow the library: any touched asset may now match or stop
+        // matching one of its rules, so its part is built again (O(library) for that app).
+        !app.rules.isEmpty || grants.contains { touched.contains($0.asset) }
     }
 
     /// The tree for `snapshot`, made by patching this one with `change` (how `snapshot`'s
