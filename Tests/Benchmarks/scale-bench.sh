@@ -7,7 +7,7 @@
 # `.picker`, a live add and delete, and a re-index of the unchanged library.
 #
 # Usage: Tests/Benchmarks/scale-bench.sh [--no-build]   (env: COUNT=1000000, RUNS=3, SEED=7,
-#        PHOTOFS_BENCH_CACHE=/var/tmp/photofs-bench-libraries)
+#        PHOTOFS_BENCH_CACHE=/var/tmp/photofs-bench-libraries, COLD=0 to skip the cold rows)
 # The generated library, its catalog and a flat tree of hard links (the direct baseline of
 # library/all) are cached in PHOTOFS_BENCH_CACHE between runs: generating and indexing
 # 1,000,000 photos takes many minutes the first time. Run by hand; not part of `swift test`.

@@ -24,7 +24,7 @@ extension ViewTree {
     /// kept (they must have been built over the same assets with the same app and grants),
     /// every other app's part is built.
     static func assemble(
-        snapshot: LibrarySnapshot, library: ViewPart, firstByID: [AssetID: Int32], reusing: [String: ViewPart], previous: ViewTree?,
+        snapshot: LibrarySnapshot, library: ViewPart, firstByID: AssetPositions, reusing: [String: ViewPart], previous: ViewTree?,
         filters: any AppFilterResolving
     ) -> ViewTree {
         var parts: [String: ViewPart] = reusing
@@ -108,7 +108,7 @@ struct LibraryPartBuilder {
     let previous: ViewTree?
     var part: ViewPartBuilder
     /// Per id, the position of the asset shown for it.
-    var firstByID: [AssetID: Int32] = [:]
+    var firstByID = AssetPositions(capacity: 0)
     /// Per asset, its sanitized file name, computed once and shared by the four views.
     private var baseNames: [[UInt8]] = []
 
@@ -127,14 +127,14 @@ struct LibraryPartBuilder {
         let sortKeys = assets.map { $0.effectiveDate.sortKey }
         baseNames = assets.map { ViewNaming.sanitized($0.path.fileName) }
         // One node per id: the first by path wins, so a duplicate can't shadow another.
-        firstByID.reserveCapacity(assets.count)
+        firstByID = AssetPositions(capacity: assets.count)
         var byPath: [Int32] = []
         byPath.reserveCapacity(assets.count)
         let pathOrder = assets.indices.sorted { a, b in
             paths[a] == paths[b] ? ids[a] < ids[b] : ViewNaming.precedes(paths[a], paths[b])
         }
-        for index in pathOrder where firstByID[ids[index]] == nil {
-            firstByID[ids[index]] = Int32(index)
+        for index in pathOrder where firstByID.position(of: ids[index], in: assets) == nil {
+            firstByID.insert(Int32(index), in: assets)
             byPath.append(Int32(index))
         }
         let byDate = byPath.sorted { a, b in
@@ -284,7 +284,7 @@ extension ViewTree {
     /// location policy), in selection order. Nil when the name cannot be a directory name.
     /// O(the app's grants); O(the library) for an app with rule grants.
     static func buildApp(
-        _ app: App, grants: [Grant], assets: ChunkedArray<Asset>, firstByID: [AssetID: Int32], filters: any AppFilterResolving,
+        _ app: App, grants: [Grant], assets: ChunkedArray<Asset>, firstByID: AssetPositions, filters: any AppFilterResolving,
         previous: ViewTree?, taken: @escaping (UInt64) -> Bool, index: AssetIndex, now: Int64
     ) -> ViewPart? {
         let directoryName = Array(app.name.utf8)
@@ -298,7 +298,7 @@ extension ViewTree {
         let visibility = AppVisibility(app, filters: filters)
         var members: [Int32] = []
         for id in AccessState(apps: [app.name: app], grants: [app.name: grants]).members(of: app.name, in: index, at: now) {
-            guard let index = firstByID[id] else { continue }
+            guard let index = firstByID.position(of: id, in: assets) else { continue }
             if visibility.shows(assets[Int(index)]) { members.append(index) }
         }
         let previousPart = previous?.appPart(named: app.name)

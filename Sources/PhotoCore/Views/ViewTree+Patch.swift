@@ -33,22 +33,23 @@ extension ViewTree {
             change.added.allSatisfy({ $0 >= 0 && Int($0) < newAssets.count }),
             change.moved.allSatisfy({ $0.from >= 0 && Int($0.from) < oldAssets.count && $0.to >= 0 && Int($0.to) < newAssets.count })
         else { return nil }
+        // Positions leave over the old assets and arrive over the new ones: each phase
+        // holds only positions that are valid in the assets it reads ids from.
         var firstByID = self.firstByID
         var touched = Set<AssetID>()
-        for position in change.removed {
+        for position in change.removed + change.moved.map(\.from) {
             let id = oldAssets[Int(position)].id
-            firstByID[id] = nil
+            guard firstByID.position(of: id, in: oldAssets) == position else { return nil }
+            firstByID.remove(position, in: oldAssets)
             touched.insert(id)
         }
         for move in change.moved {
-            let id = newAssets[Int(move.to)].id
-            guard oldAssets[Int(move.from)].id == id else { return nil }
-            firstByID[id] = move.to
-            touched.insert(id)
+            guard oldAssets[Int(move.from)].id == newAssets[Int(move.to)].id else { return nil }
         }
-        for position in change.added {
+        for position in change.moved.map(\.to) + change.added {
             let id = newAssets[Int(position)].id
-            guard firstByID.updateValue(position, forKey: id) == nil else { return nil }
+            guard firstByID.position(of: id, in: newAssets) == nil else { return nil }
+            firstByID.insert(position, in: newAssets)
             touched.insert(id)
         }
         guard firstByID.count == newAssets.count else { return nil }

@@ -12,7 +12,7 @@ public final class ViewTree: Sendable {
     /// The root, `.picker`, `library/...` and the `apps/` directory.
     let library: ViewPart
     /// Per id, the position in `snapshot.assets` of the asset shown for it.
-    let firstByID: [AssetID: Int32]
+    let firstByID: AssetPositions
     /// The app parts, by app name (the listing order of `apps/`).
     let apps: [AppPart]
     /// The apps each bound uid may see.
@@ -21,7 +21,7 @@ public final class ViewTree: Sendable {
     public let directoryTimes: DirectoryTimes
 
     init(
-        snapshot: LibrarySnapshot, library: ViewPart, firstByID: [AssetID: Int32], apps: [AppPart], appsByUID: [UInt32: Set<String>],
+        snapshot: LibrarySnapshot, library: ViewPart, firstByID: AssetPositions, apps: [AppPart], appsByUID: [UInt32: Set<String>],
         directoryTimes: DirectoryTimes
     ) {
         self.directoryTimes = directoryTimes
