@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CSQLite"]),
         .target(name: "PhotoFS", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
         .target(name: "PickerServer", dependencies: ["MediaFormats", "PhotoCore", "CMicroHTTPD"]),
-        .target(name: "PhotoImaging", dependencies: ["MediaFormats", "PhotoHashing", "CTurboJPEG", "CHeif", "CPNG", "CWebP"]),
+        .target(name: "PhotoImaging", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CTurboJPEG", "CHeif", "CPNG", "CWebP"]),
         .executableTarget(
             name: "photofs",
             dependencies: [

@@ -19,6 +19,9 @@ public struct FileSystemConfiguration: Sendable {
     public var log: @Sendable (String) -> Void
     /// Told when an app writes a pick request and when one is settled (log line, notification).
     public var requestEvents: (@Sendable (RequestEvent) -> Void)?
+    /// Makes the files of representations other than the original (compatible JPEGs);
+    /// without one, such files answer EIO.
+    public var representations: (any RepresentationProviding)?
 
     public init(
         libraryPath: [UInt8], ownerUID: UInt32, ownerGID: UInt32, cacheTimeout: Double = 86_400, maxThreads: Int = 16,

@@ -1,5 +1,6 @@
 import Glibc
 import MediaFormats
+import PhotoCore
 
 /// The compatible representation of a HEIC, HEIF or AVIF photo: a baseline JPEG of the
 /// upright picture, for apps that cannot read HEIF. The source's EXIF block is carried
@@ -11,7 +12,7 @@ import MediaFormats
 /// removed with certainty, the JPEG carries no metadata at all.
 public enum CompatibleJPEG {
     /// The default quality, as the classic iOS picker's `jpegData(compressionQuality: 0.8)`.
-    public static let defaultQuality = 80
+    public static let defaultQuality = JPEGQualityText.defaultQuality
 
     /// The JPEG of the file at `path`.
     public static func transcode(path: [UInt8], quality: Int, location: LocationPolicy) throws(ImagingError) -> [UInt8] {

@@ -11,13 +11,22 @@ public struct App: Hashable, Sendable {
     public var selectionLimit: Int
     /// The Unix uid bound to this app with `--allow-other`, if any.
     public var uid: UInt32?
+    /// Whether HEIC/HEIF/AVIF are served as stored or as JPEG (`--representation`).
+    public var representation: Representation
+    /// The JPEG quality (1...100) of the compatible representation (`--quality`, 0.8 = 80).
+    public var quality: Int
 
-    public init(name: String, filter: String = "", locationPolicy: LocationPolicy = .strip, selectionLimit: Int = 0, uid: UInt32? = nil) {
+    public init(
+        name: String, filter: String = "", locationPolicy: LocationPolicy = .strip, selectionLimit: Int = 0, uid: UInt32? = nil,
+        representation: Representation = .original, quality: Int = JPEGQualityText.defaultQuality
+    ) {
         self.name = name
         self.filter = filter
         self.locationPolicy = locationPolicy
         self.selectionLimit = selectionLimit
         self.uid = uid
+        self.representation = representation
+        self.quality = quality
     }
 }
 

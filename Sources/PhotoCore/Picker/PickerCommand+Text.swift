@@ -33,6 +33,8 @@ extension PickerCommand {
         case .uid(let uid)?: words += [w("--uid"), w(String(uid))]
         case nil: break
         }
+        if let representation = options.representation { words += [w("--representation"), w(representation.rawValue)] }
+        if let quality = options.quality { words += [w("--quality"), w(JPEGQualityText.text(quality))] }
         return words
     }
 

@@ -45,7 +45,8 @@ public enum PickerExecutor {
             guard state.apps[name] == nil else { throw .appExists(name, line: line) }
             state.apps[name] = App(
                 name: name, filter: options.filter?.source ?? "", locationPolicy: options.location ?? .strip,
-                selectionLimit: options.limit ?? 0, uid: options.uid?.value)
+                selectionLimit: options.limit ?? 0, uid: options.uid?.value, representation: options.representation ?? .original,
+                quality: options.quality ?? JPEGQualityText.defaultQuality)
             state.grants[name] = state.grants[name] ?? []
 
         case .appSet(let name, let options):
@@ -53,6 +54,8 @@ public enum PickerExecutor {
             if let filter = options.filter { app.filter = filter.source }
             if let location = options.location { app.locationPolicy = location }
             if let uid = options.uid { app.uid = uid.value }
+            if let representation = options.representation { app.representation = representation }
+            if let quality = options.quality { app.quality = quality }
             if let limit = options.limit {
                 let selected = state.grants[name]?.count ?? 0
                 if limit > 0 && selected > limit {

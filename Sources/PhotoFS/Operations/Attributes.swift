@@ -30,6 +30,7 @@ extension PhotoFileSystem {
             }
             if tree.node(inode: Self.treeInode(inode)) == nil { throw .accessDenied }
             let node = try visibleNode(inode, in: tree, to: try caller(of: request, in: tree))
+            try checkRepresentation(of: node, in: tree)
             let text = node.kind == .picker ? try pickerText(inode) : nil
             return .attributes(attributes(of: node, in: tree, picker: text), timeout: attributeTimeout(of: node))
         }
@@ -106,7 +107,7 @@ extension PhotoFileSystem {
             status.st_ctim = status.st_mtim
         case .file:
             let asset = tree.asset(of: node)
-            let size = max(0, asset?.size ?? 0)
+            let size = max(0, asset.map { servedSize(of: node, asset: $0) } ?? 0)
             status.st_mode = S_IFREG | 0o444
             status.st_nlink = 1
             status.st_size = Int(size)

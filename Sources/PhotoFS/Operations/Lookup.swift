@@ -21,6 +21,7 @@ extension PhotoFileSystem {
             guard let child = tree.lookup(parent: parent, name: Array(bytes)), tree.isVisible(child, to: caller) else {
                 throw .notFound
             }
+            try checkRepresentation(of: child, in: tree)
             guard child.kind == .picker else { return .entry(entry(for: child, in: tree)) }
             let text = currentPickerText()
             controlFile.generations.retain(text)

@@ -47,6 +47,7 @@ extension PhotoFileSystem {
         }
         guard case .file(_, let policy) = node.kind, let asset = tree.asset(of: node) else { throw .isDirectory }
         guard offset >= 0, size >= 0 else { throw .invalidArgument }
+        if node.representation != .original { return try readRepresented(node, asset: asset, size, offset) }
         var patches: [Patch]?
         if policy != .keep {
             // A withheld plan never reaches a view; refuse rather than serve the original.
@@ -76,7 +77,7 @@ extension PhotoFileSystem {
     /// the listed size is wrong and patch offsets may not fit (the watcher will catch up).
     /// The ctime is checked too: a same-size rewrite with its mtime set back keeps size and
     /// mtime, and must not be served under the old file's redaction plan.
-    private func openSource(_ asset: Asset) throws(FileSystemError) -> Int32 {
+    func openSource(_ asset: Asset) throws(FileSystemError) -> Int32 {
         let fd = openSource(asset.path)
         guard fd >= 0 else {
             let code = errno

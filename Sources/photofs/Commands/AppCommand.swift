@@ -7,8 +7,8 @@ enum AppCommand {
         name: "app",
         summary: "add, change, remove, list or show apps",
         usage: [
-            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID]",
-            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none]",
+            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID] [--representation original|compatible] [--quality Q]",
+            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none] [--representation original|compatible] [--quality Q]",
             "app remove NAME",
             "app list [--json]",
             "app show [--json] NAME",
@@ -17,7 +17,9 @@ enum AppCommand {
             An app sees MOUNTPOINT/apps/NAME: the assets granted to it that pass its filter, in \
             selection order. --location strip (default) removes GPS on read, coarse rounds it to \
             about 1 km, keep serves the original bytes. --limit caps the selection (0: none). --uid \
-            binds the view to a Unix user (with 'photofs mount --allow-other'). All take \
+            binds the view to a Unix user (with 'photofs mount --allow-other'). --representation \
+            compatible serves HEIC, HEIF and AVIF as JPEG named .jpg (quality Q, 0.8 by default, as \
+            the iOS picker's jpegData), original (default) serves them as stored. All take \
             --library DIR or --catalog PATH.
             """,
         options: LibraryContext.options + [.flag("json", "print JSON (list, show)")], passesUnknownOptions: true
@@ -51,6 +53,8 @@ enum AppCommand {
             "limit": app.selectionLimit, "selected": current.snapshot.grants[app.name]?.count ?? 0, "visible": visible.count,
         ]
         if let uid = app.uid { object["uid"] = Int(uid) }
+        object["representation"] = app.representation.rawValue
+        object["quality"] = Double(app.quality) / 100
         return object
     }
 
@@ -68,9 +72,14 @@ enum AppCommand {
         }
         for app in apps {
             let object = json(app, current)
-            output.line("\(app.name)\t\(object["visible"] ?? 0)/\(object["selected"] ?? 0) visible\tlocation \(app.locationPolicy.rawValue)\tlimit \(app.selectionLimit == 0 ? "none" : String(app.selectionLimit))\(app.uid.map { "\tuid \($0)" } ?? "")\tfilter \(app.filter.isEmpty ? "(everything)" : app.filter)")
+            output.line("\(app.name)\t\(object["visible"] ?? 0)/\(object["selected"] ?? 0) visible\tlocation \(app.locationPolicy.rawValue)\tlimit \(app.selectionLimit == 0 ? "none" : String(app.selectionLimit))\(app.uid.map { "\tuid \($0)" } ?? "")\(representation(app))\tfilter \(app.filter.isEmpty ? "(everything)" : app.filter)")
         }
         return .success
+    }
+
+    /// The list column of an app served JPEGs ("" for the original representation).
+    private static func representation(_ app: App) -> String {
+        app.representation == .original ? "" : "\t\(app.representation.rawValue) \(JPEGQualityText.text(app.quality))"
     }
 
     private static func show(_ name: String, _ arguments: ParsedArguments, _ environment: Environment) throws(CLIError) -> ExitCode {

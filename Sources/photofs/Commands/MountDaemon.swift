@@ -40,6 +40,7 @@ enum MountDaemon {
             libraryPath: libraryPath, ownerUID: getuid(), ownerGID: getgid(), log: { logger.warning($0) })
         configuration.othersMayEnter = FuseMount.othersMayEnter(options)
         configuration.requestEvents = RequestNotifier(log: logger, environment: environment, catalog: context.catalogPath).handle
+        configuration.representations = CompatibleViews.provider(environment: environment)
         let control = PickerControl(state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
         let fileSystem = try makeFileSystem(
             configuration, state: state, control: control, invalidator: invalidator, library: library, mountpoint: mountpoint)

@@ -30,7 +30,7 @@ enum TranscodeCommand {
         guard let output = arguments.value("output") else { throw .usage("transcode needs --output DIR") }
         guard !arguments.positionals.isEmpty else { throw .usage("missing argument FILE") }
         let qualityText = arguments.value("quality") ?? "0.8"
-        guard let quality = JPEGQuality.parse(qualityText) else {
+        guard let quality = JPEGQualityText.parse(qualityText) else {
             throw .usage("--quality must be 0.01-1.0 or 1-100, not '\(qualityText)'")
         }
         let policyText = arguments.value("location") ?? "strip"

@@ -1,0 +1,88 @@
+import Dispatch
+import Glibc
+import MediaFormats
+import PhotoCore
+import Synchronization
+
+/// The compatible JPEGs a mount serves (`RepresentationProviding`): made in decoder
+/// processes from the source bytes the file system read through its own checked
+/// descriptor, stored in the on-disk `CompatibleCache` (so a remount reuses them), and
+/// remembered per catalogued version of an asset, so that a `stat` after the first costs
+/// a table read. A changed source is another catalogued version (size, times) and another
+/// cache key, so it is made again; the old JPEG ages out of the cache.
+public final class CompatibleRepresentations: RepresentationProviding {
+    public let cache: CompatibleCache
+    private let pool: DecoderPool
+    private let made = Mutex<[Version: RepresentedFile]>([:])
+    /// One asset version is made by one thread at a time; others wait for its result.
+    private let making: [DispatchSemaphore] = (0..<32).map { _ in DispatchSemaphore(value: 1) }
+
+    /// One catalogued version of an asset in one representation.
+    private struct Version: Hashable {
+        var id: AssetID
+        var size: Int64
+        var mtime: Int64
+        var ctime: Int64
+        var quality: UInt8
+        var location: LocationPolicy
+    }
+
+    public init(cache: CompatibleCache, pool: DecoderPool) {
+        self.cache = cache
+        self.pool = pool
+    }
+
+    public func file(
+        of asset: Asset, as form: FileRepresentation, location: LocationPolicy, source: () throws(RepresentationError) -> Int32
+    ) throws(RepresentationError) -> RepresentedFile {
+        guard case .compatibleJPEG(let quality) = form else { throw .cannotConvert("the original is not made") }
+        let version = Version(
+            id: asset.id, size: asset.size, mtime: asset.mtimeNanoseconds, ctime: asset.ctimeNanoseconds, quality: quality,
+            location: location)
+        if let known = made.withLock({ $0[version] }) { return known }
+        let lock = making[Int(UInt(bitPattern: version.hashValue) % UInt(making.count))]
+        lock.wait()
+        defer { lock.signal() }
+        if let known = made.withLock({ $0[version] }) { return known }
+        let file = try make(source: try source(), quality: Int(quality), location: location, name: asset.path.display)
+        made.withLock { $0[version] = file }
+        return file
+    }
+
+    public func forget(_ file: RepresentedFile) {
+        made.withLock { table in
+            for (version, known) in table where known == file { table[version] = nil }
+        }
+    }
+
+    /// The cached JPEG of the source open at `fd` (closed here), made when not cached.
+    private func make(source fd: Int32, quality: Int, location: LocationPolicy, name: String) throws(RepresentationError)
+        -> RepresentedFile
+    {
+        let bytes: FileBytes
+        do throws(ImagingError) {
+            bytes = try FileBytes(owning: fd, name: name)
+        } catch {
+            if case .io(_, let code) = error { throw .sourceUnreadable(errno: code) }
+            throw .sourceUnreadable(errno: EIO)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .sourceUnreadable(errno: errno) }
+        let key = CompatibleCache.Key(status: info, quality: quality, location: location)
+        if let size = cache.lookup(key) { return RepresentedFile(path: cache.path(for: key), size: size) }
+        let jpeg: [UInt8]
+        do throws(ImagingError) {
+            let data = try bytes.all(limit: Thumbnailer.maxImageFileSize)
+            jpeg = try pool.image(.compatibleJPEGData(bytes: data, quality: quality, location: location)).bytes
+        } catch {
+            if case .io(_, let code) = error { throw .sourceUnreadable(errno: code) }
+            throw .cannotConvert("\(error)")
+        }
+        do throws(ImagingError) {
+            return RepresentedFile(path: try cache.store(jpeg, for: key), size: Int64(jpeg.count))
+        } catch {
+            if case .io(_, let code) = error { throw .cacheUnwritable(errno: code) }
+            throw .cacheUnwritable(errno: EIO)
+        }
+    }
+}
