@@ -14,6 +14,9 @@ public final class CompatibleRepresentations: RepresentationProviding {
     public let cache: CompatibleCache
     private let pool: DecoderPool
     private let made = Mutex<[Version: RepresentedFile]>([:])
+    /// Versions whose source the decoder refused (or crashed or hung on): not tried again,
+    /// so a hostile file costs one decoder process, not one per `stat`.
+    private let refused = Mutex<[Version: String]>([:])
     /// One asset version is made by one thread at a time; others wait for its result.
     private let making: [DispatchSemaphore] = (0..<32).map { _ in DispatchSemaphore(value: 1) }
 
@@ -44,7 +47,8 @@ public final class CompatibleRepresentations: RepresentationProviding {
         lock.wait()
         defer { lock.signal() }
         if let known = made.withLock({ $0[version] }) { return known }
-        let file = try make(source: try source(), quality: Int(quality), location: location, name: asset.path.display)
+        if let reason = refused.withLock({ $0[version] }) { throw .cannotConvert(reason) }
+        let file = try make(version, source: try source(), name: asset.path.display)
         made.withLock { $0[version] = file }
         return file
     }
@@ -56,9 +60,8 @@ public final class CompatibleRepresentations: RepresentationProviding {
     }
 
     /// The cached JPEG of the source open at `fd` (closed here), made when not cached.
-    private func make(source fd: Int32, quality: Int, location: LocationPolicy, name: String) throws(RepresentationError)
-        -> RepresentedFile
-    {
+    private func make(_ version: Version, source fd: Int32, name: String) throws(RepresentationError) -> RepresentedFile {
+        let (quality, location) = (Int(version.quality), version.location)
         let bytes: FileBytes
         do throws(ImagingError) {
             bytes = try FileBytes(owning: fd, name: name)
@@ -75,7 +78,12 @@ public final class CompatibleRepresentations: RepresentationProviding {
             let data = try bytes.all(limit: Thumbnailer.maxImageFileSize)
             jpeg = try pool.image(.compatibleJPEGData(bytes: data, quality: quality, location: location)).bytes
         } catch {
-            if case .io(_, let code) = error { throw .sourceUnreadable(errno: code) }
+            switch error {
+            case .io(_, let code): throw .sourceUnreadable(errno: code)
+            // A busy machine, not the file: the next look tries again.
+            case .timedOut, .workerUnavailable: break
+            default: refused.withLock { $0[version] = "\(error)" }
+            }
             throw .cannotConvert("\(error)")
         }
         do throws(ImagingError) {
