@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func appSetNeedsAnOption() {
-        #expect(throws: PickerError.missingArgument("option to change (--filter, --location, --limit or --uid)", line: 1)) {
+        #expect(throws: PickerError.missingArgument("option to change (--filter, --location, --limit, --uid, --representation or --quality)", line: 1)) {
             try PickerCommandParser.parse("app set ed")
         }
     }
