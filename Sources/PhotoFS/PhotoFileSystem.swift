@@ -55,6 +55,7 @@ public final class PhotoFileSystem: Sendable {
     /// successful `.picker` write returns only once a revoked file is gone.
     public func forget(_ changes: ViewTreeChanges, wait: Double = 2) {
         if !changes.isEmpty { invalidator.submit(changes, wait: wait) }
+        prepareRepresentations()
     }
 }
 

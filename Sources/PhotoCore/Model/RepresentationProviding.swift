@@ -16,6 +16,11 @@ public protocol RepresentationProviding: Sendable {
     /// Forgets a file `file(of:...)` returned that turned out missing or changed (evicted from
     /// the cache), so that the next call makes it again.
     func forget(_ file: RepresentedFile)
+
+    /// Runs `work` (making the files of what just became visible) on a thread of the
+    /// provider's, off every request path; a request that arrives while one runs makes one
+    /// more run after it, not one per request.
+    func prepareInBackground(_ work: @escaping @Sendable () -> Void)
 }
 
 /// A representation's ready file: where it is and how many bytes it has.

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import PhotoCore
 
@@ -12,6 +13,24 @@ extension PhotoFileSystem {
     /// The ready file of `node`, nil when it serves the original bytes.
     func representedFile(of node: ViewNode, asset: Asset) throws(FileSystemError) -> RepresentedFile? {
         try representedFile(of: node, asset: asset) { () throws(FileSystemError) -> Int32 in try openSource(asset) }
+    }
+
+    /// Makes, in the background, the files of every node of the current views that serves
+    /// another representation and is not made yet, several at once (the provider's decoder
+    /// processes bound how many decode), so that a listing with sizes (`ls -l`) after a
+    /// select finds them made. Called at mount and after every access change.
+    public func prepareRepresentations() {
+        guard let provider = configuration.representations else { return }
+        provider.prepareInBackground { [self] in
+            let tree = self.tree
+            let pending = tree.children(of: ViewInode.apps).flatMap { app in
+                tree.children(of: app.inode).filter { $0.representation != .original }
+            }
+            DispatchQueue.concurrentPerform(iterations: pending.count) { index in
+                guard let asset = tree.asset(of: pending[index]) else { return }
+                _ = try? representedFile(of: pending[index], asset: asset)
+            }
+        }
     }
 
     /// The size `stat` shows for a file node: the made file's for another representation (0

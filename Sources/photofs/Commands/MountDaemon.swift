@@ -68,6 +68,7 @@ enum MountDaemon {
             throw describe(error, library: library, mountpoint: mountpoint)
         }
         clock.lap("mount")
+        fileSystem.prepareRepresentations()
         let pickerSocket = PickerSocketServer.start(
             mountpoint: control.mountpoint, control: control, fileSystem: fileSystem, environment: environment.variables, log: logger)
         defer { pickerSocket?.stop() }

@@ -16,7 +16,8 @@ import Testing
 /// orientation is 1 (the pixels are upright) and under `strip` exiftool `-ee` finds no
 /// location. It has its own inode (not the original's in `library/all` or `orig`), and
 /// mmap of it shows the JPEG. A revoked JPEG disappears and a descriptor opened before the
-/// revocation reads EACCES, as for originals. `photofs show` names the cached JPEG.
+/// revocation reads EACCES, as for originals. `photofs show` names the cached JPEG. The
+/// select alone has the JPEGs made in the background, before any name is looked up.
 @Suite(
     "compatible representation: corpus HEIF files through a real mount", .serialized,
     .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists))
@@ -99,6 +100,15 @@ struct CorpusCompatibleViewTests {
                 + "app add best --location keep --representation compatible --quality 1.0\napp add orig --location keep\n"
                 + ["web", "best", "orig"].map { "select \($0) \(ids.joined(separator: " "))\n" }.joined())
         try #require(setup.succeeded, "picker: \(setup)")
+        // The select alone makes the JPEGs, in the background, before any name is looked up
+        // (web and best: two per decodable file).
+        let cacheFolder = cacheHome + "/photofs/compatible"
+        var made = 0
+        for _ in 0..<1200 where made < 2 * judged.count {
+            usleep(100_000)
+            made = ((try? FileManager.default.contentsOfDirectory(atPath: cacheFolder)) ?? []).filter { $0.hasSuffix(".jpg") }.count
+        }
+        #expect(made == 2 * judged.count, "\(made) JPEGs made in the background, \(2 * judged.count) expected")
 
         /// Each judged file's path in an app view, found by name.
         func listed(_ app: String) throws -> [String: String] {
