@@ -1,13 +1,13 @@
 import MediaFormats
 
 /// How an app is handed its photos (`--representation`): as stored, or, for apps that cannot
-/// read HEIF, HEIC/HEIF/AVIF as JPEG (the iOS picker's "compatible" representation).
+/// read them, HEIC/HEIF/AVIF and JPEG XL as JPEG (the iOS picker's "compatible" representation).
 public enum Representation: String, Hashable, Sendable, CaseIterable {
     case original
     case compatible
 
     /// The formats a compatible view serves as JPEG; every other format is served as stored.
-    public static let convertedFormats: Set<MediaFormat> = [.heic, .heif, .avif]
+    public static let convertedFormats: Set<MediaFormat> = [.heic, .heif, .avif, .jxl]
 
     /// Whether an asset of `format` is served as JPEG under this representation.
     public func servesJPEG(for format: MediaFormat) -> Bool {
