@@ -1,6 +1,5 @@
 import Glibc
 import MediaFormats
-import PhotoCore
 
 /// The compatible representation of a HEIC, HEIF, AVIF or JPEG XL photo: a baseline JPEG of the
 /// upright picture, for apps that cannot read HEIF. The source's EXIF block is carried
@@ -12,7 +11,10 @@ import PhotoCore
 /// removed with certainty, the JPEG carries no metadata at all.
 public enum CompatibleJPEG {
     /// The default quality, as the classic iOS picker's `jpegData(compressionQuality: 0.8)`.
-    public static let defaultQuality = JPEGQualityText.defaultQuality
+    public static let defaultQuality = 80
+    /// The formats it converts (what PhotoCore's `Representation.convertedFormats` serves as
+    /// JPEG; kept here too so that the fuzzer builds this file without PhotoCore).
+    public static let sourceFormats: Set<MediaFormat> = [.heic, .heif, .avif, .jxl]
 
     /// The JPEG of the file at `path`.
     public static func transcode(path: [UInt8], quality: Int, location: LocationPolicy) throws(ImagingError) -> [UInt8] {
@@ -22,7 +24,7 @@ public enum CompatibleJPEG {
 
     /// The JPEG of HEIF-family `bytes`.
     public static func transcode(bytes: [UInt8], quality: Int, location: LocationPolicy) throws(ImagingError) -> [UInt8] {
-        guard let format = MediaSniffer.format(of: MemoryByteSource(bytes)), Representation.convertedFormats.contains(format) else {
+        guard let format = MediaSniffer.format(of: MemoryByteSource(bytes)), sourceFormats.contains(format) else {
             throw .unsupportedFormat("a compatible JPEG of anything but HEIC, HEIF, AVIF or JPEG XL")
         }
         let image: PixelImage

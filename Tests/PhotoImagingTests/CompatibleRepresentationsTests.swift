@@ -112,6 +112,11 @@ import Testing
         }
     }
 
+    @Test func imagingConvertsWhatViewsServeAsJPEG() {
+        #expect(CompatibleJPEG.sourceFormats == Representation.convertedFormats)
+        #expect(CompatibleJPEG.defaultQuality == JPEGQualityText.defaultQuality)
+    }
+
     @Test func bytesRequestsTravelWhole() {
         let request = DecoderRequest.compatibleJPEGData(bytes: [1, 2, 3, 0, 255], quality: 80, location: .coarse)
         #expect(FrameCodec.decodeRequest(FrameCodec.encode(request)) == request)
