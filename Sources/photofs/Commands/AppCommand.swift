@@ -18,8 +18,9 @@ enum AppCommand {
             selection order. --location strip (default) removes GPS on read, coarse rounds it to \
             about 1 km, keep serves the original bytes. --limit caps the selection (0: none). --uid \
             binds the view to a Unix user (with 'photofs mount --allow-other'). --representation \
-            compatible serves HEIC, HEIF and AVIF as JPEG named .jpg (quality Q, 0.8 by default, as \
-            the iOS picker's jpegData), original (default) serves them as stored. All take \
+            compatible serves HEIC, HEIF, AVIF and JPEG XL as JPEG named .jpg (quality Q: 0.01-1.0, or \
+            1-100 as libjpeg counts; 0.8 by default, as the iOS picker's jpegData), original \
+            (default) serves them as stored. All take \
             --library DIR or --catalog PATH.
             """,
         options: LibraryContext.options + [.flag("json", "print JSON (list, show)")], passesUnknownOptions: true
