@@ -89,6 +89,16 @@ struct ViewTreeCompatibleTests {
         #expect(changes.invalidatedInodes.contains(jpeg.inode))
     }
 
+    @Test func jpegXLIsServedAsJPEGToo() {
+        let tree = ViewFixtures.build(
+            LibrarySnapshot(
+                assets: [Self.heic("c1", "p/art.jxl", format: .jxl), Self.heic("c2", "p/clip.mp4", format: .mp4)],
+                apps: ["web": App(name: "web", representation: .compatible)], grants: ["web": grants(["c1", "c2"])]))
+        #expect(ViewFixtures.names(tree, "apps/web") == ["art.jpg", "clip.mp4"])
+        #expect(node(tree, "apps/web/art.jpg")?.representation == .compatibleJPEG(quality: 80))
+        #expect(node(tree, "apps/web/clip.mp4")?.representation == .original)
+    }
+
     @Test func longNamesStayWithinTheLimit() {
         let long = String(repeating: "é", count: 126) + ".heic"
         let tree = ViewFixtures.build(
