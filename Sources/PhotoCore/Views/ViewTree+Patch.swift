@@ -8,7 +8,10 @@ extension ViewTree {
     /// itself (rules over the library rather than a list of ids) must also answer true here
     /// whenever a touched asset could match them: this is the one place that decides it.
     static func libraryChangeMayAffect(_ app: App, grants: [Grant], touched: Set<AssetID>) -> Bool {
-        grants.contains { touched.contains($0.asset) }
+        // A rule may match any touched asset (a new file, a changed one), so an app with
+        // rules is built again on every change that touched something.
+        if !app.rules.isEmpty && !touched.isEmpty { return true }
+        return grants.contains { touched.contains($0.asset) }
     }
 
     /// The tree for `snapshot`, made by patching this one with `change` (how `snapshot`'s
