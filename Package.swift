@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -29,7 +30,7 @@ let package = Package(
         .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CSQLite"]),
         .target(name: "PhotoFS", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
         .target(name: "PickerServer", dependencies: ["MediaFormats", "PhotoCore", "CMicroHTTPD"]),
-        .target(name: "PhotoImaging", dependencies: ["MediaFormats", "PhotoHashing", "CTurboJPEG", "CHeif", "CPNG", "CWebP"]),
+        .target(name: "PhotoImaging", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CTurboJPEG", "CHeif", "CPNG", "CWebP", "CJXL"]),
         .executableTarget(
             name: "photofs",
             dependencies: [
@@ -58,7 +59,7 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "ViewLayerTests", dependencies: ["PhotoCore", "PhotoCatalog", "PhotoFS", "PhotoMetadata", "TestSupport"]
+            name: "ViewLayerTests", dependencies: ["PhotoCore", "PhotoCatalog", "PhotoFS", "PhotoImaging", "PhotoMetadata", "TestSupport"]
         ),
         .testTarget(name: "PickerServerTests", dependencies: ["MediaFormats", "PhotoCore", "PickerServer", "TestSupport"]),
         .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "TestSupport"]),

@@ -22,7 +22,7 @@ struct AccessMirror: Sendable {
     static func load(from db: Database) throws(CatalogError) -> AccessMirror {
         var mirror = AccessMirror()
         mirror.dataVersion = try db.scalarInt("PRAGMA data_version") ?? 0
-        let a = try db.statement("SELECT name, filter, location, selection_limit, uid FROM apps")
+        let a = try db.statement("SELECT name, filter, location, selection_limit, uid, representation, quality FROM apps")
         defer { a.reset() }
         while try a.step() {
             let name = a.text(0)
@@ -31,7 +31,17 @@ struct AccessMirror: Sendable {
                 throw .badStoredValue(column: "apps.location", detail: "unknown policy \(policyText) for \(name)")
             }
             let uid = a.optionalInt64(4).flatMap { UInt32(exactly: $0) }
-            mirror.apps[name] = App(name: name, filter: a.text(1), locationPolicy: policy, selectionLimit: a.int(3), uid: uid)
+            let representationText = a.text(5)
+            guard let representation = Representation(rawValue: representationText) else {
+                throw .badStoredValue(column: "apps.representation", detail: "unknown representation \(representationText) for \(name)")
+            }
+            let quality = a.int(6)
+            guard (1...100).contains(quality) else {
+                throw .badStoredValue(column: "apps.quality", detail: "quality \(quality) is not 1-100 for \(name)")
+            }
+            mirror.apps[name] = App(
+                name: name, filter: a.text(1), locationPolicy: policy, selectionLimit: a.int(3), uid: uid, representation: representation,
+                quality: quality)
         }
         let g = try db.statement(
             "SELECT app, asset_id, position, granted_at_ns, expires_at_ns, once_owner FROM grants ORDER BY app, position")
@@ -77,15 +87,19 @@ struct AccessMirror: Sendable {
         for (name, app) in newApps where apps[name] != app {
             let s = try db.statement(
                 """
-                INSERT INTO apps(name, filter, location, selection_limit, uid) VALUES(?1, ?2, ?3, ?4, ?5)
+                INSERT INTO apps(name, filter, location, selection_limit, uid, representation, quality)
+                VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)
                 ON CONFLICT(name) DO UPDATE SET filter = excluded.filter, location = excluded.location,
-                selection_limit = excluded.selection_limit, uid = excluded.uid
+                selection_limit = excluded.selection_limit, uid = excluded.uid, representation = excluded.representation,
+                quality = excluded.quality
                 """)
             try s.bind(1, name)
             try s.bind(2, app.filter)
             try s.bind(3, app.locationPolicy.rawValue)
             try s.bind(4, app.selectionLimit)
             try s.bind(5, app.uid.map { Int64($0) })
+            try s.bind(6, app.representation.rawValue)
+            try s.bind(7, app.quality)
             try s.run()
             try Self.writeGrantTerms(of: app, replacing: apps[name], to: db)
         }

@@ -21,6 +21,9 @@ public struct FileSystemConfiguration: Sendable {
     public var requestEvents: (@Sendable (RequestEvent) -> Void)?
     /// Told of every READ an app's view serves (the access log); nil records nothing.
     public var accessRecorder: (any AccessRecorder)?
+    /// Makes the files of representations other than the original (compatible JPEGs);
+    /// without one, such files answer EIO.
+    public var representations: (any RepresentationProviding)?
 
     public init(
         libraryPath: [UInt8], ownerUID: UInt32, ownerGID: UInt32, cacheTimeout: Double = 86_400, maxThreads: Int = 16,

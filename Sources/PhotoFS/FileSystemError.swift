@@ -23,6 +23,7 @@ extension ViewLayerError {
         case .writeTooLarge: EFBIG
         case .notSaved: EIO
         case .notImplemented: ENOSYS
+        case .representationUnavailable: EIO
         case .system(let code, _): code == 0 ? EIO : code
         case .unexpected: EIO
         }
@@ -31,7 +32,7 @@ extension ViewLayerError {
     /// Whether the failure should be logged (it says something about the daemon or the library).
     var isWorthLogging: Bool {
         switch self {
-        case .unexpected: true
+        case .unexpected, .representationUnavailable: true
         case .system(let code, _): code != ENOENT
         default: false
         }

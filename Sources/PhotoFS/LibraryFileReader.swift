@@ -4,6 +4,7 @@ import PhotoCore
 /// The view layer's reader of library files: opens each source below the library root
 /// with no symbolic links (`SourceOpener`), checks it is still the file the catalog
 /// describes, reads with `pread` and closes it, so nothing holds a descriptor per inode.
+/// Also reads the made files of other representations (compatible JPEGs) by their path.
 public struct LibraryFileReader: SourceReading {
     /// The library root, opened by the owner of this reader.
     let libraryFD: Int32
@@ -14,6 +15,28 @@ public struct LibraryFileReader: SourceReading {
     public func read(_ asset: Asset, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ViewLayerError) -> Int {
         let fd = try open(asset)
         defer { close(fd) }
+        return try readAll(fd, at: offset, into: buffer)
+    }
+
+    public func checkSource(_ asset: Asset) throws(ViewLayerError) {
+        close(try open(asset))
+    }
+
+    public func openSource(_ asset: Asset) throws(ViewLayerError) -> Int32 {
+        try open(asset)
+    }
+
+    public func read(_ file: RepresentedFile, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ViewLayerError) -> Int? {
+        let fd = file.path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) == file.size else { return nil }
+        return try readAll(fd, at: offset, into: buffer)
+    }
+
+    /// Reads from `fd` at `offset` until `buffer` is full or the file ends.
+    private func readAll(_ fd: Int32, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ViewLayerError) -> Int {
         var total = 0
         while total < buffer.count {
             let count = pread(fd, buffer.baseAddress! + total, buffer.count - total, off_t(offset + total))

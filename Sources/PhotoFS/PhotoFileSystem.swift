@@ -38,7 +38,7 @@ public final class PhotoFileSystem: Sendable {
         self.layer = ViewLayer(
             source: views, ownerUID: configuration.ownerUID, othersMayEnter: configuration.othersMayEnter,
             reader: LibraryFileReader(libraryFD: fd), control: control, requests: broker,
-            log: configuration.log, recorder: configuration.accessRecorder)
+            log: configuration.log, recorder: configuration.accessRecorder, representations: configuration.representations)
         self.requests = RequestFiles(broker: broker)
         self.libraryFD = fd
         self.buffers = ThreadBuffers()
@@ -60,6 +60,7 @@ public final class PhotoFileSystem: Sendable {
     /// successful `.picker` write returns only once a revoked file is gone.
     public func forget(_ changes: ViewTreeChanges, wait: Double = 2) {
         if !changes.isEmpty { invalidator.submit(changes, wait: wait) }
+        prepareRepresentations()
     }
 }
 

@@ -41,6 +41,11 @@ public struct CompatibleCache: Sendable {
                 name.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
             }
             guard status == 0 else { throw .io(path: String(decoding: path, as: UTF8.self), errno: errno) }
+            self.init(status: info, quality: quality, location: location)
+        }
+
+        /// The key of the file whose `stat` (or `fstat`) this is.
+        public init(status info: stat, quality: Int, location: LocationPolicy) {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             size = Int64(info.st_size)

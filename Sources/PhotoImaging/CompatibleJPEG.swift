@@ -1,7 +1,7 @@
 import Glibc
 import MediaFormats
 
-/// The compatible representation of a HEIC, HEIF or AVIF photo: a baseline JPEG of the
+/// The compatible representation of a HEIC, HEIF, AVIF or JPEG XL photo: a baseline JPEG of the
 /// upright picture, for apps that cannot read HEIF. The source's EXIF block is carried
 /// over (capture date, camera, lens and the rest) with three changes: the location policy
 /// is applied by the same redaction plans photofs serves originals with, the orientation
@@ -12,6 +12,9 @@ import MediaFormats
 public enum CompatibleJPEG {
     /// The default quality, as the classic iOS picker's `jpegData(compressionQuality: 0.8)`.
     public static let defaultQuality = 80
+    /// The formats it converts (what PhotoCore's `Representation.convertedFormats` serves as
+    /// JPEG; kept here too so that the fuzzer builds this file without PhotoCore).
+    public static let sourceFormats: Set<MediaFormat> = [.heic, .heif, .avif, .jxl]
 
     /// The JPEG of the file at `path`.
     public static func transcode(path: [UInt8], quality: Int, location: LocationPolicy) throws(ImagingError) -> [UInt8] {
@@ -21,13 +24,19 @@ public enum CompatibleJPEG {
 
     /// The JPEG of HEIF-family `bytes`.
     public static func transcode(bytes: [UInt8], quality: Int, location: LocationPolicy) throws(ImagingError) -> [UInt8] {
-        guard let format = MediaSniffer.format(of: MemoryByteSource(bytes)), [.heic, .heif, .avif].contains(format) else {
-            throw .unsupportedFormat("a compatible JPEG of anything but HEIC, HEIF or AVIF")
+        guard let format = MediaSniffer.format(of: MemoryByteSource(bytes)), sourceFormats.contains(format) else {
+            throw .unsupportedFormat("a compatible JPEG of anything but HEIC, HEIF, AVIF or JPEG XL")
         }
-        let threads = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        let image = try HEIFCodec.decode(bytes, threads: threads).image
+        let image: PixelImage
+        if format == .jxl {
+            image = try JXLCodec.decode(bytes)
+        } else {
+            let threads = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+            image = try HEIFCodec.decode(bytes, threads: threads).image
+        }
         let jpeg = try JPEGCodec.encode(image, quality: quality)
-        guard let exif = HEIFCodec.exif(bytes), let withExif = inserting(exif: exif, into: jpeg) else { return jpeg }
+        let exif = format == .jxl ? JXLCodec.exif(bytes) : HEIFCodec.exif(bytes)
+        guard let exif, let withExif = inserting(exif: exif, into: jpeg) else { return jpeg }
         return redacted(withExif, policy: location) ?? jpeg
     }
 

@@ -7,6 +7,9 @@ public enum DecoderRequest: Equatable, Sendable {
     case thumbnail(path: [UInt8], box: Int, text: [TextPair])
     /// A JPEG of `path` at `quality` (1...100), its EXIF carried over under `location`.
     case compatibleJPEG(path: [UInt8], quality: Int, location: LocationPolicy)
+    /// The same made from a file's `bytes`, which the caller read from a descriptor it
+    /// checked (the mount's sources are opened without following links).
+    case compatibleJPEGData(bytes: [UInt8], quality: Int, location: LocationPolicy)
 }
 
 /// A PNG text chunk's key and value.
@@ -49,6 +52,11 @@ enum FrameCodec {
             out.blob(path)
             out.u32(UInt32(clamping: quality))
             out.string(location.rawValue)
+        case .compatibleJPEGData(let bytes, let quality, let location):
+            out.u8(3)
+            out.u32(UInt32(clamping: quality))
+            out.string(location.rawValue)
+            out.blob(bytes)
         }
         return out.bytes
     }
@@ -70,6 +78,11 @@ enum FrameCodec {
                 reader.atEnd
             else { return nil }
             return .compatibleJPEG(path: path, quality: Int(quality), location: location)
+        case 3:
+            guard let quality = reader.u32(), let location = reader.string().flatMap(LocationPolicy.init(rawValue:)),
+                let bytes = reader.blob(), reader.atEnd
+            else { return nil }
+            return .compatibleJPEGData(bytes: bytes, quality: Int(quality), location: location)
         default:
             return nil
         }

@@ -31,6 +31,9 @@ public enum DecoderWorker {
             case .compatibleJPEG(let path, let quality, let location):
                 let jpeg = try CompatibleJPEG.transcode(path: path, quality: quality, location: location)
                 return .image(bytes: jpeg, origin: .decoded)
+            case .compatibleJPEGData(let bytes, let quality, let location):
+                let jpeg = try CompatibleJPEG.transcode(bytes: bytes, quality: quality, location: location)
+                return .image(bytes: jpeg, origin: .decoded)
             }
         } catch {
             return .failed(error)

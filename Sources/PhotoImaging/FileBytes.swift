@@ -26,6 +26,19 @@ final class FileBytes: ByteSource {
         self.size = Int64(info.st_size)
     }
 
+    /// Takes over an open descriptor (closed when this is released); `name` is for messages.
+    init(owning fd: Int32, name: String) throws(ImagingError) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw .io(path: name, errno: code)
+        }
+        self.path = name
+        self.fd = fd
+        self.size = Int64(info.st_size)
+    }
+
     deinit { close(fd) }
 
     func read(at offset: Int64, count: Int) throws(ByteSourceError) -> [UInt8] {

@@ -64,6 +64,8 @@ public enum Thumbnailer {
             return Rendered(image: try PNGCodec.decode(bytes).fitted(inBox: box), origin: .decoded)
         case .webp:
             return Rendered(image: try WebPCodec.decode(bytes).fitted(inBox: box), origin: .decoded)
+        case .jxl:
+            return Rendered(image: try JXLCodec.decode(bytes).fitted(inBox: box), origin: .decoded)
         case .tiff, .dng, .raw:
             let previews = EmbeddedPreviewFinder.inTIFF(bytes, format: format)
             let main = ContainerWalker.layout(of: MemoryByteSource(bytes), format: format)
@@ -75,7 +77,7 @@ public enum Thumbnailer {
             let image = try decode(preview, in: bytes, box: box)
             return Rendered(
                 image: image.fitted(inBox: box).oriented(orientation), origin: preview.source == .tiffImage ? .decoded : .tiffPreview)
-        case .gif, .jxl, .bmp, .bigTIFF:
+        case .gif, .bmp, .bigTIFF:
             throw .unsupportedFormat(format.rawValue.uppercased())
         case .mp4, .mov, .threeGP, .avi, .mpegTS:
             let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: format)

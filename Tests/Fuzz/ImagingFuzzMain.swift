@@ -11,6 +11,7 @@ let imagingFuzzTarget: @Sendable (UnsafePointer<UInt8>, Int) -> CInt = {
     case "PNGWebPThumbnailFuzz": fuzzPNGWebPThumbnail
     case "TIFFPreviewFuzz": fuzzTIFFPreview
     case "DecoderFrameFuzz": fuzzDecoderFrames
+    case "JXLFuzz": fuzzJXL
     default: fatalError("set PHOTOFS_FUZZ_TARGET to one of the imaging fuzz targets")
     }
 }()

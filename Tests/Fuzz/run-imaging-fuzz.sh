@@ -2,12 +2,12 @@
 # Builds the imaging libFuzzer binary once (PhotoCore and PhotoImaging sources, copied
 # first so that edits during the long build do not break it, compiled with swiftc
 # -sanitize=fuzzer,address and linked against the system libjpeg-turbo, libheif, libpng and
-# libwebp) and runs each target (PHOTOFS_FUZZ_TARGET) for a bounded time, PARALLEL at once.
+# libwebp, libjxl) and runs each target (PHOTOFS_FUZZ_TARGET) for a bounded time, PARALLEL at once.
 #
 #   Tests/Fuzz/run-imaging-fuzz.sh [seconds-per-target] [target ...]   (env: PARALLEL, default 2)
 #
 # Targets: JPEGThumbnailFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz
-# DecoderFrameFuzz (default: all). The C libraries are not instrumented: coverage guides the
+# DecoderFrameFuzz JXLFuzz (default: all). The C libraries are not instrumented: coverage guides the
 # Swift side (container and preview parsing, resizing, orientation, PNG chunks, frames),
 # while every input still runs through the real decoders under AddressSanitizer.
 # Seeds: small complete images made here (ImageMagick, heif-enc when present) and every
@@ -19,7 +19,7 @@ set -euo pipefail
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(JPEGThumbnailFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz DecoderFrameFuzz)
+[ ${#targets[@]} -gt 0 ] || targets=(JPEGThumbnailFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz DecoderFrameFuzz JXLFuzz)
 parallel="${PARALLEL:-2}"
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -51,6 +51,11 @@ if [ ! -d "$seeds" ]; then
         heif-enc -q 30 -t 32 -o "$seeds/small.heic" "$seeds/gradient.jpg" >/dev/null 2>&1 || true
         heif-enc -A -q 30 -o "$seeds/small.avif" "$seeds/gradient.jpg" >/dev/null 2>&1 || true
     fi
+    if command -v cjxl >/dev/null && [ -f "$seeds/gradient.jpg" ]; then
+        cjxl "$seeds/gradient.jpg" "$seeds/recompressed.jxl" >/dev/null 2>&1 || true
+        cjxl "$seeds/plain.png" "$seeds/lossy.jxl" -d 2 >/dev/null 2>&1 || true
+        cjxl "$seeds/alpha.png" "$seeds/lossless.jxl" -d 0 >/dev/null 2>&1 || true
+    fi
     if [ -n "$corpus" ]; then
         find "$corpus" -type f -size -128k ! -name '*.json' ! -name '*.md' -print0 |
             while IFS= read -r -d '' file; do cp "$file" "$seeds/corpus-$(basename "$file" | tr -c 'A-Za-z0-9._-' _)"; done
@@ -61,14 +66,14 @@ snapshot="$out/imaging-src"
 rm -rf "$snapshot"
 mkdir -p "$snapshot"
 cp -r "$root/Sources/MediaFormats" "$root/Sources/PhotoImaging" "$snapshot/"
-for file in ImagingFuzzSupport ImagingFuzzMain JPEGThumbnailFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz DecoderFrameFuzz; do
+for file in ImagingFuzzSupport ImagingFuzzMain JPEGThumbnailFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz DecoderFrameFuzz JXLFuzz; do
     cp "$root/Tests/Fuzz/$file.swift" "$snapshot/"
 done
 sources=()
-while IFS= read -r file; do sources+=("$file"); done < <(find "$snapshot" -name '*.swift' ! -name CompatibleCache.swift | sort)
+while IFS= read -r file; do sources+=("$file"); done < <(find "$snapshot" -name '*.swift' ! -name CompatibleCache.swift ! -name CompatibleRepresentations.swift | sort)
 includes=()
-for door in CTurboJPEG CHeif CPNG CWebP; do includes+=(-I "$root/Sources/$door"); done
-for flag in $(pkg-config --cflags libturbojpeg libheif libpng libwebp); do includes+=(-Xcc "$flag"); done
+for door in CTurboJPEG CHeif CPNG CWebP CJXL; do includes+=(-I "$root/Sources/$door"); done
+for flag in $(pkg-config --cflags libturbojpeg libheif libpng libwebp libjxl); do includes+=(-Xcc "$flag"); done
 
 run() {
     local target="$1" work="$out/corpus-$1"

@@ -59,12 +59,6 @@ import Testing
         #expect(throws: ImagingError.self) { try CompatibleJPEG.transcode(bytes: Array(heic.prefix(200)), quality: 80, location: .strip) }
     }
 
-    @Test(arguments: [("0.8", 80), ("1.0", 100), ("0.01", 1), ("75", 75), ("1", 1), ("100", 100)])
-    func qualityParses(_ text: String, _ value: Int) { #expect(JPEGQuality.parse(text) == value) }
-
-    @Test(arguments: ["0", "0.0", "1.5", "101", "-3", "high", ""])
-    func badQualityIsRefused(_ text: String) { #expect(JPEGQuality.parse(text) == nil) }
-
     @Test func cacheIsKeyedBySourceAndEvictsTheLeastRecentlyUsed() throws {
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }

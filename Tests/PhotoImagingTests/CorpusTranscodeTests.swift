@@ -14,47 +14,8 @@ import Testing
 /// camera survive, it is upright with orientation 1 like libheif's decode, and under
 /// `strip` exiftool (`-ee`) finds no location in it.
 @Suite(.serialized) struct CorpusTranscodeTests {
-    /// Prints "ok FORMAT WIDTH HEIGHT PSNR" or "error ..." per line "jpeg<TAB>reference".
-    static let compare = """
-        import sys
-        from PIL import Image, ImageChops, ImageStat
-        assert not any('heif' in k.lower() or 'avif' in k.lower() for k in Image.OPEN), 'a HEIF plugin is loaded'
-        for line in sys.stdin:
-            jpeg, ref = line.rstrip('\\n').split('\\t')
-            try:
-                ours = Image.open(jpeg)
-                fmt = ours.format
-                ours = ours.convert('RGB')
-                theirs = Image.open(ref)
-                if theirs.mode in ('RGBA', 'LA', 'P'):
-                    theirs = theirs.convert('RGBA')
-                    white = Image.new('RGBA', theirs.size, (255, 255, 255, 255))
-                    theirs = Image.alpha_composite(white, theirs)
-                theirs = theirs.convert('RGB')
-                if ours.size != theirs.size:
-                    print('error size %s vs %s' % (ours.size, theirs.size)); continue
-                sq = ImageStat.Stat(ImageChops.difference(ours, theirs)).sum2
-                mse = sum(sq) / (3.0 * ours.size[0] * ours.size[1])
-                import math
-                psnr = 99.0 if mse == 0 else 10 * math.log10(255 * 255 / mse)
-                print('ok %s %d %d %.2f' % (fmt, ours.size[0], ours.size[1], psnr))
-            except Exception as e:
-                print('error %s' % e)
-        """
-
-    /// heif-convert's output for the primary image: a file of several images is written as
-    /// NAME-1, NAME-2, ... in the order heif-info lists them. Nil when it cannot decode.
-    static func heifConvert(_ tool: String, _ source: String, _ output: String, quality: Int?) throws -> String? {
-        guard try Fixture.run(tool, (quality.map { ["-q", "\($0)"] } ?? []) + [source, output]).status == 0 else { return nil }
-        if access(output, F_OK) == 0 { return output }
-        let images = try Fixture.run("/usr/bin/env", ["heif-info", source]).output.split(separator: "\n").filter { $0.hasPrefix("image:") }
-        guard let primary = images.firstIndex(where: { $0.contains("primary") }) else { return nil }
-        let numbered = (output as NSString).deletingPathExtension + "-\(primary + 1)." + (output as NSString).pathExtension
-        return access(numbered, F_OK) == 0 ? numbered : nil
-    }
-
     @Test func everyHEIFAssetTranscodesFaithfully() throws {
-        guard Corpus.directory != nil, Fixture.photofsBuilt, Fixture.tool("exiftool") != nil, let heifConvert = Fixture.tool("heif-convert")
+        guard Corpus.directory != nil, Fixture.photofsBuilt, Fixture.tool("exiftool") != nil, HEIFReference.heifConvert != nil
         else { try Skip.because("a prerequisite is missing (the line above says which)") }
         guard access("/usr/bin/python3", X_OK) == 0, try Fixture.run("/usr/bin/python3", ["-c", "import PIL"]).status == 0 else {
             try Skip.because("/usr/bin/python3 with Pillow (python3-pil) is not installed")
@@ -66,8 +27,8 @@ import Testing
         for (index, entry) in entries.enumerated() {
             guard let source = Corpus.path(entry) else { continue }
             // What libheif itself cannot decode is not an asset this test can judge.
-            guard let reference = try Self.heifConvert(heifConvert, source, "\(dir)/ref-\(index).png", quality: nil),
-                let theirs = try Self.heifConvert(heifConvert, source, "\(dir)/their-\(index).jpg", quality: 80)
+            guard let reference = try HEIFReference.convert(source, to: "\(dir)/ref-\(index).png"),
+                let theirs = try HEIFReference.convert(source, to: "\(dir)/their-\(index).jpg", quality: 80)
             else { continue }
             let name = ((source as NSString).lastPathComponent as NSString).deletingPathExtension
             cases.append((source, entry, reference, theirs, "\(dir)/out-\(index)/\(name).jpg", "\(dir)/best-\(index)/\(name).jpg"))
@@ -86,7 +47,7 @@ import Testing
             cases.flatMap { ["\($0.jpeg)\t\($0.reference)", "\($0.best)\t\($0.reference)", "\($0.theirs)\t\($0.reference)"] }
             .joined(separator: "\n") + "\n"
         let script = dir + "/compare.py"
-        FileManager.default.createFile(atPath: script, contents: Data(Self.compare.utf8))
+        FileManager.default.createFile(atPath: script, contents: Data(HEIFReference.compareScript.utf8))
         let inputFile = dir + "/pairs.txt"
         FileManager.default.createFile(atPath: inputFile, contents: Data(input.utf8))
         let compared = try Fixture.run("/bin/sh", ["-c", "/usr/bin/python3 \"$0\" < \"$1\"", script, inputFile]).output

@@ -26,6 +26,9 @@ public struct ViewLayer: Sendable {
     public let requests: RequestBroker
     /// Told of each READ an app's view serves (the access log); nil records nothing.
     public let recorder: (any AccessRecorder)?
+    /// Makes the files of representations other than the original (compatible JPEGs);
+    /// without one, such files cannot be looked up or read.
+    public let representations: (any RepresentationProviding)?
     /// Where the layer says why it refused what only a log can explain (a malformed pick
     /// request and the column it breaks at). Never given a coordinate.
     public let log: @Sendable (String) -> Void
@@ -33,7 +36,7 @@ public struct ViewLayer: Sendable {
     public init(
         source: any ViewSource, ownerUID: UInt32, othersMayEnter: Bool = false, reader: any SourceReading,
         control: (any ControlHandling)?, requests: RequestBroker = RequestBroker(), log: @escaping @Sendable (String) -> Void = { _ in },
-        recorder: (any AccessRecorder)? = nil
+        recorder: (any AccessRecorder)? = nil, representations: (any RepresentationProviding)? = nil
     ) {
         self.source = source
         self.ownerUID = ownerUID
@@ -43,6 +46,7 @@ public struct ViewLayer: Sendable {
         self.requests = requests
         self.log = log
         self.recorder = recorder
+        self.representations = representations
     }
 
     /// The tree requests are answered from right now.
@@ -74,6 +78,7 @@ public struct ViewLayer: Sendable {
             return .special(special)
         }
         guard let child = tree.lookup(parent: parent, name: name), tree.isVisible(child, to: caller) else { throw .notFound }
+        try checkRepresentation(of: child, in: tree)
         return .node(inode: child.inode)
     }
 
@@ -87,7 +92,9 @@ public struct ViewLayer: Sendable {
     /// not see answers ENOENT.
     public func attributedNode(_ inode: UInt64, caller: ViewCaller, in tree: ViewTree) throws(ViewLayerError) -> ViewNode {
         guard tree.node(inode: inode) != nil else { throw .permissionDenied }
-        return try visibleNode(inode, in: tree, to: caller)
+        let node = try visibleNode(inode, in: tree, to: caller)
+        try checkRepresentation(of: node, in: tree)
+        return node
     }
 
     /// The attributes of a node. Ownership and mode bits restate the access model, so the
@@ -110,7 +117,8 @@ public struct ViewLayer: Sendable {
         case .file:
             let asset = tree.asset(of: node)
             return ViewAttributes(
-                inode: node.inode, kind: .file, permissions: 0o444, uid: uid, size: max(0, asset?.size ?? 0),
+                inode: node.inode, kind: .file, permissions: 0o444, uid: uid,
+                size: max(0, asset.map { servedSize(of: node, asset: $0) } ?? 0),
                 changed: asset?.mtimeNanoseconds ?? 0)
         }
     }
@@ -147,7 +155,8 @@ public struct ViewLayer: Sendable {
     // MARK: reading
 
     /// Reads an asset file's bytes as `caller` sees them: the source's bytes at `offset`
-    /// with the view's redaction patches applied, into `buffer`; returns the count. A read
+    /// with the view's redaction patches applied (or, for a node of another
+    /// representation, its made file's bytes), into `buffer`; returns the count. A read
     /// names an inode the kernel had, so one that left the tree (revoked, removed) or that
     /// this caller may not see answers EACCES.
     public func read(
@@ -162,6 +171,11 @@ public struct ViewLayer: Sendable {
             // serve the original if it does.
             guard let planned = asset.redaction.plan(for: policy).patchesToServe else { throw .permissionDenied }
             patches = planned
+        }
+        if node.representation != .original {
+            let count = try readRepresented(node, asset: asset, at: offset, into: buffer)
+            if count > 0 { recorder?.recordRead(in: node.scope, of: asset.id) }
+            return count
         }
         let count = try reader.read(asset, at: offset, into: buffer)
         if !patches.isEmpty {

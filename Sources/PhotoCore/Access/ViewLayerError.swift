@@ -30,6 +30,9 @@ public enum ViewLayerError: Error, Hashable, Sendable {
     case notSaved
     /// The operation is deliberately not implemented (the kernel stops asking, ENOSYS).
     case notImplemented
+    /// A compatible JPEG (or another representation) could not be made or kept: why (EIO,
+    /// logged; never metadata values).
+    case representationUnavailable(String)
     /// A system call on the library failed with this errno.
     case system(errno: Int32, call: String)
     /// A bug or an impossible state (EIO, logged).

@@ -20,10 +20,15 @@ public struct App: Hashable, Sendable {
     public var grantsExpireSeconds: Int64?
     /// The one-time run (`photofs run --once`) going on now: grants made meanwhile belong to it.
     public var onceRun: RunOwner?
+    /// Whether HEIC/HEIF/AVIF are served as stored or as JPEG (`--representation`).
+    public var representation: Representation
+    /// The JPEG quality (1...100) of the compatible representation (`--quality`, 0.8 = 80).
+    public var quality: Int
 
     public init(
         name: String, filter: String = "", locationPolicy: LocationPolicy = .strip, selectionLimit: Int = 0, uid: UInt32? = nil,
-        rules: [GrantRule] = [], exclusions: Set<AssetID> = [], grantsExpireSeconds: Int64? = nil, onceRun: RunOwner? = nil
+        rules: [GrantRule] = [], exclusions: Set<AssetID> = [], grantsExpireSeconds: Int64? = nil, onceRun: RunOwner? = nil,
+        representation: Representation = .original, quality: Int = JPEGQualityText.defaultQuality
     ) {
         self.name = name
         self.filter = filter
@@ -34,6 +39,8 @@ public struct App: Hashable, Sendable {
         self.exclusions = exclusions
         self.grantsExpireSeconds = grantsExpireSeconds
         self.onceRun = onceRun
+        self.representation = representation
+        self.quality = quality
     }
 }
 

@@ -50,6 +50,8 @@ extension PickerCommand {
         case .seconds(let seconds)?: words += [w("--grants-expire"), w("\(seconds)s")]
         case nil: break
         }
+        if let representation = options.representation { words += [w("--representation"), w(representation.rawValue)] }
+        if let quality = options.quality { words += [w("--quality"), w(JPEGQualityText.text(quality))] }
         return words
     }
 

@@ -2,7 +2,8 @@ import MediaFormats
 
 /// One command of the picker language (the text of `.picker` and of `photofs select ...`).
 public enum PickerCommand: Hashable, Sendable {
-    /// `app add NAME [options]`: create an app (filter "" , `strip`, no limit, no uid unless given).
+    /// `app add NAME [options]`: create an app (filter "" , `strip`, no limit, no uid, the
+    /// original representation at quality 0.8 unless given).
     case appAdd(name: String, options: AppOptions)
     /// `app set NAME [options]`: change only the options given.
     case appSet(name: String, options: AppOptions)
@@ -88,16 +89,21 @@ public struct AppOptions: Hashable, Sendable {
     public var limit: Int?
     public var uid: UIDBinding?
     public var grantsExpire: GrantsExpireSetting?
+    public var representation: Representation?
+    /// The compatible JPEG's quality, 1...100.
+    public var quality: Int?
 
     public init(
         filter: Filter? = nil, location: LocationPolicy? = nil, limit: Int? = nil, uid: UIDBinding? = nil,
-        grantsExpire: GrantsExpireSetting? = nil
+        grantsExpire: GrantsExpireSetting? = nil, representation: Representation? = nil, quality: Int? = nil
     ) {
         self.filter = filter
         self.location = location
         self.limit = limit
         self.uid = uid
         self.grantsExpire = grantsExpire
+        self.representation = representation
+        self.quality = quality
     }
 }
 
@@ -137,9 +143,11 @@ enum PickerOption: String, CaseIterable {
     case `for` = "--for"
     case until = "--until"
     case once = "--once"
+    case representation = "--representation"
+    case quality = "--quality"
 
     /// The options of `app add` and `app set`.
-    static let appOptions: Set<PickerOption> = [.filter, .location, .limit, .uid, .grantsExpire]
+    static let appOptions: Set<PickerOption> = [.filter, .location, .limit, .uid, .grantsExpire, .representation, .quality]
 
     /// What the option's value looks like, for error messages.
     var expected: String {
@@ -151,6 +159,8 @@ enum PickerOption: String, CaseIterable {
         case .location: "strip, coarse or keep"
         case .limit: "a whole number from 0 (no limit) to 1000000000"
         case .uid: "a Unix uid from 1 to 4294967294, or none"
+        case .representation: "original or compatible"
+        case .quality: "a JPEG quality from 0.01 to 1.0 (or 1 to 100)"
         }
     }
 }

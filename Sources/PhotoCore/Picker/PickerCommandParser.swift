@@ -5,6 +5,7 @@ import MediaFormats
 ///
 /// ```
 /// app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid N]
+///               [--representation original|compatible] [--quality Q]
 /// app set NAME [same options; --uid none unbinds]
 /// app remove NAME
 /// select APP TARGET...          (a word after `--` is always a target)
@@ -51,7 +52,9 @@ public enum PickerCommandParser {
                 let name = try appName(rest.next(), line: line)
                 let options = try options(Array(IteratorSequence(rest)), line: line)
                 guard options != AppOptions() else {
-                    throw .missingArgument("option to change (--filter, --location, --limit, --uid or --grants-expire)", line: line)
+                    throw .missingArgument(
+                        "option to change (--filter, --location, --limit, --uid, --grants-expire, --representation or --quality)",
+                        line: line)
                 }
                 return .appSet(name: name, options: options)
             case "remove":
@@ -243,6 +246,12 @@ public enum PickerCommandParser {
                         throw .invalidExpiry(option: name, error, line: line)
                     }
                 }
+            case .representation:
+                guard let representation = Representation(rawValue: value) else { throw bad }
+                result.representation = representation
+            case .quality:
+                guard let quality = JPEGQualityText.parse(value) else { throw bad }
+                result.quality = quality
             case .filter, .where, .rule, .for, .until, .once:
                 break
             }

@@ -53,7 +53,8 @@ public enum PickerExecutor {
             guard state.apps[name] == nil else { throw .appExists(name, line: line) }
             state.apps[name] = App(
                 name: name, filter: options.filter?.source ?? "", locationPolicy: options.location ?? .strip,
-                selectionLimit: options.limit ?? 0, uid: options.uid?.value, grantsExpireSeconds: options.grantsExpire?.value)
+                selectionLimit: options.limit ?? 0, uid: options.uid?.value, grantsExpireSeconds: options.grantsExpire?.value,
+                representation: options.representation ?? .original, quality: options.quality ?? JPEGQualityText.defaultQuality)
             state.grants[name] = state.grants[name] ?? []
 
         case .appSet(let name, let options):
@@ -62,6 +63,8 @@ public enum PickerExecutor {
             if let location = options.location { app.locationPolicy = location }
             if let uid = options.uid { app.uid = uid.value }
             if let expire = options.grantsExpire { app.grantsExpireSeconds = expire.value }
+            if let representation = options.representation { app.representation = representation }
+            if let quality = options.quality { app.quality = quality }
             if let limit = options.limit {
                 if limit > 0 && !app.rules.isEmpty { throw .ruleWithLimit(app: name, line: line) }
                 let selected = state.grants[name]?.count ?? 0

@@ -5,7 +5,7 @@
 ///
 /// ```
 /// # photofs picker: write commands here (app, select, deselect, clear); one write is one transaction.
-/// # 2 apps
+/// # 3 apps
 ///
 /// # editor: 3 selected, 2 visible
 /// app add editor --filter 'type:image -has:location' --location strip --limit 50
@@ -16,10 +16,14 @@
 ///
 /// # uploader: 0 selected, 0 visible
 /// app add uploader --location keep --uid 1001
+///
+/// # web: 0 selected, 0 visible
+/// app add web --location strip --representation compatible --quality 0.8
 /// ```
 ///
 /// - `app add` carries every setting: `--filter` (omitted when empty, quoted when it needs
-///   it), `--location` always, `--limit` and `--uid` when set.
+///   it), `--location` always, `--limit` and `--uid` when set, `--representation` and
+///   `--quality` when not the original representation (`--quality` also when not 0.8).
 /// - One `select` per granted asset, by id, in selection order, with its library path as a
 ///   comment (shown escaped: `\\`, `\xNN` for control and non-UTF-8 bytes). Grants that the
 ///   view hides (`AppVisibility`: asset gone, not passing the filter, or withheld under the
@@ -132,6 +136,10 @@ public enum PickerRenderer {
         if app.selectionLimit > 0 { line += " --limit \(app.selectionLimit)" }
         if let uid = app.uid { line += " --uid \(uid)" }
         if let seconds = app.grantsExpireSeconds { line += " --grants-expire \(ExpiryParser.text(seconds: seconds))" }
+        if app.representation != .original { line += " --representation \(app.representation.rawValue)" }
+        if app.representation != .original || app.quality != JPEGQualityText.defaultQuality {
+            line += " --quality \(JPEGQualityText.text(app.quality))"
+        }
         return line
     }
 }

@@ -13,15 +13,21 @@ public struct ViewNode: Sendable {
     public internal(set) var kind: ViewNodeKind
     /// Who may see the node: decides lookups, listings, ownership and mode bits.
     public let scope: ViewScope
+    /// What a file serves: the asset's bytes, or the compatible JPEG made from them (which
+    /// has its own name, inode and size).
+    public let representation: FileRepresentation
     /// Children in listing order (directories only; node indices into the tree).
     var children: [Int32]
 
-    init(inode: UInt64, parent: UInt64, name: [UInt8], kind: ViewNodeKind, scope: ViewScope) {
+    init(
+        inode: UInt64, parent: UInt64, name: [UInt8], kind: ViewNodeKind, scope: ViewScope, representation: FileRepresentation = .original
+    ) {
         self.inode = inode
         self.parent = parent
         self.name = name
         self.kind = kind
         self.scope = scope
+        self.representation = representation
         self.children = []
     }
 

@@ -103,10 +103,12 @@ struct ViewPartBuilder {
     /// `directory`, named without clashing with each other or with the directory's
     /// existing children; `previous` gives the name a file had in the tree being replaced.
     /// `baseNames`, when given, holds every asset's sanitized file name by position, so
-    /// that the four library views of an asset share one name buffer.
+    /// that the four library views of an asset share one name buffer. Under the compatible
+    /// `representation`, the assets it converts are named `.jpg` and numbered apart.
     mutating func addFiles(
         _ members: [Int32], of assets: ChunkedArray<Asset>, baseNames: [[UInt8]]? = nil, to directory: Int32, policy: LocationPolicy,
-        scope: ViewScope, previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
+        scope: ViewScope, representation: Representation = .original, quality: Int = JPEGQualityText.defaultQuality,
+        previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
     ) {
         guard !members.isEmpty else { return }
         let directoryPath = directoryPaths[directory] ?? []
@@ -115,20 +117,26 @@ struct ViewPartBuilder {
         var inodes: [UInt64] = []
         inodes.reserveCapacity(members.count)
         let prefix = ViewInode.filePrefix(directoryPath: directoryPath)
+        let converted = FileRepresentation.compatibleJPEG(quality: UInt8(clamping: quality))
+        let convertedPrefix = ViewInode.compatibleFilePrefix(directoryPath: directoryPath, quality: quality)
+        var forms: [FileRepresentation] = []
+        forms.reserveCapacity(members.count)
         let candidates = members.map { index -> ViewNaming.Candidate in
             // Fields read in place: copying a whole asset retains each of its parts.
             let id = assets[Int(index)].id
-            let inode = ViewInode.file(in: prefix, asset: id)
+            let converts = representation.servesJPEG(for: assets[Int(index)].metadata.format)
+            let inode = ViewInode.file(in: converts ? convertedPrefix : prefix, asset: id)
             inodes.append(inode)
-            return ViewNaming.Candidate(
-                base: baseNames?[Int(index)] ?? ViewNaming.sanitized(assets[Int(index)].path.fileName), id: id,
-                previous: previous(inode, directoryInode, id))
+            forms.append(converts ? converted : .original)
+            var base = baseNames?[Int(index)] ?? ViewNaming.sanitized(assets[Int(index)].path.fileName)
+            if converts { base = ViewNaming.jpegName(base) }
+            return ViewNaming.Candidate(base: base, id: id, previous: previous(inode, directoryInode, id))
         }
         let names = ViewNaming.assign(candidates, reserved: reserved)
         for (position, index) in members.enumerated() {
             _ = add(
                 inode: inodes[position], parent: directory, name: names[position], kind: .file(asset: index, policy: policy), scope: scope,
-                path: nil)
+                representation: forms[position], path: nil)
         }
     }
 
@@ -136,7 +144,7 @@ struct ViewPartBuilder {
     /// `parentInode` (the top node of an app part), the parent lives in another part.
     mutating func add(
         inode wanted: UInt64, parent: Int32?, parentInode: UInt64? = nil, name: [UInt8], kind: ViewNodeKind, scope: ViewScope,
-        path: [UInt8]?, listed: Bool = true
+        representation: FileRepresentation = .original, path: [UInt8]?, listed: Bool = true
     ) -> Int32 {
         var inode = wanted
         var hash = NodeTable.hash(inode: inode)
@@ -146,7 +154,7 @@ struct ViewPartBuilder {
             hash = NodeTable.hash(inode: inode)
         }
         let parentNumber = parent.map { nodes[Int($0)].inode } ?? parentInode ?? inode
-        let node = ViewNode(inode: inode, parent: parentNumber, name: name, kind: kind, scope: scope)
+        let node = ViewNode(inode: inode, parent: parentNumber, name: name, kind: kind, scope: scope, representation: representation)
         let index: Int32
         if let reused = free.popLast() {
             index = reused

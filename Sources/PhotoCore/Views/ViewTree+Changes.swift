@@ -105,7 +105,8 @@ extension ViewTree {
     }
 
     private func sameAttributes(_ old: ViewNode, _ new: ViewNode, in newTree: ViewTree) -> Bool {
-        guard old.kind.isSameShape(as: new.kind), boundUID(of: old) == newTree.boundUID(of: new) else { return false }
+        guard old.kind.isSameShape(as: new.kind), old.representation == new.representation, boundUID(of: old) == newTree.boundUID(of: new)
+        else { return false }
         guard case .file(_, let oldPolicy) = old.kind, case .file(_, let newPolicy) = new.kind else { return true }
         guard oldPolicy == newPolicy, let a = assetPosition(of: old), let b = newTree.assetPosition(of: new) else { return false }
         // Field by field through the arrays: copying 400,000 whole assets made a reload slow.

@@ -29,6 +29,10 @@ enum EnvironmentReference {
         ("PREFIX/lib/systemd/user/photofs@.service", "the systemd user unit (Type=notify); the instance is the escaped mountpoint"),
         ("~/.config/photofs/mounts/INSTANCE.conf", "PHOTOFS_LIBRARY= and PHOTOFS_OPTIONS= of one photofs@INSTANCE.service"),
         ("$XDG_CACHE_HOME/thumbnails/SIZE/MD5.png", "freedesktop thumbnails made by photofs thumbnails (shared with file managers)"),
+        (
+            "$XDG_CACHE_HOME/photofs/compatible/KEY.jpg",
+            "compatible JPEGs a mount serves to --representation compatible apps (2 GiB, least recently used out; photofs show names them)"
+        ),
         ("$XDG_RUNTIME_DIR/photofs/picker-HASH.sock", "the daemon's picker socket: the CLI's own channel for select, deselect and app changes"),
         ("MOUNTPOINT/apps/APP/.request", "an app's pick request: written by the app, read (blocking) for the person's answer"),
         (

@@ -10,12 +10,14 @@ enum PickerReference {
 
     static let rows: [Row] = [
         Row(
-            synopsis: "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION]",
-            meaning: "a new app (name: letters, digits, '.', '_', '-'; up to 64 characters)",
+            synopsis:
+                "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION] [--representation original|compatible] [--quality Q]",
+            meaning:
+                "a new app (name: letters, digits, '.', '_', '-'; up to 64 characters); compatible serves HEIC/HEIF/AVIF as JPEG at quality Q (default 0.8)",
             example: "app add editor --filter 'type:image -has:location' --location strip --limit 50"),
         Row(
             synopsis: "app set NAME [same options] (--uid none unbinds)", meaning: "change an app; its grants are kept",
-            example: "app set editor --location coarse --uid none"),
+            example: "app set editor --location coarse --uid none --representation compatible --quality 0.9"),
         Row(synopsis: "app remove NAME", meaning: "remove an app and its grants", example: "app remove editor"),
         Row(
             synopsis: "select APP TARGET...", meaning: "grant assets, appended in the order given",

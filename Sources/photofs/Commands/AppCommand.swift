@@ -7,8 +7,8 @@ enum AppCommand {
         name: "app",
         summary: "add, change, remove, list or show apps",
         usage: [
-            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION]",
-            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none] [--grants-expire DURATION|none]",
+            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION] [--representation original|compatible] [--quality Q]",
+            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none] [--grants-expire DURATION|none] [--representation original|compatible] [--quality Q]",
             "app remove NAME",
             "app list [--json]",
             "app show [--json] NAME",
@@ -20,7 +20,10 @@ enum AppCommand {
             binds the view to a Unix user (with 'photofs mount --allow-other'). 'app show' lists \
             the visible assets, then each hidden grant with why: missing (not in the library), \
             filtered-out, or withheld (cannot be served under the location policy). --grants-expire 7d makes \
-            every grant without --for or --until last that long. All take \
+            every grant without --for or --until last that long. --representation \
+            compatible serves HEIC, HEIF, AVIF and JPEG XL as JPEG named .jpg (quality Q: 0.01-1.0, or \
+            1-100 as libjpeg counts; 0.8 by default, as the iOS picker's jpegData), original \
+            (default) serves them as stored. All take \
             --library DIR or --catalog PATH.
             """,
         options: LibraryContext.options + [.flag("json", "print JSON (list, show)")], passesUnknownOptions: true
@@ -54,6 +57,8 @@ enum AppCommand {
             "limit": app.selectionLimit, "selected": current.snapshot.grants[app.name]?.count ?? 0, "visible": visible.count,
         ]
         if let uid = app.uid { object["uid"] = Int(uid) }
+        object["representation"] = app.representation.rawValue
+        object["quality"] = Double(app.quality) / 100
         return object
     }
 
@@ -71,9 +76,14 @@ enum AppCommand {
         }
         for app in apps {
             let object = json(app, current)
-            output.line("\(app.name)\t\(object["visible"] ?? 0)/\(object["selected"] ?? 0) visible\tlocation \(app.locationPolicy.rawValue)\tlimit \(app.selectionLimit == 0 ? "none" : String(app.selectionLimit))\(app.uid.map { "\tuid \($0)" } ?? "")\tfilter \(app.filter.isEmpty ? "(everything)" : app.filter)")
+            output.line("\(app.name)\t\(object["visible"] ?? 0)/\(object["selected"] ?? 0) visible\tlocation \(app.locationPolicy.rawValue)\tlimit \(app.selectionLimit == 0 ? "none" : String(app.selectionLimit))\(app.uid.map { "\tuid \($0)" } ?? "")\(representation(app))\tfilter \(app.filter.isEmpty ? "(everything)" : app.filter)")
         }
         return .success
+    }
+
+    /// The list column of an app served JPEGs ("" for the original representation).
+    private static func representation(_ app: App) -> String {
+        app.representation == .original ? "" : "\t\(app.representation.rawValue) \(JPEGQualityText.text(app.quality))"
     }
 
     private static func show(_ name: String, _ arguments: ParsedArguments, _ environment: Environment) throws(CLIError) -> ExitCode {

@@ -43,6 +43,7 @@ enum MountDaemon {
         let accessLog = try AccessLogging.start(arguments: arguments, catalog: context.catalog, logger: logger)
         defer { accessLog?.stop() }
         configuration.accessRecorder = accessLog?.queue
+        configuration.representations = CompatibleViews.provider(environment: environment)
         let control = PickerControl(state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
         let fileSystem = try makeFileSystem(
             configuration, state: state, control: control, invalidator: invalidator, library: library, mountpoint: mountpoint)
@@ -70,6 +71,7 @@ enum MountDaemon {
             throw describe(error, library: library, mountpoint: mountpoint)
         }
         clock.lap("mount")
+        fileSystem.prepareRepresentations()
         let pickerSocket = PickerSocketServer.start(
             mountpoint: control.mountpoint, control: control, fileSystem: fileSystem, environment: environment.variables, log: logger)
         defer { pickerSocket?.stop() }

@@ -7,7 +7,11 @@ enum ShowCommand {
         name: "show",
         summary: "show every field of one asset (by id or library-relative path)",
         usage: ["show [--library DIR | --catalog PATH] [--json] ASSET"],
-        details: "ASSET is an asset id (12 hex digits) or a path relative to the library root. A file that is not an asset is explained.",
+        details: """
+            ASSET is an asset id (12 hex digits) or a path relative to the library root. A file that is not an asset is \
+            explained. For each app with --representation compatible that is served the asset as JPEG, says where that \
+            JPEG is kept ($XDG_CACHE_HOME/photofs/compatible of the user running it) and whether it is made yet.
+            """,
         options: LibraryContext.options + [.flag("json", "print a JSON object")]
     ) { arguments, environment throws(CLIError) in
         let target = RawArguments.bytes(try arguments.positional(0, "ASSET"))
@@ -27,10 +31,16 @@ enum ShowCommand {
             }
             throw .notFound("no asset '\(LibraryPath(bytes: target).display)' in the catalog of \(context.library).")
         }
+        let compatible = compatibleFiles(of: record.asset, catalog: context.catalog, environment: environment)
         if arguments.flag("json") {
-            output.line(AssetFormatting.encode(AssetFormatting.json(record.asset, fingerprint: record.fingerprint)))
+            var object = AssetFormatting.json(record.asset, fingerprint: record.fingerprint)
+            object["compatible"] = compatible.map { ["app": $0.app, "path": $0.path, "cached": $0.cached] }
+            output.line(AssetFormatting.encode(object))
         } else {
             printFields(record, output: output)
+            for file in compatible {
+                output.line("compatible".padding(13) + "\(file.app): \(file.path) (\(file.cached ? "made" : "not made yet"))")
+            }
         }
         return .success
     }

@@ -5,12 +5,12 @@ import PhotoCore
 import PhotoImaging
 import Synchronization
 
-/// `photofs transcode --output DIR FILE...`: writes the compatible JPEG of HEIC, HEIF and
-/// AVIF files, as an app with the compatible representation would be served it.
+/// `photofs transcode --output DIR FILE...`: writes the compatible JPEG of HEIC, HEIF, AVIF
+/// and JPEG XL files, as an app with the compatible representation is served it.
 enum TranscodeCommand {
     static let command = Command(
         name: "transcode",
-        summary: "write the compatible JPEG of HEIC/HEIF/AVIF files (all cores)",
+        summary: "write the compatible JPEG of HEIC/HEIF/AVIF/JPEG XL files (all cores)",
         usage: ["transcode [--quality Q] [--location strip|coarse|keep] [--jobs N] --output DIR FILE..."],
         details: """
             Decodes each file in a separate decoder process and writes DIR/NAME.jpg: the upright \
@@ -30,7 +30,7 @@ enum TranscodeCommand {
         guard let output = arguments.value("output") else { throw .usage("transcode needs --output DIR") }
         guard !arguments.positionals.isEmpty else { throw .usage("missing argument FILE") }
         let qualityText = arguments.value("quality") ?? "0.8"
-        guard let quality = JPEGQuality.parse(qualityText) else {
+        guard let quality = JPEGQualityText.parse(qualityText) else {
             throw .usage("--quality must be 0.01-1.0 or 1-100, not '\(qualityText)'")
         }
         let policyText = arguments.value("location") ?? "strip"

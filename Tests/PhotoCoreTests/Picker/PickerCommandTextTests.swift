@@ -32,8 +32,8 @@ import Testing
     }
 
     @Test func appSetNeedsAnOption() {
-        #expect(throws: PickerError.missingArgument("option to change (--filter, --location, --limit, --uid or --grants-expire)", line: 1))
-        {
+        let missing = "option to change (--filter, --location, --limit, --uid, --grants-expire, --representation or --quality)"
+        #expect(throws: PickerError.missingArgument(missing, line: 1)) {
             try PickerCommandParser.parse("app set ed")
         }
     }

@@ -33,8 +33,12 @@ final class DaemonProcess {
         let description: String
     }
 
-    /// Starts the daemon and returns once the mount is ready.
-    init(library: String, mountpoint: String, catalog: String, extra: [String] = [], timeout: Double = 120) throws {
+    /// Starts the daemon and returns once the mount is ready; `environment` overrides
+    /// variables of this process's environment for the daemon.
+    init(
+        library: String, mountpoint: String, catalog: String, extra: [String] = [], timeout: Double = 120,
+        environment: [String: String] = [:]
+    ) throws {
         self.mountpoint = mountpoint
         logPath = mountpoint + ".log"
         var fds: [Int32] = [-1, -1]
@@ -62,7 +66,11 @@ final class DaemonProcess {
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
         var child = pid_t()
-        let spawned = posix_spawn(&child, Self.binary, &actions, &attributes, cArgs, environ)
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { $1 }
+        let cEnvironment = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { cEnvironment.forEach { free($0) } }
+        let spawned = posix_spawn(&child, Self.binary, &actions, &attributes, cArgs, cEnvironment)
         close(fds[1])
         defer { close(fds[0]) }
         guard spawned == 0 else { throw StartFailure(description: "posix_spawn failed: \(spawned)") }

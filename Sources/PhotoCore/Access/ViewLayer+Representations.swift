@@ -1,0 +1,81 @@
+/// The files of nodes that serve another representation than the original (an app with
+/// `--representation compatible` sees its HEIC photos as JPEG). The file is made by the
+/// layer's `RepresentationProviding` on the first LOOKUP or GETATTR that needs its size (or
+/// before, when the daemon prepares it), so that the size is right from the first `stat`;
+/// READ only reads the made file. Visibility, revocation and the source check are those of
+/// originals: a READ has already checked that the caller may still see the inode, then
+/// checks that the source is still the catalogued file (ESTALE otherwise) and reads the
+/// ready JPEG through the layer's `SourceReading`.
+extension ViewLayer {
+    /// The size `stat` shows for a file node: the made file's for another representation (0
+    /// when it cannot be made; its LOOKUP and READ then fail), else the source's.
+    func servedSize(of node: ViewNode, asset: Asset) -> Int64 {
+        guard node.representation != .original else { return asset.size }
+        return ((try? representedFile(of: node, asset: asset)) ?? nil)?.size ?? 0
+    }
+
+    /// Fails a LOOKUP or GETATTR of a node whose representation cannot be made, rather than
+    /// show a file whose every read fails.
+    func checkRepresentation(of node: ViewNode, in tree: ViewTree) throws(ViewLayerError) {
+        guard node.representation != .original, let asset = tree.asset(of: node) else { return }
+        _ = try representedFile(of: node, asset: asset)
+    }
+
+    /// The nodes of `tree`'s app views that serve another representation than the original:
+    /// what the daemon makes in the background after an access change.
+    public func representedNodes(in tree: ViewTree) -> [ViewNode] {
+        tree.children(of: ViewInode.apps).flatMap { app in
+            tree.children(of: app.inode).filter { $0.representation != .original }
+        }
+    }
+
+    /// Makes `node`'s file if it is not made yet; a failure is left for its LOOKUP to report.
+    public func prepareRepresentation(of node: ViewNode, in tree: ViewTree) {
+        guard let asset = tree.asset(of: node) else { return }
+        _ = try? representedFile(of: node, asset: asset)
+    }
+
+    /// READ of a node with another representation, after the caller's visibility check: the
+    /// source is checked as for an original, then the made file is read (made again if the
+    /// cache evicted it meanwhile).
+    func readRepresented(_ node: ViewNode, asset: Asset, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ViewLayerError)
+        -> Int
+    {
+        try reader.checkSource(asset)
+        for _ in 0..<2 {
+            guard let file = try representedFile(of: node, asset: asset) else { break }
+            if let count = try reader.read(file, at: offset, into: buffer) { return count }
+            representations?.forget(file)
+        }
+        throw .representationUnavailable("read of a compatible JPEG that the cache keeps losing")
+    }
+
+    /// The ready file of `node`, made now if needed; nil when the node serves the original bytes.
+    private func representedFile(of node: ViewNode, asset: Asset) throws(ViewLayerError) -> RepresentedFile? {
+        guard node.representation != .original, case .file(_, let policy) = node.kind else { return nil }
+        guard let representations else {
+            throw .representationUnavailable("serve a compatible JPEG without a representation provider")
+        }
+        let reader = self.reader
+        do throws(RepresentationError) {
+            return try representations.file(of: asset, as: node.representation, location: policy) {
+                () throws(RepresentationError) -> Int32 in
+                do throws(ViewLayerError) {
+                    return try reader.openSource(asset)
+                } catch {
+                    switch error {
+                    case .system(let code, _): throw .sourceUnreadable(errno: code)
+                    default: throw .sourceChanged
+                    }
+                }
+            }
+        } catch {
+            switch error {
+            case .sourceChanged: throw .stale
+            case .sourceUnreadable(let code): throw .system(errno: code, call: "open the source of a compatible JPEG")
+            case .cacheUnwritable(let code): throw .system(errno: code, call: "store a compatible JPEG")
+            case .cannotConvert(let reason): throw .representationUnavailable("make a compatible JPEG (\(reason))")
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import MediaFormats
+
+/// Makes and keeps the files of representations other than the original (the compatible
+/// JPEG of a HEIC photo), for the file system to serve. The daemon injects one at mount; the
+/// file system itself never decodes, so no decoder library runs in the process that
+/// answers the kernel.
+public protocol RepresentationProviding: Sendable {
+    /// The ready file holding `asset` in `form` with its location handled under `location`,
+    /// made from the asset's source when not made yet (which may take a decode). `source`
+    /// opens the source, checked against the catalog, and is called only when the file must
+    /// be made; the provider closes the descriptor it returns.
+    func file(
+        of asset: Asset, as form: FileRepresentation, location: LocationPolicy, source: () throws(RepresentationError) -> Int32
+    ) throws(RepresentationError) -> RepresentedFile
+
+    /// Forgets a file `file(of:...)` returned that turned out missing or changed (evicted from
+    /// the cache), so that the next call makes it again.
+    func forget(_ file: RepresentedFile)
+
+    /// Runs `work` (making the files of what just became visible) on a thread of the
+    /// provider's, off every request path; a request that arrives while one runs makes one
+    /// more run after it, not one per request.
+    func prepareInBackground(_ work: @escaping @Sendable () -> Void)
+}
+
+/// A representation's ready file: where it is and how many bytes it has.
+public struct RepresentedFile: Hashable, Sendable {
+    public var path: String
+    public var size: Int64
+
+    public init(path: String, size: Int64) {
+        self.path = path
+        self.size = size
+    }
+}
+
+/// Why a representation could not be had.
+public enum RepresentationError: Error, Sendable, Equatable {
+    /// The source is not the file the catalog describes (changed or gone).
+    case sourceChanged
+    /// The source could not be opened or read (errno).
+    case sourceUnreadable(errno: Int32)
+    /// The source could not be converted (its decoder's reason; never metadata values).
+    case cannotConvert(String)
+    /// The made file could not be stored (errno).
+    case cacheUnwritable(errno: Int32)
+}
