@@ -42,6 +42,15 @@ public final class PickerGate: Sendable {
         ("Cross-Origin-Opener-Policy", "same-origin"),
     ]
 
+    /// A page's answer to `request`: the gate's refusal, or what `route` answers; either
+    /// way with the security headers (a response that sets its own caching keeps it).
+    func answer(_ request: HTTPRequest, port: UInt16, route: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        var response = check(request, port: port) ?? route(request)
+        let cacheable = response.headers.contains { $0.0 == "Cache-Control" }
+        response.headers += Self.securityHeaders.filter { !(cacheable && $0.0 == "Cache-Control") }
+        return response
+    }
+
     /// Nil when the request may go on to the routes; otherwise the response to send instead.
     public func check(_ request: HTTPRequest, port: UInt16) -> HTTPResponse? {
         let hosts = ["127.0.0.1:\(port)", "localhost:\(port)"]

@@ -43,10 +43,7 @@ public final class PickerService: Sendable {
     ]
 
     public func handle(_ request: HTTPRequest, port: UInt16) -> HTTPResponse {
-        var response = gate.check(request, port: port) ?? route(request)
-        let cacheable = response.headers.contains { $0.0 == "Cache-Control" }
-        response.headers += PickerGate.securityHeaders.filter { !(cacheable && $0.0 == "Cache-Control") }
-        return response
+        gate.answer(request, port: port, route: route)
     }
 
     private func route(_ request: HTTPRequest) -> HTTPResponse {

@@ -93,18 +93,7 @@ enum PickCommand {
         let url = "http://127.0.0.1:\(server.port)/?token=\(gate.oneTimeToken ?? "")"
         let request = setup.requestID.map { " (answering request \($0))" } ?? ""
         environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
-        let hasDisplay =
-            environment.variables["DISPLAY"].map { !$0.isEmpty } ?? false
-            || environment.variables["WAYLAND_DISPLAY"].map { !$0.isEmpty } ?? false
-        let openers: [String] = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"]
-        if open, hasDisplay, let opener = openers.first(where: { path in path.withCString { Glibc.access($0, X_OK) == 0 } }) {
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            _ = Spawn.start([opener, url], fileActions: &actions)
-        }
+        if open { BrowserOpener.open(url, environment: environment) }
         // The page answers within the request's life; an abandoned page ends after an hour.
         if finished.wait(timeout: .now() + 3600) == .timedOut {
             server.stop()

@@ -66,28 +66,13 @@ enum ReportCommand {
         boundPort.store(server.port, ordering: .relaxed)
         let url = "http://127.0.0.1:\(server.port)/?token=\(gate.oneTimeToken ?? "")"
         environment.output.line("Privacy report\(only.map { " for \($0)" } ?? "") at \(url)")
-        if open { openInBrowser(url, environment: environment) }
+        if open { BrowserOpener.open(url, environment: environment) }
         let timedOut = closed.wait(timeout: .now() + 3600) == .timedOut
         // Let the last response reach the browser before the server goes away.
         usleep(300_000)
         server.stop()
         environment.output.line(timedOut ? "The report page ended after an hour." : "The report page was closed.")
         return .success
-    }
-
-    /// Opens `url` with xdg-open when a display is there (its output discarded).
-    private static func openInBrowser(_ url: String, environment: Environment) {
-        let hasDisplay =
-            environment.variables["DISPLAY"].map { !$0.isEmpty } ?? false
-            || environment.variables["WAYLAND_DISPLAY"].map { !$0.isEmpty } ?? false
-        let openers = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"]
-        guard hasDisplay, let opener = openers.first(where: { path in path.withCString { Glibc.access($0, X_OK) == 0 } }) else { return }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        _ = Spawn.start([opener, url], fileActions: &actions)
     }
 }
 
