@@ -78,7 +78,10 @@ struct PNGWalker {
     private func text(type: String, data: ByteRange, chunk: ChecksummedChunk, layout: inout ContainerLayout) {
         // The keyword is 1-79 bytes and NUL-terminated.
         let head = ByteView(reader.prefix(at: data.offset, count: Int(min(data.length, 84))))
-        guard let (keywordBytes, afterKeyword) = head.cString(0) else { return }
+        guard let (keywordBytes, afterKeyword) = head.cString(0) else {
+            privateText(data: data, chunk: chunk, layout: &layout)
+            return
+        }
         let keyword = keywordBytes.text
         if keyword.hasPrefix("Raw profile type ") {
             let kind = keyword.dropFirst("Raw profile type ".count).lowercased()
@@ -87,7 +90,10 @@ struct PNGWalker {
             }
             return
         }
-        guard keyword == Self.xmpKeyword else { return }
+        guard keyword == Self.xmpKeyword else {
+            privateText(data: data, chunk: chunk, layout: &layout)
+            return
+        }
         switch type {
         case "tEXt":
             let skip = Int64(afterKeyword)
@@ -114,5 +120,17 @@ struct PNGWalker {
         default:
             layout.note("unpatchable: PNG zTXt XMP at \(data.offset) is compressed", structural: true)
         }
+    }
+
+    /// The chunk type a text chunk hidden by `--metadata private` gets: ancillary, private,
+    /// safe to copy, known to no reader.
+    static let hiddenType: [UInt8] = Array("prVt".utf8)
+
+    /// A text chunk other than XMP (a comment, an author, a title, compressed or not):
+    /// `--metadata private` renames it and zeros its data.
+    private func privateText(data: ByteRange, chunk: ChecksummedChunk, layout: inout ContainerLayout) {
+        layout.retaggedBlocks.append(
+            RetaggedBlock(tag: ByteRange(offset: data.offset - 4, length: 4), replacement: Self.hiddenType, data: data))
+        layout.checksummedChunks.append(chunk)
     }
 }

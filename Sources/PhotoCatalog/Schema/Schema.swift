@@ -22,9 +22,10 @@
 ///
 /// Version 3: sampled fingerprints and ctime (see `sampledFingerprintsStep`).
 /// Version 4: `assets.location_sources` (see `Schema+LocationSources.swift`).
+/// Version 5: `apps.metadata`, `assets.private_plans` (see `Schema+MetadataPolicy.swift`).
 enum Schema {
     /// The newest schema version this code writes and understands.
-    static let currentVersion = 4
+    static let currentVersion = 5
 
     /// The SQL that takes a catalog from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -92,6 +93,7 @@ enum Schema {
         """,
         sampledFingerprintsStep,
         locationSourcesStep,
+        metadataPolicyStep,
     ]
 
     /// Brings the database to `currentVersion`; a no-op when it is there already.

@@ -11,13 +11,19 @@ public struct App: Hashable, Sendable {
     public var selectionLimit: Int
     /// The Unix uid bound to this app with `--allow-other`, if any.
     public var uid: UInt32?
+    /// Whether identity and free-text metadata reach the app (`--metadata keep|private`).
+    public var metadataPolicy: MetadataPolicy
 
-    public init(name: String, filter: String = "", locationPolicy: LocationPolicy = .strip, selectionLimit: Int = 0, uid: UInt32? = nil) {
+    public init(
+        name: String, filter: String = "", locationPolicy: LocationPolicy = .strip, selectionLimit: Int = 0, uid: UInt32? = nil,
+        metadataPolicy: MetadataPolicy = .keep
+    ) {
         self.name = name
         self.filter = filter
         self.locationPolicy = locationPolicy
         self.selectionLimit = selectionLimit
         self.uid = uid
+        self.metadataPolicy = metadataPolicy
     }
 }
 

@@ -36,12 +36,16 @@ public struct AppOptions: Hashable, Sendable {
     /// The selection limit; 0 means none.
     public var limit: Int?
     public var uid: UIDBinding?
+    public var metadata: MetadataPolicy?
 
-    public init(filter: Filter? = nil, location: LocationPolicy? = nil, limit: Int? = nil, uid: UIDBinding? = nil) {
+    public init(
+        filter: Filter? = nil, location: LocationPolicy? = nil, limit: Int? = nil, uid: UIDBinding? = nil, metadata: MetadataPolicy? = nil
+    ) {
         self.filter = filter
         self.location = location
         self.limit = limit
         self.uid = uid
+        self.metadata = metadata
     }
 }
 
@@ -76,6 +80,7 @@ enum PickerOption: String, CaseIterable {
     case limit = "--limit"
     case uid = "--uid"
     case `where` = "--where"
+    case metadata = "--metadata"
 
     /// What the option's value looks like, for error messages.
     var expected: String {
@@ -84,6 +89,7 @@ enum PickerOption: String, CaseIterable {
         case .location: "strip, coarse or keep"
         case .limit: "a whole number from 0 (no limit) to 1000000000"
         case .uid: "a Unix uid from 1 to 4294967294, or none"
+        case .metadata: "keep or private"
         }
     }
 }

@@ -62,6 +62,7 @@ public enum PickerRenderer {
         }
         var out = "\n# \(name): \(grants.count) selected, \(visible) visible\n"
         out += appLine(app) + "\n"
+        if app.metadataPolicy == .private { out += Self.privateMetadataNote + "\n" }
         for line in lines { out += line + "\n" }
         return out
     }
@@ -73,6 +74,13 @@ public enum PickerRenderer {
         line += " --location \(app.locationPolicy.rawValue)"
         if app.selectionLimit > 0 { line += " --limit \(app.selectionLimit)" }
         if let uid = app.uid { line += " --uid \(uid)" }
+        if app.metadataPolicy == .private { line += " --metadata private" }
         return line
     }
+
+    /// What an app with `--metadata private` receives, as a comment line for `.picker`.
+    public static let privateMetadataNote =
+        "#   --metadata private: serial numbers, unique ids, owner/artist/creator names and contacts, face names, comments, "
+        + "captions, titles, keywords, time-zone offsets and maker notes are blanked; orientation, capture date, "
+        + "make/model/lens, exposure, size and colour profile stay; files that cannot be blanked in place are not shown"
 }

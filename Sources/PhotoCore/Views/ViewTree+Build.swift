@@ -297,12 +297,17 @@ extension ViewTree {
             for grant in grants where seen.insert(grant.asset).inserted {
                 guard let index = firstByID[grant.asset] else { continue }
                 // Fields read in place: copying a whole asset retains each of its parts.
-                if app.locationPolicy != .keep, case .withheld = assets[Int(index)].redaction.plan(for: app.locationPolicy) { continue }
+                if app.locationPolicy != .keep || app.metadataPolicy != .keep,
+                    assets[Int(index)].redaction.isWithheld(for: app.locationPolicy, metadata: app.metadataPolicy)
+                {
+                    continue
+                }
                 if passes(assets[Int(index)]) { members.append(index) }
             }
             let previousPart = previous?.appPart(named: app.name)
             let previousAssets = previous?.snapshot.assets ?? []
-            part.addFiles(members, of: assets, to: directory, policy: app.locationPolicy, scope: scope) { inode, parent, id in
+            part.addFiles(members, of: assets, to: directory, policy: app.locationPolicy, metadata: app.metadataPolicy, scope: scope) {
+                inode, parent, id in
                 previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
             }
         }

@@ -45,10 +45,12 @@ extension PhotoFileSystem {
         guard let node, tree.isVisible(node, to: try caller(of: request, in: tree)) else {
             throw .accessDenied
         }
-        guard case .file(_, let policy) = node.kind, let asset = tree.asset(of: node) else { throw .isDirectory }
+        guard case .file(_, let policy, let metadata) = node.kind, let asset = tree.asset(of: node) else { throw .isDirectory }
         guard offset >= 0, size >= 0 else { throw .invalidArgument }
+        // A private plan is overlaid from its stored form; a withheld one refuses the read.
+        if metadata == .private, asset.redaction.privatePlans.isWithheld(for: policy) { throw .accessDenied }
         var patches: [Patch]?
-        if policy != .keep {
+        if policy != .keep && metadata == .keep {
             // A withheld plan never reaches a view; refuse rather than serve the original.
             guard let planned = asset.redaction.plan(for: policy).patchesToServe else { throw .accessDenied }
             patches = planned.isEmpty ? nil : planned
@@ -69,6 +71,7 @@ extension PhotoFileSystem {
         }
         let filled = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<total])
         if let patches { PatchOverlay.apply(patches, to: filled, at: Int64(offset)) }
+        if metadata == .private, !asset.redaction.privatePlans.apply(for: policy, to: filled, at: Int64(offset)) { throw .accessDenied }
         return .bytes(UnsafeRawBufferPointer(filled))
     }
 

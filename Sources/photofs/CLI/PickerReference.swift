@@ -10,7 +10,7 @@ enum PickerReference {
 
     static let rows: [Row] = [
         Row(
-            synopsis: "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID]",
+            synopsis: "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID] [--metadata keep|private]",
             meaning: "a new app (name: letters, digits, '.', '_', '-'; up to 64 characters)",
             example: "app add editor --filter 'type:image -has:location' --location strip --limit 50"),
         Row(

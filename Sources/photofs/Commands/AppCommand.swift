@@ -7,8 +7,8 @@ enum AppCommand {
         name: "app",
         summary: "add, change, remove, list or show apps",
         usage: [
-            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID]",
-            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none]",
+            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID] [--metadata keep|private]",
+            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none] [--metadata keep|private]",
             "app remove NAME",
             "app list [--json]",
             "app show [--json] NAME",
@@ -17,7 +17,10 @@ enum AppCommand {
             An app sees MOUNTPOINT/apps/NAME: the assets granted to it that pass its filter, in \
             selection order. --location strip (default) removes GPS on read, coarse rounds it to \
             about 1 km, keep serves the original bytes. --limit caps the selection (0: none). --uid \
-            binds the view to a Unix user (with 'photofs mount --allow-other'). All take \
+            binds the view to a Unix user (with 'photofs mount --allow-other'). --metadata private \
+            (default keep) also blanks serial numbers, unique ids, names, contacts, face names, \
+            comments, captions, titles, keywords, time-zone offsets and maker notes; files that \
+            cannot be blanked in place are not shown to the app. All take \
             --library DIR or --catalog PATH.
             """,
         options: LibraryContext.options + [.flag("json", "print JSON (list, show)")], passesUnknownOptions: true
@@ -47,7 +50,7 @@ enum AppCommand {
     private static func json(_ app: App, _ current: LibraryState.Current) -> [String: Any] {
         let visible = AccessState(current.snapshot).visibleAssets(of: app.name, in: current.assets)
         var object: [String: Any] = [
-            "name": app.name, "filter": app.filter, "location": app.locationPolicy.rawValue,
+            "name": app.name, "filter": app.filter, "location": app.locationPolicy.rawValue, "metadata": app.metadataPolicy.rawValue,
             "limit": app.selectionLimit, "selected": current.snapshot.grants[app.name]?.count ?? 0, "visible": visible.count,
         ]
         if let uid = app.uid { object["uid"] = Int(uid) }
@@ -68,7 +71,9 @@ enum AppCommand {
         }
         for app in apps {
             let object = json(app, current)
-            output.line("\(app.name)\t\(object["visible"] ?? 0)/\(object["selected"] ?? 0) visible\tlocation \(app.locationPolicy.rawValue)\tlimit \(app.selectionLimit == 0 ? "none" : String(app.selectionLimit))\(app.uid.map { "\tuid \($0)" } ?? "")\tfilter \(app.filter.isEmpty ? "(everything)" : app.filter)")
+            output.line(
+                "\(app.name)\t\(object["visible"] ?? 0)/\(object["selected"] ?? 0) visible\tlocation \(app.locationPolicy.rawValue)\tlimit \(app.selectionLimit == 0 ? "none" : String(app.selectionLimit))\(app.uid.map { "\tuid \($0)" } ?? "")\tfilter \(app.filter.isEmpty ? "(everything)" : app.filter)"
+            )
         }
         return .success
     }
