@@ -70,9 +70,9 @@ enum ShowCommand {
             ("strip view", AssetFormatting.describe(a.redaction.strip)),
             ("coarse view", AssetFormatting.describe(a.redaction.coarse)),
             // What an app with --metadata private receives, by its location policy.
-            ("private view", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .strip))),
-            ("private+keep", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .keep))),
-            ("private+coar", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .coarse))),
+            ("private strip", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .strip))),
+            ("private keep", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .keep))),
+            ("private coarse", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .coarse))),
         ]
         for (name, value) in fields { output.line(name.padding(13) + value) }
         for problem in m.problems { output.line("problem".padding(13) + problem) }

@@ -16,6 +16,27 @@ enum IdentityReader {
         return readings
     }
 
+    /// Every exiftool warning and error of every path (JSON keeps only one of each), in one
+    /// run, keyed by the path as given.
+    static func complaints(_ paths: [String]) -> [String: Set<String>] {
+        guard !paths.isEmpty else { return [:] }
+        let script = "exec exiftool -ee -a -s -Warning -Error -- \"$@\" 2>/dev/null"
+        let result = run(["/bin/bash", "-c", script, "exiftool"] + paths)
+        var found: [String: Set<String>] = [:]
+        var current = paths.count == 1 ? paths[0] : nil
+        for line in result.output.split(separator: "\n") {
+            if line.hasPrefix("======== ") {
+                current = String(line.dropFirst(9))
+                continue
+            }
+            guard let current, let colon = line.firstIndex(of: ":") else { continue }
+            let tag = line[..<colon].trimmingCharacters(in: .whitespaces)
+            guard tag == "Warning" || tag == "Error" else { continue }
+            found[current, default: []].insert(tag + ": " + line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        return found
+    }
+
     /// Tag names (no group) that say who: serial numbers and unique ids, owners, artists,
     /// creators and their contacts, face and person names, free text, time-zone offsets,
     /// home and world-time cities, document ids.
