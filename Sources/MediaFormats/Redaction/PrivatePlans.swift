@@ -3,7 +3,9 @@
 /// run of one byte, stored in a few bytes instead of tens of kilobytes per asset. The read
 /// path overlays a plan straight from this form (`PatchOverlay.apply(encoded:...)`).
 ///
-///     encoded := version(1) plan(keep) plan(strip) plan(coarse)     (empty: not planned)
+///     encoded := version(1) entry(keep) entry(strip) entry(coarse)     (empty: not planned)
+///     entry   := plan | 2   (2: the same plan as the entry before; files without a location
+///                            have one plan for all three, stored once)
 public struct PrivatePlans: Hashable, Sendable {
     /// The binary form; empty until the file is planned (every private view withheld).
     public let encoded: [UInt8]
@@ -13,12 +15,14 @@ public struct PrivatePlans: Hashable, Sendable {
 
     /// The format version of `encoded`.
     static let encodingVersion: UInt8 = 1
+    /// The entry that repeats the plan before it.
+    static let samePlan: UInt8 = 2
 
     public init(keep: RedactionPlan, strip: RedactionPlan, coarse: RedactionPlan) {
         var out: [UInt8] = [Self.encodingVersion]
         keep.encode(into: &out)
-        strip.encode(into: &out)
-        coarse.encode(into: &out)
+        if strip == keep { out.append(Self.samePlan) } else { strip.encode(into: &out) }
+        if coarse == strip { out.append(Self.samePlan) } else { coarse.encode(into: &out) }
         encoded = out
     }
 
@@ -28,7 +32,14 @@ public struct PrivatePlans: Hashable, Sendable {
             var reader = PlanReader(bytes: bytes)
             let version = try reader.byte()
             guard version == Self.encodingVersion else { throw .unsupportedVersion(version) }
-            for _ in 0..<3 { _ = try RedactionPlan(from: &reader) }
+            _ = try RedactionPlan(from: &reader)
+            for _ in 0..<2 {
+                if reader.remaining > 0, bytes[reader.position] == Self.samePlan {
+                    reader.position += 1
+                } else {
+                    _ = try RedactionPlan(from: &reader)
+                }
+            }
             guard reader.isAtEnd else { throw .trailingBytes(at: reader.position) }
         }
         encoded = bytes
@@ -70,11 +81,18 @@ public struct PrivatePlans: Hashable, Sendable {
             }
         var reader = PlanReader(bytes: encoded)
         reader.position = 1
+        var current: Range<Int>?
         do {
-            for _ in 0..<index { try reader.skipPlan() }
-            let start = reader.position
-            try reader.skipPlan()
-            return start..<reader.position
+            for _ in 0...index {
+                let start = reader.position
+                if reader.remaining > 0, encoded[start] == Self.samePlan, current != nil {
+                    reader.position += 1
+                    continue
+                }
+                try reader.skipPlan()
+                current = start..<reader.position
+            }
+            return current
         } catch {
             return nil
         }

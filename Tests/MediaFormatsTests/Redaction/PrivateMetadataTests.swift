@@ -151,6 +151,12 @@ import Testing
                 #expect(ok && served == expected, "window \(start)..<\(end)")
             }
         }
+        // A plan equal to the one before is stored once.
+        let shared = PrivatePlans(keep: .patches(patchesA), strip: .patches(patchesA), coarse: .withheld(reason: "no"))
+        let once = RedactionPlan.patches(patchesA).encoded().count
+        #expect(shared.encoded.count == 1 + once + 1 + RedactionPlan.withheld(reason: "no").encoded().count)
+        #expect(shared.plan(for: .strip) == .patches(patchesA) && shared.isWithheld(for: .coarse))
+        #expect(try PrivatePlans(encoded: shared.encoded) == shared)
         var buffer = [UInt8](repeating: 9, count: 4)
         #expect(!buffer.withUnsafeMutableBytes { stored.apply(for: .strip, to: $0, at: 0) })
         #expect(buffer == [9, 9, 9, 9])
