@@ -43,9 +43,6 @@ public struct ContainerLayout: Hashable, Sendable {
     /// Data `--metadata private` fills with zeros: JPEG APPn segments photofs does not
     /// read (maker-specific blocks, JUMBF/C2PA manifests, FlashPix streams, FLIR records).
     public var opaqueBlocks: [ByteRange] = []
-    /// Set when the file keeps metadata `--metadata private` cannot blank in place
-    /// (compressed PNG text, a video's atoms): the file is withheld from private apps.
-    public var privateUnsupported: String?
     /// Set when the format keeps metadata photofs cannot read or rewrite in place (a
     /// compressed `brob` box, an unknown chunk): the file is withheld from views that
     /// hide location and counts as having one.

@@ -1,7 +1,10 @@
 /// Walks a JPEG's marker segments from SOI to SOS and records where its metadata lives:
 /// APP1 EXIF and XMP (standard and extended), APP2 MPF secondary images (walked as JPEGs
 /// of their own), APP13 Photoshop image resources (which carry IPTC-IIM), and the SOF
-/// dimensions. The entropy-coded data after SOS is not read.
+/// dimensions. The entropy-coded data after SOS is not read. For `--metadata private` it
+/// also lists COM segments (`retaggedBlocks`) and the APPn segments it does not read
+/// (`opaqueBlocks`: APP1 other than EXIF/XMP/FLIR, APP2 other than ICC/MPF, APP3-APP12,
+/// APP13 other than Photoshop, APP15).
 ///
 /// Not handled: metadata after the image data (trailers such as appended videos) and JPEG
 /// segments hidden behind junk bytes: junk where a marker should be ends the walk and

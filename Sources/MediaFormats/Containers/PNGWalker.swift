@@ -8,7 +8,9 @@
 /// - `zxIf` (compressed EXIF, a proposal some tools write);
 /// - ImageMagick's hex-encoded `Raw profile type exif`/`xmp`/`APP1` text chunks
 ///   (`tEXt`, `zTXt` or `iTXt`), which are not TIFF blocks.
-/// Chunk CRCs are not verified. Chunks after IEND are ignored, like decoders do.
+/// Text chunks other than XMP (comments, authors, titles; compressed or not) are listed in
+/// `retaggedBlocks` for `--metadata private` to hide. Chunk CRCs are not verified. Chunks
+/// after IEND are ignored, like decoders do.
 struct PNGWalker {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     static let xmpKeyword = "XML:com.adobe.xmp"

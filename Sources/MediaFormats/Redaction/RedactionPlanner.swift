@@ -33,6 +33,16 @@
 /// - A container that could not be parsed to its end (`isComplete == false`), or metadata
 ///   the format keeps where photofs cannot read or patch it (`unreadableMetadata`):
 ///   withheld, and counted as a location (`unverified`).
+///
+/// `--metadata private` gets three more plans (`PrivatePlans`, one per location policy),
+/// each the location plan's work plus, in the same patch list so that rewrites of one
+/// directory or one checksummed chunk compose: the `IdentityTags.exif` entries removed from
+/// every image directory (values zeroed, maker notes included); XMP blanked outside
+/// `IdentityTags.xmpKept` (`XMPIdentityScanner`; the location blanks are laid over it);
+/// the IPTC identity datasets and the Photoshop resources not kept; JPEG COM segments and
+/// PNG text chunks renamed and zeroed (`retaggedBlocks`), unread JPEG APPn segments and
+/// FLIR records zeroed (`opaqueBlocks`). A file whose location plan is withheld, or whose
+/// format's identity metadata photofs does not read (`privateRefusal`), is withheld.
 public enum RedactionPlanner {
     /// The plans for `layout`, reading the bytes the layout points to from `source`.
     public static func plans(layout: ContainerLayout, source: some ByteSource) -> RedactionPlans {
@@ -79,9 +89,8 @@ public enum RedactionPlanner {
 
     /// Why a file cannot be served to private apps at all, if it cannot: formats whose
     /// identity metadata photofs does not read (video atoms and tracks, GIF comments, raw
-    /// maker notes the image data depends on), or metadata it cannot blank in place.
+    /// maker notes the image data depends on).
     static func privateRefusal(_ layout: ContainerLayout) -> String? {
-        if let why = layout.privateUnsupported { return "\(why): cannot be made private in place" }
         switch layout.format {
         case .mp4, .mov, .threeGP, .avi, .mpegTS: return "video metadata is not made private yet"
         case .gif: return "GIF comments are not made private yet"
