@@ -22,7 +22,7 @@ struct AccessMirror: Sendable {
     static func load(from db: Database) throws(CatalogError) -> AccessMirror {
         var mirror = AccessMirror()
         mirror.dataVersion = try db.scalarInt("PRAGMA data_version") ?? 0
-        let a = try db.statement("SELECT name, filter, location, selection_limit, uid FROM apps")
+        let a = try db.statement("SELECT name, filter, location, selection_limit, uid, metadata FROM apps")
         defer { a.reset() }
         while try a.step() {
             let name = a.text(0)
@@ -31,7 +31,12 @@ struct AccessMirror: Sendable {
                 throw .badStoredValue(column: "apps.location", detail: "unknown policy \(policyText) for \(name)")
             }
             let uid = a.optionalInt64(4).flatMap { UInt32(exactly: $0) }
-            mirror.apps[name] = App(name: name, filter: a.text(1), locationPolicy: policy, selectionLimit: a.int(3), uid: uid)
+            let metadataText = a.text(5)
+            guard let metadata = MetadataPolicy(rawValue: metadataText) else {
+                throw .badStoredValue(column: "apps.metadata", detail: "unknown policy \(metadataText) for \(name)")
+            }
+            mirror.apps[name] = App(
+                name: name, filter: a.text(1), locationPolicy: policy, selectionLimit: a.int(3), uid: uid, metadataPolicy: metadata)
         }
         let g = try db.statement(
             "SELECT app, asset_id, position, granted_at_ns, expires_at_ns, once_owner FROM grants ORDER BY app, position")
@@ -77,15 +82,16 @@ struct AccessMirror: Sendable {
         for (name, app) in newApps where apps[name] != app {
             let s = try db.statement(
                 """
-                INSERT INTO apps(name, filter, location, selection_limit, uid) VALUES(?1, ?2, ?3, ?4, ?5)
+                INSERT INTO apps(name, filter, location, selection_limit, uid, metadata) VALUES(?1, ?2, ?3, ?4, ?5, ?6)
                 ON CONFLICT(name) DO UPDATE SET filter = excluded.filter, location = excluded.location,
-                selection_limit = excluded.selection_limit, uid = excluded.uid
+                selection_limit = excluded.selection_limit, uid = excluded.uid, metadata = excluded.metadata
                 """)
             try s.bind(1, name)
             try s.bind(2, app.filter)
             try s.bind(3, app.locationPolicy.rawValue)
             try s.bind(4, app.selectionLimit)
             try s.bind(5, app.uid.map { Int64($0) })
+            try s.bind(6, app.metadataPolicy.rawValue)
             try s.run()
             try Self.writeGrantTerms(of: app, replacing: apps[name], to: db)
         }

@@ -24,9 +24,10 @@
 /// Version 4: `assets.location_sources` (see `Schema+LocationSources.swift`).
 /// Version 5: `access_log` (see `Schema+AccessLog.swift`).
 /// Version 6: rule grants, exclusions, expiry, one-time runs (see `Schema+GrantTerms.swift`).
+/// Version 7: `apps.metadata`, `assets.private_plans` (see `Schema+MetadataPolicy.swift`).
 enum Schema {
     /// The newest schema version this code writes and understands.
-    static let currentVersion = 6
+    static let currentVersion = 7
 
     /// The SQL that takes a catalog from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -96,6 +97,7 @@ enum Schema {
         locationSourcesStep,
         accessLogStep,
         grantTermsStep,
+        metadataPolicyStep,
     ]
 
     /// Brings the database to `currentVersion`; a no-op when it is there already.

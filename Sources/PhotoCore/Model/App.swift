@@ -20,10 +20,13 @@ public struct App: Hashable, Sendable {
     public var grantsExpireSeconds: Int64?
     /// The one-time run (`photofs run --once`) going on now: grants made meanwhile belong to it.
     public var onceRun: RunOwner?
+    /// Whether identity and free-text metadata reach the app (`--metadata keep|private`).
+    public var metadataPolicy: MetadataPolicy
 
     public init(
         name: String, filter: String = "", locationPolicy: LocationPolicy = .strip, selectionLimit: Int = 0, uid: UInt32? = nil,
-        rules: [GrantRule] = [], exclusions: Set<AssetID> = [], grantsExpireSeconds: Int64? = nil, onceRun: RunOwner? = nil
+        rules: [GrantRule] = [], exclusions: Set<AssetID> = [], grantsExpireSeconds: Int64? = nil, onceRun: RunOwner? = nil,
+        metadataPolicy: MetadataPolicy = .keep
     ) {
         self.name = name
         self.filter = filter
@@ -34,6 +37,7 @@ public struct App: Hashable, Sendable {
         self.exclusions = exclusions
         self.grantsExpireSeconds = grantsExpireSeconds
         self.onceRun = onceRun
+        self.metadataPolicy = metadataPolicy
     }
 }
 

@@ -88,16 +88,18 @@ public struct AppOptions: Hashable, Sendable {
     public var limit: Int?
     public var uid: UIDBinding?
     public var grantsExpire: GrantsExpireSetting?
+    public var metadata: MetadataPolicy?
 
     public init(
         filter: Filter? = nil, location: LocationPolicy? = nil, limit: Int? = nil, uid: UIDBinding? = nil,
-        grantsExpire: GrantsExpireSetting? = nil
+        grantsExpire: GrantsExpireSetting? = nil, metadata: MetadataPolicy? = nil
     ) {
         self.filter = filter
         self.location = location
         self.limit = limit
         self.uid = uid
         self.grantsExpire = grantsExpire
+        self.metadata = metadata
     }
 }
 
@@ -137,9 +139,10 @@ enum PickerOption: String, CaseIterable {
     case `for` = "--for"
     case until = "--until"
     case once = "--once"
+    case metadata = "--metadata"
 
     /// The options of `app add` and `app set`.
-    static let appOptions: Set<PickerOption> = [.filter, .location, .limit, .uid, .grantsExpire]
+    static let appOptions: Set<PickerOption> = [.filter, .location, .limit, .uid, .grantsExpire, .metadata]
 
     /// What the option's value looks like, for error messages.
     var expected: String {
@@ -151,6 +154,7 @@ enum PickerOption: String, CaseIterable {
         case .location: "strip, coarse or keep"
         case .limit: "a whole number from 0 (no limit) to 1000000000"
         case .uid: "a Unix uid from 1 to 4294967294, or none"
+        case .metadata: "keep or private"
         }
     }
 }

@@ -4,7 +4,7 @@ import MediaFormats
 /// and assets exist is the executor's business.
 ///
 /// ```
-/// app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid N]
+/// app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid N] [--metadata keep|private]
 /// app set NAME [same options; --uid none unbinds]
 /// app remove NAME
 /// select APP TARGET...          (a word after `--` is always a target)
@@ -220,6 +220,9 @@ public enum PickerCommandParser {
             case .location:
                 guard let policy = LocationPolicy(rawValue: value) else { throw bad }
                 result.location = policy
+            case .metadata:
+                guard let policy = MetadataPolicy(rawValue: value) else { throw bad }
+                result.metadata = policy
             case .limit:
                 guard value.utf8.count <= 10, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(value), n <= 1_000_000_000
                 else { throw bad }

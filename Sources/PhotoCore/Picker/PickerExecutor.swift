@@ -53,13 +53,15 @@ public enum PickerExecutor {
             guard state.apps[name] == nil else { throw .appExists(name, line: line) }
             state.apps[name] = App(
                 name: name, filter: options.filter?.source ?? "", locationPolicy: options.location ?? .strip,
-                selectionLimit: options.limit ?? 0, uid: options.uid?.value, grantsExpireSeconds: options.grantsExpire?.value)
+                selectionLimit: options.limit ?? 0, uid: options.uid?.value, grantsExpireSeconds: options.grantsExpire?.value,
+                metadataPolicy: options.metadata ?? .keep)
             state.grants[name] = state.grants[name] ?? []
 
         case .appSet(let name, let options):
             guard var app = state.apps[name] else { throw .unknownApp(name, line: line) }
             if let filter = options.filter { app.filter = filter.source }
             if let location = options.location { app.locationPolicy = location }
+            if let metadata = options.metadata { app.metadataPolicy = metadata }
             if let uid = options.uid { app.uid = uid.value }
             if let expire = options.grantsExpire { app.grantsExpireSeconds = expire.value }
             if let limit = options.limit {

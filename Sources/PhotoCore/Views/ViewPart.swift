@@ -106,7 +106,7 @@ struct ViewPartBuilder {
     /// that the four library views of an asset share one name buffer.
     mutating func addFiles(
         _ members: [Int32], of assets: ChunkedArray<Asset>, baseNames: [[UInt8]]? = nil, to directory: Int32, policy: LocationPolicy,
-        scope: ViewScope, previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
+        metadata: MetadataPolicy = .keep, scope: ViewScope, previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
     ) {
         guard !members.isEmpty else { return }
         let directoryPath = directoryPaths[directory] ?? []
@@ -127,8 +127,9 @@ struct ViewPartBuilder {
         let names = ViewNaming.assign(candidates, reserved: reserved)
         for (position, index) in members.enumerated() {
             _ = add(
-                inode: inodes[position], parent: directory, name: names[position], kind: .file(asset: index, policy: policy), scope: scope,
-                path: nil)
+                inode: inodes[position], parent: directory, name: names[position],
+                kind: .file(asset: index, policy: policy, metadata: metadata),
+                scope: scope, path: nil)
         }
     }
 

@@ -303,7 +303,8 @@ extension ViewTree {
         }
         let previousPart = previous?.appPart(named: app.name)
         let previousAssets = previous?.snapshot.assets ?? []
-        part.addFiles(members, of: assets, to: directory, policy: app.locationPolicy, scope: scope) { inode, parent, id in
+        part.addFiles(members, of: assets, to: directory, policy: app.locationPolicy, metadata: app.metadataPolicy, scope: scope) {
+            inode, parent, id in
             previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
         }
         return part.finish()

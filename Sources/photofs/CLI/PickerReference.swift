@@ -10,7 +10,8 @@ enum PickerReference {
 
     static let rows: [Row] = [
         Row(
-            synopsis: "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION]",
+            synopsis:
+                "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION] [--metadata keep|private]",
             meaning: "a new app (name: letters, digits, '.', '_', '-'; up to 64 characters)",
             example: "app add editor --filter 'type:image -has:location' --location strip --limit 50"),
         Row(
