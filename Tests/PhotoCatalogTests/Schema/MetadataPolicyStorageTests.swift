@@ -4,8 +4,9 @@ import Testing
 
 @testable import PhotoCatalog
 
-/// Schema step 5: an app's `--metadata` policy and each asset's private plans are stored,
-/// survive a reopen, and a catalog from before the step keeps its apps' metadata.
+/// The metadata policy step (`Schema.metadataPolicyStep`): an app's `--metadata` policy
+/// and each asset's private plans are stored, survive a reopen, and a catalog from before
+/// the step keeps its apps' metadata.
 @Suite("Metadata policy storage")
 struct MetadataPolicyStorageTests {
     @Test func anAppsMetadataPolicySurvivesAReopen() throws {
