@@ -22,7 +22,7 @@ struct AccessMirror: Sendable {
     static func load(from db: Database) throws(CatalogError) -> AccessMirror {
         var mirror = AccessMirror()
         mirror.dataVersion = try db.scalarInt("PRAGMA data_version") ?? 0
-        let a = try db.statement("SELECT name, filter, location, selection_limit, uid, representation, quality FROM apps")
+        let a = try db.statement("SELECT name, filter, location, selection_limit, uid, representation, quality, metadata FROM apps")
         defer { a.reset() }
         while try a.step() {
             let name = a.text(0)
@@ -39,9 +39,13 @@ struct AccessMirror: Sendable {
             guard (1...100).contains(quality) else {
                 throw .badStoredValue(column: "apps.quality", detail: "quality \(quality) is not 1-100 for \(name)")
             }
+            let metadataText = a.text(7)
+            guard let metadata = MetadataPolicy(rawValue: metadataText) else {
+                throw .badStoredValue(column: "apps.metadata", detail: "unknown policy \(metadataText) for \(name)")
+            }
             mirror.apps[name] = App(
                 name: name, filter: a.text(1), locationPolicy: policy, selectionLimit: a.int(3), uid: uid, representation: representation,
-                quality: quality)
+                quality: quality, metadataPolicy: metadata)
         }
         let g = try db.statement(
             "SELECT app, asset_id, position, granted_at_ns, expires_at_ns, once_owner FROM grants ORDER BY app, position")
@@ -87,11 +91,11 @@ struct AccessMirror: Sendable {
         for (name, app) in newApps where apps[name] != app {
             let s = try db.statement(
                 """
-                INSERT INTO apps(name, filter, location, selection_limit, uid, representation, quality)
-                VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                INSERT INTO apps(name, filter, location, selection_limit, uid, representation, quality, metadata)
+                VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
                 ON CONFLICT(name) DO UPDATE SET filter = excluded.filter, location = excluded.location,
                 selection_limit = excluded.selection_limit, uid = excluded.uid, representation = excluded.representation,
-                quality = excluded.quality
+                quality = excluded.quality, metadata = excluded.metadata
                 """)
             try s.bind(1, name)
             try s.bind(2, app.filter)
@@ -100,6 +104,7 @@ struct AccessMirror: Sendable {
             try s.bind(5, app.uid.map { Int64($0) })
             try s.bind(6, app.representation.rawValue)
             try s.bind(7, app.quality)
+            try s.bind(8, app.metadataPolicy.rawValue)
             try s.run()
             try Self.writeGrantTerms(of: app, replacing: apps[name], to: db)
         }

@@ -8,10 +8,10 @@ enum AssetRows {
         id, fingerprint, path, size, mtime_ns, inode, format, capture_key, capture_offset_min, \
         date_source, make, model, lens, orientation, width, height, latitude, longitude, altitude, \
         has_exif, software, says_screenshot, problems, redaction_strip, redaction_coarse, indexed_at_ns, ctime_ns, \
-        location_sources
+        location_sources, private_plans
         """
 
-    static let insertSQL = "INSERT OR REPLACE INTO assets(\(columns)) VALUES(" + (1...28).map { "?\($0)" }.joined(separator: ",") + ")"
+    static let insertSQL = "INSERT OR REPLACE INTO assets(\(columns)) VALUES(" + (1...29).map { "?\($0)" }.joined(separator: ",") + ")"
 
     /// The encoded identity plan, the commonest BLOB: decoded without work.
     private static let identityBlob = RedactionPlan.identity.encoded()
@@ -88,6 +88,7 @@ enum AssetRows {
         try s.bind(26, record.indexedAtNanoseconds)
         try s.bind(27, a.ctimeNanoseconds)
         try s.bind(28, Int64(m.locationSources.rawValue))
+        try s.bind(29, a.redaction.privatePlans.encoded)
         try s.run()
     }
 
@@ -130,7 +131,13 @@ enum AssetRows {
             location: location, locationSources: LocationSources(rawValue: UInt32(truncatingIfNeeded: s.int64(27))),
             hasExif: s.int64(19) != 0, software: shared(s, 20, &interner),
             saysScreenshot: s.int64(21) != 0, problems: problems)
-        let redaction = RedactionPlans(strip: try plan(s, 23, idText), coarse: try plan(s, 24, idText))
+        let privatePlans: PrivatePlans
+        do {
+            privatePlans = s.isNull(28) ? .notPlanned : try PrivatePlans(encoded: s.blob(28))
+        } catch {
+            throw .badStoredValue(column: "assets.private_plans", detail: "undecodable plans for \(idText): \(error)")
+        }
+        let redaction = RedactionPlans(strip: try plan(s, 23, idText), coarse: try plan(s, 24, idText), privatePlans: privatePlans)
         return Asset(
             id: id, path: LibraryPath(bytes: s.blob(2)), size: s.int64(3), mtimeNanoseconds: s.int64(4),
             inode: UInt64(bitPattern: s.int64(5)), ctimeNanoseconds: s.int64(26), metadata: metadata, redaction: redaction)

@@ -1,5 +1,6 @@
 // libFuzzer target: the redaction planner with the input as an XMP packet, an EXIF block
-// and a PNG-style checksummed chunk at once, and the plan decoder on the raw input; then
+// and a PNG-style checksummed chunk at once (every location and metadata policy; private
+// plans also overlaid from their stored form), and the plan decoders on the raw input; then
 // the input alone as Photoshop resources (JPEG APP13) from its first "8BIM" on, where the
 // redacted bytes must hold no IPTC place name that a second walk can find.
 
@@ -19,6 +20,17 @@ public func fuzzPlanner(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let plans = RedactionPlanner.plans(layout: layout, source: source)
     checkPlan(plans.strip, fileSize: length, original: source.bytes)
     checkPlan(plans.coarse, fileSize: length, original: source.bytes)
+    // The private plans: sound, and overlaid from their stored form as decoded.
+    for policy in LocationPolicy.allCases {
+        let plan = plans.privatePlans.plan(for: policy)
+        checkPlan(plan, fileSize: length, original: source.bytes)
+        guard case .patches = plan else { continue }
+        var decoded = source.bytes
+        plan.apply(to: &decoded, at: 0)
+        var overlaid = source.bytes
+        let served = overlaid.withUnsafeMutableBytes { plans.privatePlans.apply(for: policy, to: $0, at: 0) }
+        precondition(served && overlaid == decoded, "the stored private plan overlays other bytes than the decoded one")
+    }
 
     // The resource block starts at the first "8BIM" (so seeds cut from JPEGs with an APP13
     // reach the resource walker at once), else at 0.
@@ -39,6 +51,14 @@ public func fuzzPlanner(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
 
+    // Hostile stored private plans: whatever decodes overlays within the buffer or refuses.
+    if let stored = try? PrivatePlans(encoded: source.bytes) {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        for policy in LocationPolicy.allCases {
+            _ = stored.plan(for: policy)
+            _ = buffer.withUnsafeMutableBytes { stored.apply(for: policy, to: $0, at: 3) }
+        }
+    }
     if let decoded = try? RedactionPlans(encoded: source.bytes) {
         precondition((try? RedactionPlans(encoded: decoded.encoded())) == decoded, "decode/encode does not round-trip")
     }

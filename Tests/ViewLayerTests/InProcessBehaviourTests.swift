@@ -75,6 +75,44 @@ struct InProcessBehaviourTests {
     }
 }
 
+/// The read path of a `--metadata private` view, in the layer: each listed file is the
+/// original with the asset's stored private plan (for the app's location policy)
+/// overlaid, a located photo loses its location there too, and a file whose private plan
+/// withholds it is not listed.
+extension InProcessBehaviourTests {
+    @Test func privateViewServesTheStoredPrivatePlan() throws {
+        try Self.withClient { (client, library) throws in
+            let catalog = try Catalog.open(at: library.catalog)
+            let named = library.uniquelyNamed
+            try #require(!named.isEmpty)
+            let ids = named.map(\.id).joined(separator: " ")
+            #expect(client.writePicker("app add private --location strip --metadata private\nselect private \(ids)\n") == 0)
+            let listed = Set(try client.list("apps/private").get())
+            let located = Set(library.located.map(\.id))
+            var served = 0
+            var locatedServed = 0
+            for member in named {
+                let stored = try #require(try catalog.asset(at: LibraryPath(member.path))?.asset)
+                let plans = stored.redaction.privatePlans
+                var expected = library.original(member)
+                let servable = plans.plan(for: .strip).apply(to: &expected, at: 0)
+                #expect(listed.contains(member.basename) == servable, "\(member.path): listed \(listed.contains(member.basename))")
+                guard servable else { continue }
+                served += 1
+                // Compared as values, not printed: the original's bytes may hold a coordinate.
+                let bytes = try client.read("apps/private/" + member.basename).get()
+                #expect(bytes == expected, "\(member.path) is not the original with its private plan overlaid")
+                if located.contains(member.id) {
+                    locatedServed += 1
+                    #expect(!LocationCheck.hasLocation(bytes), "the private strip view of \(member.path) holds a location")
+                }
+            }
+            #expect(served > 0, "no file of the sample library reaches a private app")
+            #expect(locatedServed > 0, "no located photo of the sample library reaches a private app")
+        }
+    }
+}
+
 /// Whether a file holds a location, as the indexer reads it (libexif and the location model).
 enum LocationCheck {
     static func hasLocation(_ bytes: [UInt8]) -> Bool {

@@ -36,6 +36,13 @@ public struct ContainerLayout: Hashable, Sendable {
     /// The pieces of a FLIR thermal camera's FFF record (JPEG APP1 `FLIR\0` segments), in
     /// file order; the record holds a GPS sub-record.
     public var flirChunks: [FLIRChunk] = []
+    /// Blocks `--metadata private` hides whole by renaming them to a type no reader
+    /// interprets and zeroing their data: JPEG COM segments (comments), PNG text chunks
+    /// other than XMP (comments, authors, titles).
+    public var retaggedBlocks: [RetaggedBlock] = []
+    /// Data `--metadata private` fills with zeros: JPEG APPn segments photofs does not
+    /// read (maker-specific blocks, JUMBF/C2PA manifests, FlashPix streams, FLIR records).
+    public var opaqueBlocks: [ByteRange] = []
     /// Set when the format keeps metadata photofs cannot read or rewrite in place (a
     /// compressed `brob` box, an unknown chunk): the file is withheld from views that
     /// hide location and counts as having one.
@@ -70,6 +77,20 @@ public struct ContainerLayout: Hashable, Sendable {
         self.pixelHeight = pixelHeight
         self.problems = problems
         self.isComplete = isComplete
+    }
+}
+
+/// A block renamed and zeroed by `--metadata private`: `replacement` is written over
+/// `tag` (the marker code or chunk type) and `data` becomes zeros.
+public struct RetaggedBlock: Hashable, Sendable {
+    public var tag: ByteRange
+    public var replacement: [UInt8]
+    public var data: ByteRange
+
+    public init(tag: ByteRange, replacement: [UInt8], data: ByteRange) {
+        self.tag = tag
+        self.replacement = replacement
+        self.data = data
     }
 }
 

@@ -1,7 +1,10 @@
 /// Walks a JPEG's marker segments from SOI to SOS and records where its metadata lives:
 /// APP1 EXIF and XMP (standard and extended), APP2 MPF secondary images (walked as JPEGs
 /// of their own), APP13 Photoshop image resources (which carry IPTC-IIM), and the SOF
-/// dimensions. The entropy-coded data after SOS is not read.
+/// dimensions. The entropy-coded data after SOS is not read. For `--metadata private` it
+/// also lists COM segments (`retaggedBlocks`) and the APPn segments it does not read
+/// (`opaqueBlocks`: APP1 other than EXIF/XMP/FLIR, APP2 other than ICC/MPF, APP3-APP12,
+/// APP13 other than Photoshop, APP15).
 ///
 /// Not handled: metadata after the image data (trailers such as appended videos) and JPEG
 /// segments hidden behind junk bytes: junk where a marker should be ends the walk and
@@ -110,7 +113,13 @@ struct JPEGWalker {
             switch marker {
             case 0xE1: app1(data, label: label, layout: &layout)
             case 0xE2 where primary: app2(data, label: label, layout: &layout, secondary: &secondary)
+            case 0xE2: opaqueUnlessICC(data, layout: &layout)
             case 0xED: app13(data, layout: &layout)
+            case 0xFE:
+                // A comment becomes an APP15 segment of zeros: decoders skip any APPn.
+                layout.retaggedBlocks.append(
+                    RetaggedBlock(tag: ByteRange(offset: markerPos + 1, length: 1), replacement: [0xEF], data: data))
+            case 0xE3...0xEC, 0xEF: layout.opaqueBlocks.append(data)
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 if primary, layout.pixelWidth == nil, let sof = reader.view(ByteRange(offset: dataStart, length: min(data.length, 5))),
                     let height = sof.u16(1), let width = sof.u16(3), width > 0
@@ -157,6 +166,8 @@ struct JPEGWalker {
             // A non-standard XMP header (e.g. "XMP\0..."): the XML still reaches readers.
             layout.note("\(label): XMP under a non-standard APP1 header at \(data.offset)", structural: false)
             layout.xmpPackets.append(ByteRange(offset: data.offset + Int64(start), length: data.length - Int64(start)))
+        } else {
+            layout.opaqueBlocks.append(data)
         }
     }
 
@@ -164,7 +175,10 @@ struct JPEGWalker {
     /// `Adobe_CM` APP13 holds no IPTC.)
     private func app13(_ data: ByteRange, layout: inout ContainerLayout) {
         let skip = Int64(Self.photoshopSignature.count)
-        guard data.length >= skip, reader.bytes(at: data.offset, count: Int(skip)) == Self.photoshopSignature else { return }
+        guard data.length >= skip, reader.bytes(at: data.offset, count: Int(skip)) == Self.photoshopSignature else {
+            layout.opaqueBlocks.append(data)
+            return
+        }
         layout.photoshopResources.append(ByteRange(offset: data.offset + skip, length: data.length - skip))
     }
 
@@ -180,9 +194,19 @@ struct JPEGWalker {
         return nil
     }
 
+    /// An APP2 segment other than MPF: an ICC profile stays, anything else (FlashPix) is
+    /// opaque to `--metadata private`.
+    private func opaqueUnlessICC(_ data: ByteRange, layout: inout ContainerLayout) {
+        let icc = Array("ICC_PROFILE\0".utf8)
+        if reader.bytes(at: data.offset, count: icc.count) != icc { layout.opaqueBlocks.append(data) }
+    }
+
     /// APP2 `MPF\0`: the MP index IFD lists the other images (offsets relative to the MPF TIFF header).
     private func app2(_ data: ByteRange, label: String, layout: inout ContainerLayout, secondary: inout [ByteRange]) {
-        guard let head = reader.bytes(at: data.offset, count: 4), head == Self.mpfSignature else { return }
+        guard let head = reader.bytes(at: data.offset, count: 4), head == Self.mpfSignature else {
+            opaqueUnlessICC(data, layout: &layout)
+            return
+        }
         let tiffStart = data.offset + 4
         guard let tiff = TIFFStructure(reader: reader, base: tiffStart, limit: data.end - tiffStart),
             let entries = tiff.entries(at: tiff.firstIFD)

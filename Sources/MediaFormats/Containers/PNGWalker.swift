@@ -8,7 +8,9 @@
 /// - `zxIf` (compressed EXIF, a proposal some tools write);
 /// - ImageMagick's hex-encoded `Raw profile type exif`/`xmp`/`APP1` text chunks
 ///   (`tEXt`, `zTXt` or `iTXt`), which are not TIFF blocks.
-/// Chunk CRCs are not verified. Chunks after IEND are ignored, like decoders do.
+/// Text chunks other than XMP (comments, authors, titles; compressed or not) are listed in
+/// `retaggedBlocks` for `--metadata private` to hide. Chunk CRCs are not verified. Chunks
+/// after IEND are ignored, like decoders do.
 struct PNGWalker {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     static let xmpKeyword = "XML:com.adobe.xmp"
@@ -78,7 +80,10 @@ struct PNGWalker {
     private func text(type: String, data: ByteRange, chunk: ChecksummedChunk, layout: inout ContainerLayout) {
         // The keyword is 1-79 bytes and NUL-terminated.
         let head = ByteView(reader.prefix(at: data.offset, count: Int(min(data.length, 84))))
-        guard let (keywordBytes, afterKeyword) = head.cString(0) else { return }
+        guard let (keywordBytes, afterKeyword) = head.cString(0) else {
+            privateText(data: data, chunk: chunk, layout: &layout)
+            return
+        }
         let keyword = keywordBytes.text
         if keyword.hasPrefix("Raw profile type ") {
             let kind = keyword.dropFirst("Raw profile type ".count).lowercased()
@@ -87,7 +92,10 @@ struct PNGWalker {
             }
             return
         }
-        guard keyword == Self.xmpKeyword else { return }
+        guard keyword == Self.xmpKeyword else {
+            privateText(data: data, chunk: chunk, layout: &layout)
+            return
+        }
         switch type {
         case "tEXt":
             let skip = Int64(afterKeyword)
@@ -114,5 +122,17 @@ struct PNGWalker {
         default:
             layout.note("unpatchable: PNG zTXt XMP at \(data.offset) is compressed", structural: true)
         }
+    }
+
+    /// The chunk type a text chunk hidden by `--metadata private` gets: ancillary, private,
+    /// safe to copy, known to no reader.
+    static let hiddenType: [UInt8] = Array("prVt".utf8)
+
+    /// A text chunk other than XMP (a comment, an author, a title, compressed or not):
+    /// `--metadata private` renames it and zeros its data.
+    private func privateText(data: ByteRange, chunk: ChecksummedChunk, layout: inout ContainerLayout) {
+        layout.retaggedBlocks.append(
+            RetaggedBlock(tag: ByteRange(offset: data.offset - 4, length: 4), replacement: Self.hiddenType, data: data))
+        layout.checksummedChunks.append(chunk)
     }
 }

@@ -1,4 +1,3 @@
-
 /// Plans the patches that remove (strip) or round (coarse) the location in one TIFF block:
 /// an EXIF block of a JPEG, PNG, WebP or HEIC, or a whole TIFF/DNG file.
 ///
@@ -18,8 +17,8 @@
 /// become `round(degrees × 100)/100, 0/1, 0/1`; every other entry and its value is zeroed.
 /// Without coordinates that can be rounded with certainty, coarse strips.
 struct EXIFLocationRedactor {
-    /// Which rewrite to plan.
-    enum Mode { case strip, coarse }
+    /// Which rewrite to plan (`keep`: location untouched, for `removingIdentity` alone).
+    enum Mode { case strip, coarse, keep }
 
     /// What planning one block came to.
     enum Outcome: Equatable {
@@ -27,6 +26,8 @@ struct EXIFLocationRedactor {
         case noLocation
         /// Location found (`sources`) and removed or rounded.
         case redacted(sources: LocationSources)
+        /// No location, but identity tags removed (`removingIdentity`).
+        case identityRemoved
         /// The block could not be walked with certainty and was blanked whole (fail closed).
         case blanked(reason: String)
         /// The block could not be walked with certainty and cannot be blanked without
@@ -37,6 +38,9 @@ struct EXIFLocationRedactor {
     let mode: Mode
     /// Whether blanking the whole block is allowed (false when the block is the image file).
     let mayBlankBlock: Bool
+    /// Whether the tags of `IdentityTags.exif` are removed too (`--metadata private`), the
+    /// same way as GeoTIFF tags: out of the directory, their values zeroed.
+    var removingIdentity = false
 
     /// Plans the patches for `structure` (already walked) into `patches`.
     func plan(_ structure: TIFFLayout, source: some ByteSource, into patches: inout PatchList) throws(ByteSourceError) -> Outcome {
@@ -47,16 +51,19 @@ struct EXIFLocationRedactor {
             return .blanked(reason: reason)
         }
         guard let order = structure.byteOrder else { return .noLocation }
-        let located = structure.gpsDirectories.filter(Self.holdsLocation)
+        let located = mode == .keep ? [] : structure.gpsDirectories.filter(Self.holdsLocation)
         // Entries to take out of each directory, by the directory's offset.
         var removals: [Int64: Set<UInt16>] = [:]
         var sources: LocationSources = []
         for directory in structure.directories where directory.kind != .gps {
-            let geo = Set(directory.entries.map(\.tag)).intersection(EXIFTag.geoTIFF)
+            let tags = Set(directory.entries.map(\.tag))
+            let geo = mode == .keep ? [] : tags.intersection(EXIFTag.geoTIFF)
             if !geo.isEmpty {
                 removals[directory.offset, default: []].formUnion(geo)
                 sources.insert(.geoTIFF)
             }
+            let identity = removingIdentity ? tags.intersection(IdentityTags.exif) : []
+            if !identity.isEmpty { removals[directory.offset, default: []].formUnion(identity) }
         }
         if !located.isEmpty { sources.insert(.exifGPS) }
         for gps in located {
@@ -83,6 +90,7 @@ struct EXIFLocationRedactor {
                 directory, keeping: directory.entries.filter { !tags.contains($0.tag) }.map { encode($0, order: order) }, order: order,
                 into: &patches)
         }
+        if sources.isEmpty && !removals.isEmpty { return .identityRemoved }
         return sources.isEmpty ? .noLocation : .redacted(sources: sources)
     }
 

@@ -26,6 +26,16 @@ struct IPTCLocationRedactor {
         case uncertain(reason: String)
     }
 
+    /// The datasets removed: `locationDatasets`, and under `--metadata private` also
+    /// `IdentityTags.iptcDatasets` (without the location ones when location is kept).
+    var datasets: Set<UInt8> = IPTCLocationRedactor.locationDatasets
+    /// The envelope record (1) datasets removed (`IdentityTags.iptcEnvelopeDatasets` under
+    /// `--metadata private`).
+    var envelopeDatasets: Set<UInt8> = []
+    /// Whether Photoshop resources outside `IdentityTags.photoshopResources` get id 0 and
+    /// zero data (`--metadata private`).
+    var blankingOtherResources = false
+
     /// The largest block read; IPTC and resource blocks are kilobytes (APP13 holds 64 KiB).
     static let maxBlock = Int64(SourceReader.maxRead)
 
@@ -59,13 +69,19 @@ struct IPTCLocationRedactor {
             blank(block, into: &patches)
             return .blanked(reason: "Photoshop resources at \(block.offset) cannot be walked with certainty")
         }
+        var blankedOthers = 0
+        for resource in resources where blankingOtherResources && !IdentityTags.photoshopResources.contains(resource.id) {
+            patches.add(at: resource.idOffset, [0, 0])
+            patches.fill(resource.data, with: 0)
+            blankedOthers += 1
+        }
         let iptcResources = resources.filter { $0.id == Self.iptcResource }
         let digest = resources.first { $0.id == Self.digestResource && $0.data.length == Int64(MD5.digestSize) }
         var count = 0
         for resource in iptcResources {
             let start = Int(resource.data.offset - block.offset)
             let data = bytes[start..<(start + Int(resource.data.length))]
-            guard let found = Self.locationDatasets(in: data) else {
+            guard let found = Self.locationDatasets(in: data, numbers: datasets, envelope: envelopeDatasets) else {
                 patches.add(at: resource.idOffset, [0, 0])
                 patches.fill(resource.data, with: 0)
                 // No IPTC is left for the digest to describe.
@@ -90,7 +106,7 @@ struct IPTCLocationRedactor {
                 }
             }
         }
-        return count > 0 ? .redacted(datasets: count) : .noLocation
+        return count + blankedOthers > 0 ? .redacted(datasets: count + blankedOthers) : .noLocation
     }
 
     /// Plans the patches for raw IPTC-IIM data (a TIFF's IPTC-NAA tag) at `range`; data
@@ -99,7 +115,7 @@ struct IPTCLocationRedactor {
         guard range.length > 0 else { return .noLocation }
         guard range.length <= Self.maxBlock else { return .uncertain(reason: "IPTC data at \(range.offset) is too large to read") }
         let bytes = try RedactionPlanner.read(range, from: source)
-        guard let found = Self.locationDatasets(in: bytes[...]) else {
+        guard let found = Self.locationDatasets(in: bytes[...], numbers: datasets, envelope: envelopeDatasets) else {
             patches.fill(range, with: 0)
             return .blanked(reason: "IPTC data at \(range.offset) cannot be walked with certainty")
         }
@@ -114,13 +130,13 @@ struct IPTCLocationRedactor {
         guard range.length > 0 else { return .noLocation }
         guard range.length <= Self.maxBlock else { return .uncertain(reason: "maker note at \(range.offset) is too large to read") }
         let bytes = try RedactionPlanner.read(range, from: source)
-        let found = Self.embeddedLocationDatasets(in: bytes)
+        let found = Self.embeddedLocationDatasets(in: bytes, numbers: datasets)
         remove(found, base: range.offset, into: &patches)
         return found.isEmpty ? .noLocation : .redacted(datasets: found.count)
     }
 
     /// The location datasets of every IPTC record run found inside `bytes`.
-    static func embeddedLocationDatasets(in bytes: [UInt8]) -> [Dataset] {
+    static func embeddedLocationDatasets(in bytes: [UInt8], numbers: Set<UInt8> = locationDatasets) -> [Dataset] {
         let start: [UInt8] = [0x1C, 0x02, 0x00, 0x00, 0x02]
         var found: [Dataset] = []
         var index = 0
@@ -134,7 +150,7 @@ struct IPTCLocationRedactor {
             while position <= bytes.count - 5, bytes[position] == 0x1C {
                 let short = Int(bytes[position + 3]) << 8 | Int(bytes[position + 4])
                 guard short & 0x8000 == 0, short <= bytes.count - position - 5 else { break }
-                if bytes[position + 1] == 2, locationDatasets.contains(bytes[position + 2]) {
+                if bytes[position + 1] == 2, numbers.contains(bytes[position + 2]) {
                     found.append(Dataset(numberIndex: position + 2, value: (position + 5)..<(position + 5 + short)))
                 }
                 position += 5 + short
@@ -190,7 +206,9 @@ struct IPTCLocationRedactor {
 
     /// The location datasets of IPTC-IIM data, or nil when the data does not walk cleanly
     /// (zero padding after the last dataset is allowed).
-    static func locationDatasets(in data: ArraySlice<UInt8>) -> [Dataset]? {
+    static func locationDatasets(in data: ArraySlice<UInt8>, numbers: Set<UInt8> = locationDatasets, envelope: Set<UInt8> = [])
+        -> [Dataset]?
+    {
         var found: [Dataset] = []
         var position = data.startIndex
         while position < data.endIndex {
@@ -210,7 +228,7 @@ struct IPTCLocationRedactor {
                 valueStart += digits
             }
             guard length <= data.endIndex - valueStart else { return nil }
-            if record == 2, locationDatasets.contains(number) {
+            if (record == 2 && numbers.contains(number)) || (record == 1 && envelope.contains(number)) {
                 found.append(Dataset(numberIndex: position + 2, value: valueStart..<(valueStart + length)))
             }
             position = valueStart + length

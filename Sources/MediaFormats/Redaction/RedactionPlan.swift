@@ -23,14 +23,18 @@ public enum RedactionPlan: Hashable, Sendable {
     public static let identity = RedactionPlan.patches([])
 }
 
-/// The plans for the policies that change bytes; `keep` always serves the original.
+/// The plans for the policies that change bytes; `keep` with `--metadata keep` always
+/// serves the original.
 public struct RedactionPlans: Hashable, Sendable {
     public var strip: RedactionPlan
     public var coarse: RedactionPlan
+    /// The plans for apps with `--metadata private`, one per location policy.
+    public var privatePlans: PrivatePlans
 
-    public init(strip: RedactionPlan, coarse: RedactionPlan) {
+    public init(strip: RedactionPlan, coarse: RedactionPlan, privatePlans: PrivatePlans = .notPlanned) {
         self.strip = strip
         self.coarse = coarse
+        self.privatePlans = privatePlans
     }
 
     /// Until a plan is computed nothing may be served to a view that hides location.
@@ -44,5 +48,17 @@ public struct RedactionPlans: Hashable, Sendable {
         case .coarse: coarse
         case .keep: .identity
         }
+    }
+
+    /// The plan for an app with both policies.
+    public func plan(for policy: LocationPolicy, metadata: MetadataPolicy) -> RedactionPlan {
+        metadata == .keep ? plan(for: policy) : privatePlans.plan(for: policy)
+    }
+
+    /// Whether an app with both policies is refused the file.
+    public func isWithheld(for policy: LocationPolicy, metadata: MetadataPolicy) -> Bool {
+        if metadata == .private { return privatePlans.isWithheld(for: policy) }
+        if case .withheld = plan(for: policy) { return true }
+        return false
     }
 }

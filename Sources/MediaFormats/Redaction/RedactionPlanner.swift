@@ -1,4 +1,3 @@
-
 /// Computes, at index time, how a file is served to views that hide location: the `strip`
 /// and `coarse` plans over the original bytes, from the container layout the walkers found.
 /// Its walk is photofs's one location model: `RedactionReport.found` lists every place the
@@ -34,6 +33,16 @@
 /// - A container that could not be parsed to its end (`isComplete == false`), or metadata
 ///   the format keeps where photofs cannot read or patch it (`unreadableMetadata`):
 ///   withheld, and counted as a location (`unverified`).
+///
+/// `--metadata private` gets three more plans (`PrivatePlans`, one per location policy),
+/// each the location plan's work plus, in the same patch list so that rewrites of one
+/// directory or one checksummed chunk compose: the `IdentityTags.exif` entries removed from
+/// every image directory (values zeroed, maker notes included); XMP blanked outside
+/// `IdentityTags.xmpKept` (`XMPIdentityScanner`; the location blanks are laid over it);
+/// the IPTC identity datasets and the Photoshop resources not kept; JPEG COM segments and
+/// PNG text chunks renamed and zeroed (`retaggedBlocks`), unread JPEG APPn segments and
+/// FLIR records zeroed (`opaqueBlocks`). A file whose location plan is withheld, or whose
+/// format's identity metadata photofs does not read (`privateRefusal`), is withheld.
 public enum RedactionPlanner {
     /// The plans for `layout`, reading the bytes the layout points to from `source`.
     public static func plans(layout: ContainerLayout, source: some ByteSource) -> RedactionPlans {
@@ -46,11 +55,13 @@ public enum RedactionPlanner {
         guard layout.isComplete else {
             let why = layout.problems.isEmpty ? "the container could not be parsed to its end" : layout.problems.joined(separator: "; ")
             let plan = RedactionPlan.withheld(reason: "container not fully parsed: \(why)")
-            return RedactionReport(plans: RedactionPlans(strip: plan, coarse: plan), notes: [], found: .unverified)
+            return RedactionReport(
+                plans: RedactionPlans(strip: plan, coarse: plan, privatePlans: .all(plan)), notes: [], found: .unverified)
         }
         if let why = layout.unreadableMetadata {
             let plan = RedactionPlan.withheld(reason: why)
-            return RedactionReport(plans: RedactionPlans(strip: plan, coarse: plan), notes: [], found: .unverified)
+            return RedactionReport(
+                plans: RedactionPlans(strip: plan, coarse: plan, privatePlans: .all(plan)), notes: [], found: .unverified)
         }
         var notes: [String] = []
         var found: LocationSources = []
@@ -61,23 +72,49 @@ public enum RedactionPlanner {
         var ignored: [String] = []
         var foundAgain: LocationSources = []
         let coarse = plan(layout: layout, tiffs: tiffs, source: source, mode: .coarse, notes: &ignored, found: &foundAgain)
-        return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse), notes: notes, found: found)
+        let privatePlans: PrivatePlans
+        if let why = privateRefusal(layout) {
+            privatePlans = .all(.withheld(reason: why))
+        } else {
+            // A private plan also hides what the location plan hides: withheld with it.
+            let plans = [EXIFLocationRedactor.Mode.keep, .strip, .coarse].map { mode in
+                let base = mode == .strip ? strip : mode == .coarse ? coarse : .identity
+                if case .withheld = base { return base }
+                return plan(layout: layout, tiffs: tiffs, source: source, mode: mode, private: true, notes: &ignored, found: &foundAgain)
+            }
+            privatePlans = PrivatePlans(keep: plans[0], strip: plans[1], coarse: plans[2])
+        }
+        return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse, privatePlans: privatePlans), notes: notes, found: found)
+    }
+
+    /// Why a file cannot be served to private apps at all, if it cannot: formats whose
+    /// identity metadata photofs does not read (video atoms and tracks, GIF comments, raw
+    /// maker notes the image data depends on).
+    static func privateRefusal(_ layout: ContainerLayout) -> String? {
+        switch layout.format {
+        case .mp4, .mov, .threeGP, .avi, .mpegTS: return "video metadata is not made private yet"
+        case .gif: return "GIF comments are not made private yet"
+        case .raw: return "raw decoding needs the maker note, which private removes"
+        case .bigTIFF: return "BigTIFF is not walked"
+        default: return nil
+        }
     }
 
     private static func plan(
-        layout: ContainerLayout, tiffs: [TIFFLayout], source: some ByteSource, mode: EXIFLocationRedactor.Mode, notes: inout [String],
-        found: inout LocationSources
+        layout: ContainerLayout, tiffs: [TIFFLayout], source: some ByteSource, mode: EXIFLocationRedactor.Mode, private: Bool = false,
+        notes: inout [String], found: inout LocationSources
     )
         -> RedactionPlan
     {
         do throws(ByteSourceError) {
             var patches = PatchList()
             let imageIsTIFF = [MediaFormat.tiff, .dng, .raw].contains(layout.format)
-            let redactor = EXIFLocationRedactor(mode: mode, mayBlankBlock: !imageIsTIFF)
+            var redactor = EXIFLocationRedactor(mode: mode, mayBlankBlock: !imageIsTIFF)
+            redactor.removingIdentity = `private`
             for tiff in tiffs {
                 let block = tiff.block
                 switch try redactor.plan(tiff, source: source, into: &patches) {
-                case .noLocation: break
+                case .noLocation, .identityRemoved: break
                 case .redacted(let sources):
                     found.formUnion(sources)
                     notes.append("EXIF block at \(block.offset): \(sources.names.joined(separator: " and ")) removed")
@@ -95,9 +132,17 @@ public enum RedactionPlanner {
             let entries = tiffs.flatMap { tiff in tiff.directories.filter { $0.kind != .gps }.flatMap(\.entries) }
             let embedded = entries.filter { $0.tag == EXIFTag.xmlPacket }.compactMap(\.value)
             for packet in layout.xmpPackets + embedded {
+                // Identity blanks first: the location blanks and rewrites win where they overlap.
+                if `private` { try blankXMPIdentity(packet, source: source, into: &patches) }
+                guard mode != .keep else { continue }
                 if try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes) { found.insert(.xmp) }
             }
-            let iptc = IPTCLocationRedactor()
+            var iptc = IPTCLocationRedactor()
+            if `private` {
+                iptc.datasets = IdentityTags.iptcDatasets.union(mode == .keep ? [] : IPTCLocationRedactor.locationDatasets)
+                iptc.envelopeDatasets = IdentityTags.iptcEnvelopeDatasets
+                iptc.blankingOtherResources = true
+            }
             let resourceBlocks = layout.photoshopResources + entries.filter { $0.tag == EXIFTag.photoshop }.compactMap(\.value)
             let iptcBlocks = entries.filter { $0.tag == EXIFTag.iptc }.compactMap(\.value) + layout.iptcBlocks
             for (block, isResources) in resourceBlocks.map({ ($0, true) }) + iptcBlocks.map({ ($0, false) }) {
@@ -124,12 +169,12 @@ public enum RedactionPlanner {
                     notes.append("maker note at \(note.offset): \(count) IPTC place name(s) removed")
                 }
             }
-            for payload in layout.movie?.locationPayloads ?? [] {
+            for payload in mode == .keep ? [] : layout.movie?.locationPayloads ?? [] {
                 found.insert(.movie)
                 try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
                 notes.append("video location payload at \(payload.offset) blanked")
             }
-            if !layout.flirChunks.isEmpty {
+            if !layout.flirChunks.isEmpty && mode != .keep {
                 switch try FLIRLocationRedactor().plan(layout.flirChunks, source: source, into: &patches) {
                 case .noLocation: break
                 case .redacted:
@@ -139,6 +184,15 @@ public enum RedactionPlanner {
                     found.insert(.unverified)
                     return .withheld(reason: reason)
                 }
+            }
+            if `private` {
+                for block in layout.retaggedBlocks {
+                    patches.add(at: block.tag.offset, block.replacement)
+                    patches.fill(block.data, with: 0)
+                }
+                // A FLIR record (camera serials, thermal data) goes whole, its segment signature too.
+                let flir = layout.flirChunks.map { ByteRange(offset: $0.data.offset - 8, length: $0.data.length + 8) }
+                for block in layout.opaqueBlocks + flir { patches.fill(block, with: 0) }
             }
             guard !patches.refused else {
                 return .withheld(reason: "the redaction would patch more than \(PatchList.maxTotalBytes) bytes")
@@ -195,6 +249,19 @@ public enum RedactionPlanner {
             notes.append("XMP packet at \(packet.offset): \(scanner.blanks.count) location propert(ies) blanked")
         }
         return scanner.foundLocation
+    }
+
+    /// Blanks what `--metadata private` removes from one XMP packet (`XMPIdentityScanner`).
+    private static func blankXMPIdentity(_ packet: ByteRange, source: some ByteSource, into patches: inout PatchList)
+        throws(ByteSourceError)
+    {
+        let scanner = XMPIdentityScanner(try read(packet, from: source))
+        for blank in scanner.blanks where !blank.isEmpty {
+            patches.fill(ByteRange(offset: packet.offset + Int64(blank.lowerBound), length: Int64(blank.count)), with: 0x20)
+        }
+        for rewrite in scanner.rewrites {
+            patches.add(at: packet.offset + Int64(rewrite.range.lowerBound), rewrite.bytes)
+        }
     }
 
     private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList)

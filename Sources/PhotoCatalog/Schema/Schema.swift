@@ -25,9 +25,10 @@
 /// Version 5: `access_log` (see `Schema+AccessLog.swift`).
 /// Version 6: rule grants, exclusions, expiry, one-time runs (see `Schema+GrantTerms.swift`).
 /// Version 7: `apps.representation` and `apps.quality` (see `Schema+Representation.swift`).
+/// Version 8: `apps.metadata`, `assets.private_plans` (see `Schema+MetadataPolicy.swift`).
 enum Schema {
     /// The newest schema version this code writes and understands.
-    static let currentVersion = 7
+    static let currentVersion = 8
 
     /// The SQL that takes a catalog from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -98,6 +99,7 @@ enum Schema {
         accessLogStep,
         grantTermsStep,
         representationStep,
+        metadataPolicyStep,
     ]
 
     /// Brings the database to `currentVersion`; a no-op when it is there already.

@@ -13,11 +13,15 @@ public enum AssetVisibility: Hashable, Sendable {
     /// Passes the filter but cannot be served under the app's location policy: its
     /// redaction plan withholds it (metadata that could not be read with certainty).
     case withheld
+    /// Passes the filter but cannot be served under `--metadata private`: it has no private
+    /// plan yet (catalogued before the policy existed, until the next index) or its private
+    /// plan for the app's location policy withholds it (metadata that cannot be blanked in place).
+    case withheldPrivate
 }
 
 /// The one rule for what an app sees: a member (`AccessState.members`: granted or
 /// matched by a rule, not excluded, not expired) ∧ catalogued ∧ passes the app's filter ∧
-/// servable under its location policy, and (for who is asking) the uid rule in
+/// servable under its location and metadata policies, and (for who is asking) the uid rule in
 /// `mayEnter`. The view tree, `.picker`'s rendering, `AccessState.visibleAssets` (and so
 /// `photofs app list/show` and their JSON) all decide through it, so they cannot disagree.
 public struct AppVisibility: Sendable {
@@ -34,6 +38,13 @@ public struct AppVisibility: Sendable {
     public func classify(_ asset: Asset?) -> AssetVisibility {
         guard let asset else { return .missing }
         guard let passes, passes(asset) else { return .filteredOut }
+        // A private app is served its private plan (location handled in it too), never the plain one.
+        if app.metadataPolicy == .private {
+            // A compatible JPEG carries the source's EXIF over with only the location policy
+            // applied, not the private plan: such a file is not shown to a private app.
+            if app.representation.servesJPEG(for: asset.metadata.format) { return .withheldPrivate }
+            return asset.redaction.privatePlans.isWithheld(for: app.locationPolicy) ? .withheldPrivate : .visible
+        }
         if app.locationPolicy != .keep, case .withheld = asset.redaction.plan(for: app.locationPolicy) { return .withheld }
         return .visible
     }

@@ -155,18 +155,22 @@ public struct ViewLayer: Sendable {
     // MARK: reading
 
     /// Reads an asset file's bytes as `caller` sees them: the source's bytes at `offset`
-    /// with the view's redaction patches applied (or, for a node of another
-    /// representation, its made file's bytes), into `buffer`; returns the count. A read
+    /// with the view's redaction patches applied (for a `--metadata private` view, its
+    /// private plan overlaid from the stored form; for a node of another representation,
+    /// its made file's bytes), into `buffer`; returns the count. A read
     /// names an inode the kernel had, so one that left the tree (revoked, removed) or that
     /// this caller may not see answers EACCES.
     public func read(
         _ inode: UInt64, caller: ViewCaller, at offset: Int, into buffer: UnsafeMutableRawBufferPointer, in tree: ViewTree
     ) throws(ViewLayerError) -> Int {
         guard let node = tree.node(inode: inode), tree.isVisible(node, to: caller) else { throw .permissionDenied }
-        guard case .file(_, let policy) = node.kind, let asset = tree.asset(of: node) else { throw .isDirectory }
+        guard case .file(_, let policy, let metadata) = node.kind, let asset = tree.asset(of: node) else { throw .isDirectory }
         guard offset >= 0 else { throw .invalidArgument }
+        // A withheld private plan never reaches a view either (`AppVisibility`): refuse
+        // before reading rather than serve the original.
+        if metadata == .private, asset.redaction.privatePlans.isWithheld(for: policy) { throw .permissionDenied }
         var patches: [Patch] = []
-        if policy != .keep {
+        if policy != .keep && metadata == .keep {
             // A withheld plan never reaches a view (`AppVisibility`); refuse rather than
             // serve the original if it does.
             guard let planned = asset.redaction.plan(for: policy).patchesToServe else { throw .permissionDenied }
@@ -178,8 +182,11 @@ public struct ViewLayer: Sendable {
             return count
         }
         let count = try reader.read(asset, at: offset, into: buffer)
-        if !patches.isEmpty {
-            PatchOverlay.apply(patches, to: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: Int64(offset))
+        let filled = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+        if !patches.isEmpty { PatchOverlay.apply(patches, to: filled, at: Int64(offset)) }
+        // The private plan (location included) is overlaid from its stored form, not decoded.
+        if metadata == .private, !asset.redaction.privatePlans.apply(for: policy, to: filled, at: Int64(offset)) {
+            throw .permissionDenied
         }
         if count > 0 { recorder?.recordRead(in: node.scope, of: asset.id) }
         return count

@@ -24,11 +24,13 @@ public struct App: Hashable, Sendable {
     public var representation: Representation
     /// The JPEG quality (1...100) of the compatible representation (`--quality`, 0.8 = 80).
     public var quality: Int
+    /// Whether identity and free-text metadata reach the app (`--metadata keep|private`).
+    public var metadataPolicy: MetadataPolicy
 
     public init(
         name: String, filter: String = "", locationPolicy: LocationPolicy = .strip, selectionLimit: Int = 0, uid: UInt32? = nil,
         rules: [GrantRule] = [], exclusions: Set<AssetID> = [], grantsExpireSeconds: Int64? = nil, onceRun: RunOwner? = nil,
-        representation: Representation = .original, quality: Int = JPEGQualityText.defaultQuality
+        representation: Representation = .original, quality: Int = JPEGQualityText.defaultQuality, metadataPolicy: MetadataPolicy = .keep
     ) {
         self.name = name
         self.filter = filter
@@ -41,6 +43,7 @@ public struct App: Hashable, Sendable {
         self.onceRun = onceRun
         self.representation = representation
         self.quality = quality
+        self.metadataPolicy = metadataPolicy
     }
 }
 

@@ -40,6 +40,7 @@ extension PickerCommand {
         if let filter = options.filter { words += [w("--filter"), w(filter.source)] }
         if let location = options.location { words += [w("--location"), w(location.rawValue)] }
         if let limit = options.limit { words += [w("--limit"), w(String(limit))] }
+        if let metadata = options.metadata { words += [w("--metadata"), w(metadata.rawValue)] }
         switch options.uid {
         case .none?: words += [w("--uid"), w("none")]
         case .uid(let uid)?: words += [w("--uid"), w(String(uid))]

@@ -92,10 +92,13 @@ public struct AppOptions: Hashable, Sendable {
     public var representation: Representation?
     /// The compatible JPEG's quality, 1...100.
     public var quality: Int?
+    /// `--metadata`: whether identity and free-text metadata reach the app.
+    public var metadata: MetadataPolicy?
 
     public init(
         filter: Filter? = nil, location: LocationPolicy? = nil, limit: Int? = nil, uid: UIDBinding? = nil,
-        grantsExpire: GrantsExpireSetting? = nil, representation: Representation? = nil, quality: Int? = nil
+        grantsExpire: GrantsExpireSetting? = nil, representation: Representation? = nil, quality: Int? = nil,
+        metadata: MetadataPolicy? = nil
     ) {
         self.filter = filter
         self.location = location
@@ -104,6 +107,7 @@ public struct AppOptions: Hashable, Sendable {
         self.grantsExpire = grantsExpire
         self.representation = representation
         self.quality = quality
+        self.metadata = metadata
     }
 }
 
@@ -145,9 +149,10 @@ enum PickerOption: String, CaseIterable {
     case once = "--once"
     case representation = "--representation"
     case quality = "--quality"
+    case metadata = "--metadata"
 
     /// The options of `app add` and `app set`.
-    static let appOptions: Set<PickerOption> = [.filter, .location, .limit, .uid, .grantsExpire, .representation, .quality]
+    static let appOptions: Set<PickerOption> = [.filter, .location, .limit, .uid, .grantsExpire, .representation, .quality, .metadata]
 
     /// What the option's value looks like, for error messages.
     var expected: String {
@@ -161,6 +166,7 @@ enum PickerOption: String, CaseIterable {
         case .uid: "a Unix uid from 1 to 4294967294, or none"
         case .representation: "original or compatible"
         case .quality: "a JPEG quality from 0.01 to 1.0 (or 1 to 100)"
+        case .metadata: "keep or private"
         }
     }
 }

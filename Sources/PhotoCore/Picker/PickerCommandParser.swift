@@ -5,7 +5,7 @@ import MediaFormats
 ///
 /// ```
 /// app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid N]
-///               [--representation original|compatible] [--quality Q]
+///               [--representation original|compatible] [--quality Q] [--metadata keep|private]
 /// app set NAME [same options; --uid none unbinds]
 /// app remove NAME
 /// select APP TARGET...          (a word after `--` is always a target)
@@ -53,7 +53,7 @@ public enum PickerCommandParser {
                 let options = try options(Array(IteratorSequence(rest)), line: line)
                 guard options != AppOptions() else {
                     throw .missingArgument(
-                        "option to change (--filter, --location, --limit, --uid, --grants-expire, --representation or --quality)",
+                        "option to change (--filter, --location, --limit, --uid, --grants-expire, --representation, --quality or --metadata)",
                         line: line)
                 }
                 return .appSet(name: name, options: options)
@@ -223,6 +223,9 @@ public enum PickerCommandParser {
             case .location:
                 guard let policy = LocationPolicy(rawValue: value) else { throw bad }
                 result.location = policy
+            case .metadata:
+                guard let policy = MetadataPolicy(rawValue: value) else { throw bad }
+                result.metadata = policy
             case .limit:
                 guard value.utf8.count <= 10, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(value), n <= 1_000_000_000
                 else { throw bad }

@@ -54,13 +54,15 @@ public enum PickerExecutor {
             state.apps[name] = App(
                 name: name, filter: options.filter?.source ?? "", locationPolicy: options.location ?? .strip,
                 selectionLimit: options.limit ?? 0, uid: options.uid?.value, grantsExpireSeconds: options.grantsExpire?.value,
-                representation: options.representation ?? .original, quality: options.quality ?? JPEGQualityText.defaultQuality)
+                representation: options.representation ?? .original, quality: options.quality ?? JPEGQualityText.defaultQuality,
+                metadataPolicy: options.metadata ?? .keep)
             state.grants[name] = state.grants[name] ?? []
 
         case .appSet(let name, let options):
             guard var app = state.apps[name] else { throw .unknownApp(name, line: line) }
             if let filter = options.filter { app.filter = filter.source }
             if let location = options.location { app.locationPolicy = location }
+            if let metadata = options.metadata { app.metadataPolicy = metadata }
             if let uid = options.uid { app.uid = uid.value }
             if let expire = options.grantsExpire { app.grantsExpireSeconds = expire.value }
             if let representation = options.representation { app.representation = representation }

@@ -79,6 +79,9 @@ public enum PickerRenderer {
                 lines.append(
                     "# select \(name) \(grant.asset)\(terms)  # withheld: \(path) cannot be served under --location \(app.locationPolicy.rawValue)"
                 )
+            case .withheldPrivate:
+                lines.append(
+                    "# select \(name) \(grant.asset)\(terms)  # withheld: \(path) cannot be blanked in place under --metadata private")
             }
         }
         var ruleMatches = 0
@@ -109,6 +112,7 @@ public enum PickerRenderer {
         var created = app
         created.grantsExpireSeconds = nil
         out += "\n" + appLine(created) + "\n"
+        if app.metadataPolicy == .private { out += Self.privateMetadataNote + "\n" }
         for line in lines { out += line + "\n" }
         if let seconds = app.grantsExpireSeconds { out += "app set \(name) --grants-expire \(ExpiryParser.text(seconds: seconds))\n" }
         if let run = app.onceRun { out += "once begin \(name) \(run)\n" }
@@ -140,6 +144,13 @@ public enum PickerRenderer {
         if app.representation != .original || app.quality != JPEGQualityText.defaultQuality {
             line += " --quality \(JPEGQualityText.text(app.quality))"
         }
+        if app.metadataPolicy == .private { line += " --metadata private" }
         return line
     }
+
+    /// What an app with `--metadata private` receives, as a comment line for `.picker`.
+    public static let privateMetadataNote =
+        "#   --metadata private: serial numbers, unique ids, owner/artist/creator names and contacts, face names, comments, "
+        + "captions, titles, keywords, time-zone offsets and maker notes are blanked; orientation, capture date, "
+        + "make/model/lens, exposure, size and colour profile stay; files that cannot be blanked in place are not shown"
 }

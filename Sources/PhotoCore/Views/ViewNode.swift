@@ -43,9 +43,9 @@ public enum ViewNodeKind: Hashable, Sendable {
     case directory
     /// The `.picker` control file.
     case picker
-    /// One asset (index into the tree's snapshot `assets`) served under a location policy:
-    /// `keep` for the owner's library views, the app's policy in an app view.
-    case file(asset: Int32, policy: LocationPolicy)
+    /// One asset (index into the tree's snapshot `assets`) served under a location and a
+    /// metadata policy: `keep` for the owner's library views, the app's in an app view.
+    case file(asset: Int32, policy: LocationPolicy, metadata: MetadataPolicy)
 }
 
 /// Which part of the mount a node belongs to, for the access model.

@@ -107,8 +107,8 @@ struct ViewPartBuilder {
     /// `representation`, the assets it converts are named `.jpg` and numbered apart.
     mutating func addFiles(
         _ members: [Int32], of assets: ChunkedArray<Asset>, baseNames: [[UInt8]]? = nil, to directory: Int32, policy: LocationPolicy,
-        scope: ViewScope, representation: Representation = .original, quality: Int = JPEGQualityText.defaultQuality,
-        previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
+        metadata: MetadataPolicy = .keep, scope: ViewScope, representation: Representation = .original,
+        quality: Int = JPEGQualityText.defaultQuality, previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
     ) {
         guard !members.isEmpty else { return }
         let directoryPath = directoryPaths[directory] ?? []
@@ -135,7 +135,8 @@ struct ViewPartBuilder {
         let names = ViewNaming.assign(candidates, reserved: reserved)
         for (position, index) in members.enumerated() {
             _ = add(
-                inode: inodes[position], parent: directory, name: names[position], kind: .file(asset: index, policy: policy), scope: scope,
+                inode: inodes[position], parent: directory, name: names[position],
+                kind: .file(asset: index, policy: policy, metadata: metadata), scope: scope,
                 representation: forms[position], path: nil)
         }
     }

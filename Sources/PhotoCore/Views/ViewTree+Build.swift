@@ -304,7 +304,7 @@ extension ViewTree {
         let previousPart = previous?.appPart(named: app.name)
         let previousAssets = previous?.snapshot.assets ?? []
         part.addFiles(
-            members, of: assets, to: directory, policy: app.locationPolicy, scope: scope, representation: app.representation,
+            members, of: assets, to: directory, policy: app.locationPolicy, metadata: app.metadataPolicy, scope: scope, representation: app.representation,
             quality: app.quality
         ) { inode, parent, id in
             previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }

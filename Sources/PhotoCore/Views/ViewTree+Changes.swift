@@ -107,12 +107,16 @@ extension ViewTree {
     private func sameAttributes(_ old: ViewNode, _ new: ViewNode, in newTree: ViewTree) -> Bool {
         guard old.kind.isSameShape(as: new.kind), old.representation == new.representation, boundUID(of: old) == newTree.boundUID(of: new)
         else { return false }
-        guard case .file(_, let oldPolicy) = old.kind, case .file(_, let newPolicy) = new.kind else { return true }
-        guard oldPolicy == newPolicy, let a = assetPosition(of: old), let b = newTree.assetPosition(of: new) else { return false }
+        guard case .file(_, let oldPolicy, let oldMetadata) = old.kind, case .file(_, let newPolicy, let newMetadata) = new.kind else {
+            return true
+        }
+        guard oldPolicy == newPolicy, oldMetadata == newMetadata, let a = assetPosition(of: old), let b = newTree.assetPosition(of: new)
+        else { return false }
         // Field by field through the arrays: copying 400,000 whole assets made a reload slow.
         let (before, after) = (snapshot.assets, newTree.snapshot.assets)
         guard before[a].id == after[b].id, before[a].size == after[b].size, before[a].mtimeNanoseconds == after[b].mtimeNanoseconds
         else { return false }
+        if oldMetadata == .private { return before[a].redaction.privatePlans == after[b].redaction.privatePlans }
         return oldPolicy == .keep || before[a].redaction.plan(for: oldPolicy) == after[b].redaction.plan(for: newPolicy)
     }
 

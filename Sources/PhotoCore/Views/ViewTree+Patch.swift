@@ -171,7 +171,7 @@ struct LibraryPatcher {
                 repointed.append((file, move.to))
             }
         }
-        for (file, asset) in repointed { part.nodes[Int(file)].kind = .file(asset: asset, policy: .keep) }
+        for (file, asset) in repointed { part.nodes[Int(file)].kind = .file(asset: asset, policy: .keep, metadata: .keep) }
         // 4. Directories for new files, then 5. the files, named per directory.
         for position in change.added {
             for place in Self.places(of: new[Int(position)]) {
@@ -230,7 +230,7 @@ struct LibraryPatcher {
     private func file(of id: AssetID, _ asset: Int32, in directory: Int32, path: [UInt8]) -> Int32? {
         let parent = part.nodes[Int(directory)].inode
         let serves = { (node: ViewNode) -> Bool in
-            if node.parent == parent, case .file(asset, _) = node.kind { return true }
+            if node.parent == parent, case .file(asset, _, _) = node.kind { return true }
             return false
         }
         if let found = position(ofInode: ViewInode.file(directoryPath: path, asset: id)), serves(part.nodes[Int(found)]) {
@@ -305,7 +305,8 @@ struct LibraryPatcher {
         let names = ViewNaming.assign(candidates) { lookup(parent, $0) != nil }
         for (index, position) in ordered.enumerated() {
             let made = part.add(
-                inode: inodes[index], parent: directory, name: names[index], kind: .file(asset: position, policy: .keep), scope: .owner,
+                inode: inodes[index], parent: directory, name: names[index], kind: .file(asset: position, policy: .keep, metadata: .keep),
+                scope: .owner,
                 path: nil, listed: false)
             incoming[directory, default: []].append(made)
         }
@@ -345,7 +346,7 @@ struct LibraryPatcher {
     /// date then id (as `LibraryPartBuilder` lists files).
     private func listingPrecedes(_ a: Int32, _ b: Int32, byName: Bool) -> Bool {
         let (x, y) = (part.nodes[Int(a)], part.nodes[Int(b)])
-        if !byName, case .file(let first, _) = x.kind, case .file(let second, _) = y.kind { return datePrecedes(first, second) }
+        if !byName, case .file(let first, _, _) = x.kind, case .file(let second, _, _) = y.kind { return datePrecedes(first, second) }
         return ViewNaming.precedes(x.name, y.name)
     }
 

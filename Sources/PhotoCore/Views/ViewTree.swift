@@ -114,7 +114,7 @@ public final class ViewTree: Sendable {
 
     /// The position in the snapshot's assets of the asset a file node serves (no copy of the asset).
     func assetPosition(of node: ViewNode) -> Int? {
-        guard case .file(let asset, _) = node.kind, asset >= 0, Int(asset) < snapshot.assets.count else { return nil }
+        guard case .file(let asset, _, _) = node.kind, asset >= 0, Int(asset) < snapshot.assets.count else { return nil }
         return Int(asset)
     }
 
@@ -126,7 +126,7 @@ public final class ViewTree: Sendable {
     {
         guard let found = part.position(of: inode, hash: NodeTable.hash(inode: inode)) else { return nil }
         let position = Int(found)
-        guard part.nodes[position].parent == parent, case .file(let asset, _) = part.nodes[position].kind, asset >= 0,
+        guard part.nodes[position].parent == parent, case .file(let asset, _, _) = part.nodes[position].kind, asset >= 0,
             Int(asset) < assets.count, assets[Int(asset)].id == id
         else { return nil }
         return part.nodes[position].name

@@ -66,6 +66,9 @@ enum AssetFormatting {
             object["redaction"] = [
                 "strip": describe(a.redaction.strip),
                 "coarse": describe(a.redaction.coarse),
+                "private": describe(a.redaction.privatePlans.plan(for: .strip)),
+                "privateKeepLocation": describe(a.redaction.privatePlans.plan(for: .keep)),
+                "privateCoarse": describe(a.redaction.privatePlans.plan(for: .coarse)),
             ]
         }
         return object

@@ -11,9 +11,9 @@ enum PickerReference {
     static let rows: [Row] = [
         Row(
             synopsis:
-                "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION] [--representation original|compatible] [--quality Q]",
+                "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION] [--representation original|compatible] [--quality Q] [--metadata keep|private]",
             meaning:
-                "a new app (name: letters, digits, '.', '_', '-'; up to 64 characters); compatible serves HEIC/HEIF/AVIF as JPEG at quality Q (default 0.8)",
+                "a new app (name: letters, digits, '.', '_', '-'; up to 64 characters); compatible serves HEIC/HEIF/AVIF as JPEG at quality Q (default 0.8); private blanks identity metadata",
             example: "app add editor --filter 'type:image -has:location' --location strip --limit 50"),
         Row(
             synopsis: "app set NAME [same options] (--uid none unbinds)", meaning: "change an app; its grants are kept",

@@ -7,8 +7,8 @@ enum AppCommand {
         name: "app",
         summary: "add, change, remove, list or show apps",
         usage: [
-            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION] [--representation original|compatible] [--quality Q]",
-            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none] [--grants-expire DURATION|none] [--representation original|compatible] [--quality Q]",
+            "app add NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION] [--representation original|compatible] [--quality Q] [--metadata keep|private]",
+            "app set NAME [--filter FILTER] [--location strip|coarse|keep] [--limit N] [--uid UID|none] [--grants-expire DURATION|none] [--representation original|compatible] [--quality Q] [--metadata keep|private]",
             "app remove NAME",
             "app list [--json]",
             "app show [--json] NAME",
@@ -17,10 +17,14 @@ enum AppCommand {
             An app sees MOUNTPOINT/apps/NAME: the assets granted to it that pass its filter, in \
             selection order. --location strip (default) removes GPS on read, coarse rounds it to \
             about 1 km, keep serves the original bytes. --limit caps the selection (0: none). --uid \
-            binds the view to a Unix user (with 'photofs mount --allow-other'). 'app show' lists \
-            the visible assets, then each hidden grant with why: missing (not in the library), \
-            filtered-out, or withheld (cannot be served under the location policy). --grants-expire 7d makes \
-            every grant without --for or --until last that long. --representation \
+            binds the view to a Unix user (with 'photofs mount --allow-other'). --metadata private \
+            (default keep) also blanks serial numbers, unique ids, names, contacts, face names, \
+            comments, captions, titles, keywords, time-zone offsets and maker notes; files that \
+            cannot be blanked in place are not shown to the app. 'app show' lists the visible \
+            assets, then each hidden grant with why: missing (not in the library), filtered-out, \
+            withheld (cannot be served under the location policy) or withheld-private (cannot be \
+            blanked in place under --metadata private). --grants-expire 7d makes every grant \
+            without --for or --until last that long. --representation \
             compatible serves HEIC, HEIF, AVIF and JPEG XL as JPEG named .jpg (quality Q: 0.01-1.0, or \
             1-100 as libjpeg counts; 0.8 by default, as the iOS picker's jpegData), original \
             (default) serves them as stored. All take \
@@ -53,7 +57,7 @@ enum AppCommand {
     private static func json(_ app: App, _ current: LibraryState.Current) -> [String: Any] {
         let visible = AccessState(current.snapshot).visibleAssets(of: app.name, in: current.assets)
         var object: [String: Any] = [
-            "name": app.name, "filter": app.filter, "location": app.locationPolicy.rawValue,
+            "name": app.name, "filter": app.filter, "location": app.locationPolicy.rawValue, "metadata": app.metadataPolicy.rawValue,
             "limit": app.selectionLimit, "selected": current.snapshot.grants[app.name]?.count ?? 0, "visible": visible.count,
         ]
         if let uid = app.uid { object["uid"] = Int(uid) }
@@ -76,7 +80,7 @@ enum AppCommand {
         }
         for app in apps {
             let object = json(app, current)
-            output.line("\(app.name)\t\(object["visible"] ?? 0)/\(object["selected"] ?? 0) visible\tlocation \(app.locationPolicy.rawValue)\tlimit \(app.selectionLimit == 0 ? "none" : String(app.selectionLimit))\(app.uid.map { "\tuid \($0)" } ?? "")\(representation(app))\tfilter \(app.filter.isEmpty ? "(everything)" : app.filter)")
+            output.line("\(app.name)\t\(object["visible"] ?? 0)/\(object["selected"] ?? 0) visible\tlocation \(app.locationPolicy.rawValue)\tlimit \(app.selectionLimit == 0 ? "none" : String(app.selectionLimit))\(app.uid.map { "\tuid \($0)" } ?? "")\(representation(app))\(app.metadataPolicy == .private ? "\tmetadata private" : "")\tfilter \(app.filter.isEmpty ? "(everything)" : app.filter)")
         }
         return .success
     }
@@ -118,7 +122,7 @@ enum AppCommand {
     /// A grant the app's view does not show, and why (`AppVisibility`).
     private struct HiddenGrant {
         let id: AssetID
-        /// `missing`, `filtered-out` or `withheld`.
+        /// `missing`, `filtered-out`, `withheld` or `withheld-private`.
         let reason: String
         let path: String?
     }
@@ -135,6 +139,7 @@ enum AppCommand {
             case .missing: reason = "missing"
             case .filteredOut: reason = "filtered-out"
             case .withheld: reason = "withheld"
+            case .withheldPrivate: reason = "withheld-private"
             }
             return HiddenGrant(id: id, reason: reason, path: asset?.path.display)
         }

@@ -79,6 +79,10 @@ enum ShowCommand {
             ("fingerprint", record.fingerprint),
             ("strip view", AssetFormatting.describe(a.redaction.strip)),
             ("coarse view", AssetFormatting.describe(a.redaction.coarse)),
+            // What an app with --metadata private receives, by its location policy.
+            ("private strip", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .strip))),
+            ("private keep", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .keep))),
+            ("private coarse", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .coarse))),
         ]
         for (name, value) in fields { output.line(name.padding(13) + value) }
         for problem in m.problems { output.line("problem".padding(13) + problem) }

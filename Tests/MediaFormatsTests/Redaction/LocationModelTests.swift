@@ -125,6 +125,7 @@ import Testing
         #expect(report.found == .unverified)
         let bareJXL: [UInt8] = [0xFF, 0x0A, 0xFA, 0x7F, 0x01, 0x90]
         let (_, jxl) = try self.report(bareJXL)
-        #expect(jxl.found.isEmpty && jxl.plans == RedactionPlans(strip: .identity, coarse: .identity))
+        #expect(jxl.found.isEmpty && jxl.plans.strip == .identity && jxl.plans.coarse == .identity)
+        #expect(jxl.plans.privatePlans.plan(for: .strip) == .identity)
     }
 }

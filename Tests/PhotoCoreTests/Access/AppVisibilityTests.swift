@@ -71,6 +71,47 @@ struct AppVisibilityTests {
         #expect(AppVisibility(try #require(state.apps["keeper"])).classify(index[AssetID("00000000000c")!]) == .visible)
     }
 
+    /// Under `--metadata private` the private plan decides, for every location policy:
+    /// no private plan (catalogued before the policy) or a withheld one hides the asset with
+    /// its own reason, in the view tree, `.picker` and `visibleAssets` alike; the plain
+    /// location plan no longer matters.
+    @Test func aPrivateAppIsDecidedByThePrivatePlan() throws {
+        var planned = ViewFixtures.asset("a", "a.jpg", redaction: Self.withheld)
+        planned.redaction.privatePlans = PrivatePlans(keep: .identity, strip: .patches([Patch(offset: 2, bytes: [0])]), coarse: .identity)
+        let unplanned = ViewFixtures.asset("b", "b.jpg")
+        var refused = ViewFixtures.asset("c", "c.jpg")
+        refused.redaction.privatePlans = PrivatePlans(keep: .identity, strip: .withheld(reason: "maker note"), coarse: .identity)
+        let assets = [planned, unplanned, refused]
+        let index = AssetIndex(assets)
+        var state = AccessState()
+        (state, _) = try PickerExecutor.apply(
+            write: Array("app add private --metadata private\nselect private 00000000000a 00000000000b 00000000000c\n".utf8), to: state,
+            assets: index, now: 1)
+        let app = try #require(state.apps["private"])
+        #expect(app.metadataPolicy == .private && app.locationPolicy == .strip)
+        #expect(assets.map { AppVisibility(app).classify($0) } == [.visible, .withheldPrivate, .withheldPrivate])
+        var kept = app
+        kept.locationPolicy = .keep
+        #expect(assets.map { AppVisibility(kept).classify($0) } == [.visible, .withheldPrivate, .visible])
+        var plain = app
+        plain.metadataPolicy = .keep
+        #expect(assets.map { AppVisibility(plain).classify($0) } == [.withheld, .visible, .visible])
+
+        #expect(Self.letters(state.visibleAssets(of: "private", in: index).map(\.id)) == ["a"])
+        let text = PickerRenderer.render(state, assets: index)
+        #expect(text.contains("app add private --location strip --metadata private\n" + PickerRenderer.privateMetadataNote + "\n"))
+        #expect(text.contains("# select private 00000000000b  # withheld: b.jpg cannot be blanked in place under --metadata private"))
+        #expect(text.contains("# select private 00000000000c  # withheld: c.jpg cannot be blanked in place under --metadata private"))
+        #expect(text.contains("# private: 3 selected, 1 visible\n"))
+        var snapshot = LibrarySnapshot()
+        snapshot.assets = ChunkedArray(assets)
+        snapshot.apps = state.apps
+        snapshot.grants = state.grants
+        let tree = ViewTree.build(snapshot: snapshot, filters: FilterLanguageResolver())
+        let directory = try #require(tree.resolve(Array("apps/private".utf8)))
+        #expect(Self.letters(tree.children(of: directory.inode).compactMap { tree.asset(of: $0)?.id }) == ["a"])
+    }
+
     @Test func aFilterThatNoLongerParsesShowsNothing() {
         let app = App(name: "broken", filter: "type:", locationPolicy: .keep)
         #expect(AppVisibility(app).classify(ViewFixtures.asset("a", "a.jpg")) == .filteredOut)

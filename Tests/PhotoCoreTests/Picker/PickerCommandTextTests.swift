@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func appSetNeedsAnOption() {
-        let missing = "option to change (--filter, --location, --limit, --uid, --grants-expire, --representation or --quality)"
+        let missing = "option to change (--filter, --location, --limit, --uid, --grants-expire, --representation, --quality or --metadata)"
         #expect(throws: PickerError.missingArgument(missing, line: 1)) {
             try PickerCommandParser.parse("app set ed")
         }

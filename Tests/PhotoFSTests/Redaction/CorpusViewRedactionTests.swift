@@ -14,7 +14,11 @@ import Testing
 /// exiftool `-ee` (a file whose metadata cannot be read with certainty counts as located
 /// and is withheld); every asset is selected into three apps (`--location strip`, `keep`,
 /// `coarse`) and read back through `apps/<app>/`: no location tag and no GPS section in
-/// `strip`, rounded coordinates in `coarse`, the original in `keep`. exiftool and ImageMagick are the
+/// `strip`, rounded coordinates in `coarse`, the original in `keep`. Two more apps hold
+/// everything with `--metadata private` (`--location strip` and `keep`): none of
+/// `IdentityReader`'s identity tags and no maker note left, no new exiftool complaint, the
+/// same size, only the plan's bytes changed. Decoded pixels are compared in every view
+/// (keep, strip, coarse and both private ones). exiftool and ImageMagick are the
 /// independent judges; the plans come from the catalog the daemon wrote. Prints one line per file (names and verdicts,
 /// never a coordinate). Skips, saying why, without the corpus, exiftool or FUSE.
 @Suite(
@@ -32,6 +36,8 @@ struct CorpusViewRedactionTests {
         var keep = "-"
         var coarse = "-"
         var pixels = "-"
+        var privateStrip = "-"
+        var privateKeep = "-"
     }
 
     /// Whether `name` is how a view names the asset at `path` with `id`: its file name, or
@@ -204,7 +210,8 @@ struct CorpusViewRedactionTests {
         let setup = PickerFile.write(
             mountpoint,
             "app add strip --location strip\napp add keep --location keep\napp add coarse --location coarse\n"
-                + ["strip", "keep", "coarse"].map { "select \($0) \(ids.joined(separator: " "))\n" }.joined())
+                + "app add private --location strip --metadata private\napp add privatekeep --location keep --metadata private\n"
+                + ["strip", "keep", "coarse", "private", "privatekeep"].map { "select \($0) \(ids.joined(separator: " "))\n" }.joined())
         try #require(setup.succeeded, "picker: \(setup)")
 
         // What each view lists, by library path.
@@ -222,6 +229,9 @@ struct CorpusViewRedactionTests {
         let stripView = try listed("strip")
         let keepView = try listed("keep")
         let coarseView = try listed("coarse")
+        let privateViews: [(app: String, location: LocationPolicy, view: [String: String])] = [
+            ("private", .strip, try listed("private")), ("privatekeep", .keep, try listed("privatekeep")),
+        ]
 
         // Fail closed: a withheld asset is not listed and does not stat, under its own name.
         var withheld: [String: String] = [:]
@@ -237,16 +247,26 @@ struct CorpusViewRedactionTests {
                 }
             }
             #expect(keepView[file] != nil, "apps/keep does not list \(file)")
+            for (app, location, view) in privateViews {
+                if asset.redaction.isWithheld(for: location, metadata: .private) {
+                    #expect(view[file] == nil, "apps/\(app) lists \(file), whose private plan is withheld")
+                } else {
+                    #expect(view[file] != nil, "apps/\(app) does not list \(file)")
+                }
+            }
         }
         for (file, reason) in withheld.sorted(by: { $0.key < $1.key }) { print("  withheld from strip (not listed): \(file): \(reason)") }
         #expect(withheld[control] != nil, "the control cut inside its EXIF segment is not withheld from apps/strip")
 
         // One exiftool run over the originals and both redacting views.
         let originals = files.filter { assets[$0] != nil }.map { library + "/" + $0 }
-        let readings = LocationReader.exiftool(originals + Array(stripView.values) + Array(coarseView.values))
+        let privatePaths = privateViews.flatMap { Array($0.view.values) }
+        let readings = LocationReader.exiftool(originals + Array(stripView.values) + Array(coarseView.values) + privatePaths)
+        let identityReadings = IdentityReader.exiftool(originals + privatePaths)
+        let complaints = IdentityReader.complaints(originals + privatePaths)
 
         var rows: [Row] = []
-        var counts = (strip: 0, keep: 0, coarse: 0, pixels: 0)
+        var counts = (strip: 0, keep: 0, coarse: 0, pixels: 0, privateViews: 0, identityBefore: 0)
         var decodeSkipped: [String] = []
         for file in files.sorted() {
             var row = Row(path: file)
@@ -258,6 +278,17 @@ struct CorpusViewRedactionTests {
             row.format = asset.metadata.format.rawValue
             let originalPath = library + "/" + file
             let original = try ByteFiles.read(Array(originalPath.utf8))
+            // Decoded pixels of the original, once; nil when ImageMagick cannot decode it.
+            var originalPixels: Result<String, LocationReader.DecodeFailure>?
+            func pixelFailure(_ path: String, _ view: String) -> String? {
+                guard Self.decodedFormats.contains(asset.metadata.format) else { return nil }
+                if originalPixels == nil { originalPixels = LocationReader.pixelHash(originalPath) }
+                guard case .success(let a) = originalPixels else { return nil }
+                switch LocationReader.pixelHash(path) {
+                case .failure(let why): return "the \(view) view does not decode: \(why.reason)"
+                case .success(let b): return a == b ? nil : "decoded pixels of the \(view) view differ"
+                }
+            }
             guard let before = readings[originalPath] else {
                 Issue.record("\(file): exiftool could not read the original")
                 continue
@@ -282,7 +313,40 @@ struct CorpusViewRedactionTests {
                 let same = SHA256.hash(served) == SHA256.hash(original) && listed == original.count
                 #expect(same, "\(file): apps/keep is not byte-identical to the original")
                 row.keep = same ? "identical" : "DIFFERS"
+                if let failure = pixelFailure(path, "keep") {
+                    Issue.record("\(file) keep: \(failure)")
+                    row.keep += "; " + failure
+                }
                 counts.keep += 1
+            }
+
+            // private: no identity tag, no new complaint, same size, only the plan's bytes, same pixels.
+            if !(identityReadings[originalPath].map(IdentityReader.identityKeys) ?? []).isEmpty { counts.identityBefore += 1 }
+            for (app, location, view) in privateViews {
+                guard let path = view[file], case .patches(let patches) = asset.redaction.plan(for: location, metadata: .private) else {
+                    if app == "private" { row.privateStrip = "withheld" } else { row.privateKeep = "withheld" }
+                    continue
+                }
+                var failures = try Self.compare(path, original, patches)
+                if let after = identityReadings[path] {
+                    let left = IdentityReader.identityKeys(after)
+                    if !left.isEmpty { failures.append("identity tags left: \(left.joined(separator: ", "))") }
+                } else {
+                    failures.append("exiftool cannot read the \(app) view")
+                }
+                let newComplaints = (complaints[path] ?? []).subtracting(complaints[originalPath] ?? [])
+                if !newComplaints.isEmpty { failures.append("new exiftool \(newComplaints.sorted().joined(separator: "; "))") }
+                if let after = readings[path] {
+                    if location == .strip {
+                        let left = LocationReader.locationKeys(after)
+                        if !left.isEmpty { failures.append("location left: \(left.joined(separator: ", "))") }
+                    }
+                }
+                if let failure = pixelFailure(path, app) { failures.append(failure) }
+                for failure in failures { Issue.record("\(file) \(app): \(failure)") }
+                let verdict = failures.isEmpty ? "ok (\(patches.count) patches)" : failures.joined(separator: "; ")
+                if app == "private" { row.privateStrip = verdict } else { row.privateKeep = verdict }
+                counts.privateViews += 1
             }
 
             // strip: no location left, no new complaint, only the plan's bytes changed, same pixels.
@@ -364,6 +428,7 @@ struct CorpusViewRedactionTests {
                 } else {
                     failures.append("exiftool cannot read the coarse view")
                 }
+                if let failure = pixelFailure(path, "coarse") { failures.append(failure) }
                 for failure in failures { Issue.record("\(file) coarse: \(failure)") }
                 row.coarse =
                     failures.isEmpty
@@ -374,11 +439,16 @@ struct CorpusViewRedactionTests {
             }
         }
 
-        print("\nfile | format | strip | keep | coarse | pixels")
-        for row in rows { print("\(row.path) | \(row.format) | \(row.strip) | \(row.keep) | \(row.coarse) | \(row.pixels)") }
+        print("\nfile | format | strip | keep | coarse | pixels | private | private+keep")
+        for row in rows {
+            print(
+                "\(row.path) | \(row.format) | \(row.strip) | \(row.keep) | \(row.coarse) | \(row.pixels) | \(row.privateStrip) | \(row.privateKeep)"
+            )
+        }
         print(
             "\nchecked: strip \(counts.strip), keep \(counts.keep), coarse \(counts.coarse), decoded pixels compared \(counts.pixels); "
-                + "withheld from strip \(withheld.count); not assets \(notAssets.count)")
+                + "withheld from strip \(withheld.count); not assets \(notAssets.count); private views \(counts.privateViews) "
+                + "(originals with identity tags: \(counts.identityBefore))")
         for skipped in decodeSkipped { print("  pixels not compared: \(skipped)") }
 
         #expect(daemon.unmount() == 0, "daemon log: \(daemon.log)")
