@@ -52,7 +52,7 @@ extension ViewLayer {
 
     /// The ready file of `node`, made now if needed; nil when the node serves the original bytes.
     private func representedFile(of node: ViewNode, asset: Asset) throws(ViewLayerError) -> RepresentedFile? {
-        guard node.representation != .original, case .file(_, let policy) = node.kind else { return nil }
+        guard node.representation != .original, case .file(_, let policy, _) = node.kind else { return nil }
         guard let representations else {
             throw .representationUnavailable("serve a compatible JPEG without a representation provider")
         }
