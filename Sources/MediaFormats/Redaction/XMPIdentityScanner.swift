@@ -8,13 +8,13 @@
 /// Works on the same terms as `XMPLocationScanner`: tolerant, never traps; spaces in place
 /// of attributes, elements and text between elements keep the XML well-formed. What it
 /// cannot follow (a property without its end tag) is blanked to the end of the packet.
-struct XMPIdentityScanner {
+struct XMPIdentityScanner: XMPByteScanning {
     /// Ranges (relative to the packet) to fill with spaces.
     var blanks: [Range<Int>] = []
     /// Replacements of the same length (relative to the packet): dates without their offset.
     var rewrites: [(range: Range<Int>, bytes: [UInt8])] = []
 
-    private let text: [UInt8]
+    let text: [UInt8]
     /// Every namespace URI each prefix is bound to anywhere in the packet.
     private var bindings: [[UInt8]: Set<String>] = [:]
 
@@ -198,51 +198,6 @@ struct XMPIdentityScanner {
                 }
             }
             index = max(gt, lt + 1)
-        }
-        return nil
-    }
-
-    private func isNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), 0x80...0xFF:
-            true
-        default:
-            false
-        }
-    }
-
-    private func skipSpaces(_ index: Int) -> Int {
-        var index = index
-        while index < text.count, [0x20, 0x09, 0x0A, 0x0D].contains(text[index]) { index += 1 }
-        return index
-    }
-
-    private func firstIndex(of byte: UInt8, from start: Int) -> Int? {
-        guard start < text.count else { return nil }
-        return text[start...].firstIndex(of: byte)
-    }
-
-    private func startsWith(_ prefix: String, at index: Int) -> Bool {
-        let bytes = Array(prefix.utf8)
-        guard index >= 0, index <= text.count - bytes.count else { return false }
-        return text[index..<(index + bytes.count)].elementsEqual(bytes)
-    }
-
-    private func endOf(_ terminator: String, from start: Int) -> Int {
-        guard let found = find(Array(terminator.utf8), from: start) else { return text.count }
-        return found + terminator.utf8.count
-    }
-
-    private func find(_ needle: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, start >= 0 else { return nil }
-        var index = start
-        while index <= text.count - needle.count {
-            guard let first = firstIndex(of: needle[0], from: index) else { return nil }
-            if first > text.count - needle.count { return nil }
-            if text[first..<(first + needle.count)].elementsEqual(needle) { return first }
-            index = first + 1
         }
         return nil
     }

@@ -17,7 +17,7 @@
 /// blanking it looks again for the names of coordinate properties; when one remains (an
 /// unusual spelling it did not understand, a packet cut in the middle of a property) the
 /// caller blanks the whole packet (fail closed).
-struct XMPLocationScanner {
+struct XMPLocationScanner: XMPByteScanning {
     /// Ranges (relative to the packet) to fill with spaces: one per location property.
     var blanks: [Range<Int>] = []
     /// The `exif:GPSLatitude` / `exif:GPSLongitude` properties with simple text values, for
@@ -30,7 +30,7 @@ struct XMPLocationScanner {
     /// flight data that is not a position, altitude or heading), or `uncertain` is set.
     var foundLocation = false
 
-    private let text: [UInt8]
+    let text: [UInt8]
     private var locationPrefixes: [[UInt8]: LocationNamespace] = [:]
 
     /// Which namespace a prefix is bound to, and so which local names are location.
@@ -278,51 +278,5 @@ struct XMPLocationScanner {
         }
         let local = text[(colon + 1)..<qualified.upperBound]
         return local.elementsEqual("GPSLatitude".utf8) || local.elementsEqual("GPSLongitude".utf8)
-    }
-
-    private func isNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), 0x80...0xFF:
-            true
-        default:
-            false
-        }
-    }
-
-    private func skipSpaces(_ index: Int) -> Int {
-        var index = index
-        while index < text.count, [0x20, 0x09, 0x0A, 0x0D].contains(text[index]) { index += 1 }
-        return index
-    }
-
-    private func firstIndex(of byte: UInt8, from start: Int) -> Int? {
-        guard start < text.count else { return nil }
-        return text[start...].firstIndex(of: byte)
-    }
-
-    private func startsWith(_ prefix: String, at index: Int) -> Bool {
-        let bytes = Array(prefix.utf8)
-        guard index >= 0, index <= text.count - bytes.count else { return false }
-        return text[index..<(index + bytes.count)].elementsEqual(bytes)
-    }
-
-    /// The index just past the first `terminator` at or after `start`, or the end of text.
-    private func endOf(_ terminator: String, from start: Int) -> Int {
-        guard let found = find(Array(terminator.utf8), from: start) else { return text.count }
-        return found + terminator.utf8.count
-    }
-
-    private func find(_ needle: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, start >= 0 else { return nil }
-        var index = start
-        while index <= text.count - needle.count {
-            guard let first = firstIndex(of: needle[0], from: index) else { return nil }
-            if first > text.count - needle.count { return nil }
-            if text[first..<(first + needle.count)].elementsEqual(needle) { return first }
-            index = first + 1
-        }
-        return nil
     }
 }
