@@ -24,8 +24,11 @@ struct InProcessAsOtherUserTests {
             try #require(copied.status == 0, "\(copied.output)")
             chmod(directory + "/" + name, 0o755)
         }
+        // The child starts in its own work directory: the package it was built in may sit in
+        // a directory only root can enter (a clone under `mktemp -d`), and the processes it
+        // spawns would inherit a working directory they cannot enter.
         let result = run([
-            "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "HOME=" + work,
+            "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/env", "--chdir=" + work, "HOME=" + work,
             "PHOTOFS_TEST_ROOT=" + work, "PHOTOFS_BIN=" + directory + "/photofs", directory + "/tests.xctest",
             "--testing-library", "swift-testing", "--filter", "InProcessBehaviourTests",
         ])
