@@ -7,7 +7,9 @@
 # `.picker`, a live add and delete, and a re-index of the unchanged library.
 #
 # Usage: Tests/Benchmarks/scale-bench.sh [--no-build]   (env: COUNT=1000000, RUNS=3, SEED=7,
-#        PHOTOFS_BENCH_CACHE=/var/tmp/photofs-bench-libraries, COLD=0 to skip the cold rows)
+#        PHOTOFS_BENCH_CACHE=/var/tmp/photofs-bench-libraries, COLD=0 to skip the cold rows,
+#        SCALE_CATALOG=PATH to run on a copy of the cached catalog at PATH, made if missing, and
+#        mount beside it: two runs at once then do not share a catalog or a mount point)
 # The generated library, its catalog and a flat tree of hard links (the direct baseline of
 # library/all) are cached in PHOTOFS_BENCH_CACHE between runs: generating and indexing
 # 1,000,000 photos takes many minutes the first time. Run by hand; not part of `swift test`.
@@ -32,6 +34,14 @@ if [ ! -f "$CATALOG.complete" ]; then
     echo "scale-bench: indexing $LIBRARY" >&2
     "$PHOTOFS_BIN" index --quiet --catalog "$CATALOG" "$LIBRARY" >&2
     : > "$CATALOG.complete"
+fi
+if [ -n "${SCALE_CATALOG:-}" ]; then
+    if [ ! -f "$SCALE_CATALOG" ]; then
+        mkdir -p -m 700 "$(dirname "$SCALE_CATALOG")"
+        cp "$CATALOG" "$SCALE_CATALOG"
+        chmod 600 "$SCALE_CATALOG"
+    fi
+    export CATALOG="$SCALE_CATALOG"
 fi
 if [ ! -f "$FLAT.complete" ]; then
     echo "scale-bench: linking every photo into one flat folder $FLAT" >&2

@@ -123,7 +123,7 @@ def main():
             folder = deepest_folder(LIB)
             relative = os.path.relpath(folder, LIB)
             source = os.path.join(folder, sorted(f for f in os.listdir(folder) if f.lower().endswith(".jpg"))[0])
-            name = "scale-bench-%d.jpg" % run
+            name = "scale-bench-%d-%d.jpg" % (os.getpid(), run)
             seen = os.path.join(mnt, "library", "folders", relative, name)
             start = time.perf_counter()
             shutil.copyfile(source, os.path.join(folder, name))
