@@ -44,23 +44,12 @@ struct OnceRunTests {
             [
                 "/usr/bin/env", "HOME=\(setup.home)", DaemonProcess.binary, "run", "--once", "--mountpoint", setup.fixture.mountpoint,
             ] + arguments
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var pid = pid_t()
-        guard posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, environ) == 0 else {
+        let started = spawnUnblocked(argv) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        guard case .success(let pid) = started else {
             throw DaemonProcess.StartFailure(description: "cannot start photofs run")
         }
         return pid
@@ -70,7 +59,7 @@ struct OnceRunTests {
     static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return shellStatus(status)
     }
 
     /// The direct children of `pid`.

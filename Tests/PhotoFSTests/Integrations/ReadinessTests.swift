@@ -10,30 +10,18 @@ import Testing
 struct ReadinessTests {
     /// Starts `argv` with `NOTIFY_SOCKET` set and stdout/stderr to `log`; its pid.
     static func start(_ argv: [String], notifySocket: String, log: String) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        let full = ["/usr/bin/env", "NOTIFY_SOCKET=" + notifySocket] + argv
-        let cArgs = full.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var pid = pid_t()
-        return posix_spawn(&pid, full[0], &actions, &attributes, cArgs, environ) == 0 ? pid : nil
+        let started = spawnUnblocked(["/usr/bin/env", "NOTIFY_SOCKET=" + notifySocket] + argv) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        return try? started.get()
     }
 
     static func waitExit(_ pid: pid_t, seconds: Double = 10) -> Int32? {
         var status: Int32 = 0
         for _ in 0..<Int(seconds * 50) {
-            if waitpid(pid, &status, WNOHANG) == pid { return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
+            if waitpid(pid, &status, WNOHANG) == pid { return shellStatus(status) }
             usleep(20_000)
         }
         return nil

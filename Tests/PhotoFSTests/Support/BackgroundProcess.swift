@@ -11,23 +11,12 @@ final class BackgroundProcess {
 
     init(_ argv: [String], output: String) throws {
         outputPath = output
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var pid = pid_t()
-        guard posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, environ) == 0 else {
+        let started = spawnUnblocked(argv) { actions in
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        guard case .success(let pid) = started else {
             throw IntegrationLibrary.SetupFailure(description: "cannot start \(argv[0])")
         }
         self.pid = pid
@@ -43,7 +32,7 @@ final class BackgroundProcess {
         var raw: Int32 = 0
         repeat {
             if waitpid(pid, &raw, WNOHANG) == pid {
-                status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+                status = shellStatus(raw)
                 return status
             }
             usleep(20_000)

@@ -45,35 +45,25 @@ final class DaemonProcess {
         guard pipe(&fds) == 0 else { throw StartFailure(description: "pipe failed") }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
-        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         let argv =
             [Self.binary, "mount", "-f", "--ready-fd", "3", "--quiet", "--log-level", "debug", "--catalog", catalog] + extra + [
                 "--", library, mountpoint,
             ]
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        // Test threads block signals; the daemon must start as a shell would start it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var child = pid_t()
         var variables = ProcessInfo.processInfo.environment
         variables.merge(environment) { $1 }
-        let cEnvironment = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { cEnvironment.forEach { free($0) } }
-        let spawned = posix_spawn(&child, Self.binary, &actions, &attributes, cArgs, cEnvironment)
+        let log = mountpoint + ".log"
+        let started = spawnUnblocked(argv, environment: variables.map { "\($0.key)=\($0.value)" }) { actions in
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
+            posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         close(fds[1])
         defer { close(fds[0]) }
-        guard spawned == 0 else { throw StartFailure(description: "posix_spawn failed: \(spawned)") }
+        let child: pid_t
+        switch started {
+        case .success(let spawned): child = spawned
+        case .failure(let failure): throw StartFailure(description: "posix_spawn failed: \(failure.errno)")
+        }
         pid = child
         var poller = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
         let ready = poll(&poller, 1, Int32(timeout * 1000))
@@ -134,7 +124,7 @@ final class DaemonProcess {
         for _ in 0..<300 {
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
-                let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                let code = shellStatus(status)
                 exitStatus = code
                 return code
             }
@@ -159,7 +149,7 @@ final class DaemonProcess {
         var status: Int32 = 0
         for _ in 0..<500 {
             if waitpid(pid, &status, WNOHANG) == pid {
-                let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                let code = shellStatus(status)
                 exitStatus = code
                 checkLog()
                 return code
@@ -179,7 +169,7 @@ final class DaemonProcess {
     private static func reap(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return shellStatus(status)
     }
 
     /// The file as text; bytes that are not UTF-8 become U+FFFD (which `LogScan` reports).
@@ -197,26 +187,14 @@ func run(_ argv: [String]) -> (status: Int32, output: String) {
     guard pipe(&fds) == 0 else { return (-1, "pipe failed") }
     _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
     _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    let cArgs = argv.map { strdup($0) } + [nil]
-    defer { cArgs.forEach { free($0) } }
-    var pid = pid_t()
-    let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, environ)
+    let started = spawnUnblocked(argv) { actions in
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
     close(fds[1])
     defer { close(fds[0]) }
-    guard spawned == 0 else { return (-1, "cannot start \(argv[0])") }
+    guard case .success(let pid) = started else { return (-1, "cannot start \(argv[0])") }
     // Read until EOF, but stop waiting once the child is gone: a daemon it left behind
     // may keep the pipe open.
     var output: [UInt8] = []
@@ -237,7 +215,7 @@ func run(_ argv: [String]) -> (status: Int32, output: String) {
         if waitpid(pid, &status, WNOHANG) == pid { exited = true }
     }
     if !exited { while waitpid(pid, &status, 0) < 0 && errno == EINTR {} }
-    let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    let code = shellStatus(status)
     return (code, String(decoding: output, as: UTF8.self))
 }
 
