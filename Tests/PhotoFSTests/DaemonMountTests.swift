@@ -11,17 +11,7 @@ import Testing
 @Suite("photofs daemon mount", .serialized, .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists))
 struct DaemonMountTests {
     /// The corpus beside the package (or `$PHOTOFS_CORPUS`).
-    static let corpus: String? = {
-        if let override = ProcessInfo.processInfo.environment["PHOTOFS_CORPUS"] { return override }
-        // Tests/PhotoFSTests/<file> → the package root; the corpus sits beside it.
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
-        for relative in ["../shared/corpus", "../../shared/corpus"] {
-            let path = root.appendingPathComponent(relative).standardizedFileURL.path
-            if FileManager.default.fileExists(atPath: path + "/manifest.json") { return path }
-        }
-        return nil
-    }()
+    static let corpus = SharedCorpus.directory
 
     static var corpusPresent: Bool {
         Skip.unless(corpus != nil, "corpus mount test: no corpus at ../shared/corpus and PHOTOFS_CORPUS unset")
@@ -215,7 +205,8 @@ struct DaemonMountTests {
         defer { run(["/bin/rm", "-rf", base]) }
         let mountpoint = base + "/mnt"
         mkdir(mountpoint, 0o755)
-        let daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: base + "/catalog.sqlite", extra: ["-o", "allow_other"])
+        let daemon = try DaemonProcess(
+            library: library, mountpoint: mountpoint, catalog: base + "/catalog.sqlite", extra: ["-o", "allow_other"])
         let line = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8))?.split(separator: "\n")
             .first { $0.split(separator: " ").dropFirst(4).first.map(String.init) == mountpoint }
         #expect(line?.contains("allow_other") == true, "mountinfo: \(line ?? "no line")")

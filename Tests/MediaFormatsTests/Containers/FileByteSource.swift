@@ -1,4 +1,6 @@
 import Glibc
+import TestSupport
+
 @testable import MediaFormats
 
 /// A file read with `pread`, for corpus tests only (the production source lives in PhotoMetadata).
@@ -42,19 +44,7 @@ final class FileByteSource: ByteSource {
     }
 }
 
-/// The shared photo corpus: `$PHOTOFS_CORPUS`, else `<package root>/../shared/corpus`, else
-/// (for a git worktree one level deeper, `/work/wt/<name>`) `<package root>/../../shared/corpus`.
+/// The shared photo corpus (found by `SharedCorpus`).
 enum Corpus {
-    static let directory: String? = {
-        if let env = getenv("PHOTOFS_CORPUS") {
-            let path = String(cString: env)
-            return access(path + "/manifest.json", R_OK) == 0 ? path : nil
-        }
-        var root = "\(#filePath)"
-        for _ in 0..<4 { root = String(root[..<(root.lastIndex(of: "/") ?? root.startIndex)]) }
-        for candidate in [root + "/../shared/corpus", root + "/../../shared/corpus"] where access(candidate + "/manifest.json", R_OK) == 0 {
-            return candidate
-        }
-        return nil
-    }()
+    static let directory = SharedCorpus.directory
 }
