@@ -1,5 +1,5 @@
 /// What a plain READDIR needs of a listing, read in place: the FUSE adapter pages through
-/// tens of thousands of names per second and copying each node (its name and children
+/// tens of thousands of names per second, and copying each node (its name and children
 /// arrays retained and released) or looking each one up again by inode (a random probe
 /// into the inode table) cost more than the kernel's part of the listing.
 extension ViewListing {
@@ -15,21 +15,30 @@ extension ViewListing {
         }
     }
 
-    /// Calls `body` with the inode, name and kind of the child at `position`, read in place
-    /// (no copy of the node); nil past the end.
-    public func withEntry<Result>(at position: Int, _ body: (_ inode: UInt64, _ name: [UInt8], _ kind: ViewNodeKind) -> Result)
-        -> Result?
-    {
-        guard position >= 0 else { return nil }
+    /// Calls `body` with the inode, name bytes and kind of each child from `position` on,
+    /// read in place (no copy of a node, the name valid only during the call), until `body`
+    /// returns false or the listing ends.
+    public func forEachEntry(
+        from position: Int, _ body: (_ inode: UInt64, _ name: UnsafeBufferPointer<UInt8>, _ kind: ViewNodeKind) -> Bool
+    ) {
+        guard position >= 0 else { return }
         switch source {
         case .part(let part, let directory):
-            guard position < part.nodes[Int(directory)].children.count else { return nil }
-            let child = Int(part.nodes[Int(directory)].children[position])
-            return body(part.nodes[child].inode, part.nodes[child].name, part.nodes[child].kind)
+            let count = part.nodes[Int(directory)].children.count
+            var next = position
+            while next < count {
+                let child = Int(part.nodes[Int(directory)].children[next])
+                let going = part.nodes[child].name.withUnsafeBufferPointer { name in
+                    body(part.nodes[child].inode, name, part.nodes[child].kind)
+                }
+                if !going { return }
+                next += 1
+            }
         case .apps(let apps):
-            guard position < apps.count else { return nil }
-            let top = apps[position].part.top
-            return body(top.inode, top.name, top.kind)
+            for app in apps.dropFirst(position) {
+                let top = app.part.top
+                if !top.name.withUnsafeBufferPointer({ body(top.inode, $0, top.kind) }) { return }
+            }
         }
     }
 }

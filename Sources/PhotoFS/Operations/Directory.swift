@@ -40,25 +40,31 @@ extension PhotoFileSystem {
             var used = 0
             // The owner sees every node, and a listing that reads the current views' own
             // nodes needs no second look at each: names, inodes and types are read in place.
-            if !plus, directory.caller == .owner, let listing, let now = current.listing(of: directory.inode),
-                listing.readsSameNodes(as: now)
-            {
-                var position = offset
-                while true {
-                    let needed = listing.withEntry(at: position) { inode, name, kind in
-                        let shown = kind == .picker ? currentPickerText().inode : inode
-                        return addPlainEntry(
-                            request, buffer, at: used, capacity: capacity, name, inode: shown, kind: kind, next: position + 1)
-                    }
-                    guard let needed, needed <= capacity - used else { break }
+            let unchanged = listing.flatMap { listing in current.listing(of: directory.inode).map(listing.readsSameNodes) } ?? false
+            if !plus, directory.caller == .owner, unchanged, let listing {
+                var next = offset + 1
+                listing.forEachEntry(from: offset) { inode, name, kind in
+                    let shown = kind == .picker ? currentPickerText().inode : inode
+                    let needed = addPlainEntry(request, buffer, at: used, capacity: capacity, name, inode: shown, kind: kind, next: next)
+                    guard needed <= capacity - used else { return false }
                     used += needed
-                    position += 1
+                    next += 1
+                    return true
                 }
                 return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
             }
             // Entries come from the layer's page: only what the caller may see in the
-            // current views, with current attributes.
-            layer.page(listing, from: offset, caller: directory.caller, current: current) { child, position in
+            // current views, with current attributes (for the owner reading unchanged nodes,
+            // straight from the listing).
+            let page: ((ViewNode, Int) -> Bool) -> Void = { add in
+                if directory.caller == .owner, unchanged, let listing {
+                    var position = offset
+                    while let child = listing.child(at: position), add(child, position + 1) { position += 1 }
+                } else {
+                    self.layer.page(listing, from: offset, caller: directory.caller, current: current, add)
+                }
+            }
+            page { child, position in
                 let needed: Int
                 if plus {
                     needed = child.name.withCString { name -> Int in
@@ -72,8 +78,9 @@ extension PhotoFileSystem {
                     }
                 } else {
                     let shown = child.kind == .picker ? currentPickerText().inode : child.inode
-                    needed = addPlainEntry(
-                        request, buffer, at: used, capacity: capacity, child.name, inode: shown, kind: child.kind, next: position)
+                    needed = child.name.withUnsafeBufferPointer { name in
+                        addPlainEntry(request, buffer, at: used, capacity: capacity, name, inode: shown, kind: child.kind, next: position)
+                    }
                 }
                 if needed > capacity - used { return false }
                 used += needed
@@ -87,15 +94,18 @@ extension PhotoFileSystem {
     /// `buffer` if it fits in `capacity`; returns the bytes it takes (more than is left when
     /// it did not fit, and then nothing was written).
     private func addPlainEntry(
-        _ request: fuse_req_t, _ buffer: UnsafeMutableRawBufferPointer, at used: Int, capacity: Int, _ name: [UInt8], inode: UInt64,
-        kind: ViewNodeKind, next: Int
+        _ request: fuse_req_t, _ buffer: UnsafeMutableRawBufferPointer, at used: Int, capacity: Int, _ name: UnsafeBufferPointer<UInt8>,
+        inode: UInt64, kind: ViewNodeKind, next: Int
     ) -> Int {
-        name.withCString { name -> Int in
+        // libfuse takes a C string: the name gets its NUL in a stack copy (names hold no NUL).
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) { terminated in
+            for index in 0..<name.count { terminated[index] = CChar(bitPattern: name[index]) }
+            terminated[name.count] = 0
             let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
             var status = stat()
             status.st_ino = __ino_t(inode)
             status.st_mode = kind == .directory ? S_IFDIR : S_IFREG
-            return fuse_add_direntry(request, space, capacity - used, name, &status, off_t(next))
+            return fuse_add_direntry(request, space, capacity - used, terminated.baseAddress, &status, off_t(next))
         }
     }
 
