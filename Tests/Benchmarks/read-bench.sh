@@ -7,6 +7,8 @@
 #        `ls -f` and `find` rows (dentries and inodes dropped before each) of the flat folder
 #        as photofs `library/folders/flat`.
 # ACCESS_LOG=compare: instead, photofs with the access log on vs off (accesslog_bench.py).
+# COLD_LISTING=compare: instead, cold `ls -f` and `find` of the flat folder, direct and each
+#        build side by side in rotating rounds, wall and CPU time (coldlist_bench.py, root).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ -z "${PHOTOFS_BIN:-}" ]; then
@@ -23,4 +25,5 @@ if [ ! -x "$PLL_BIN" ]; then
     gcc -O2 -I"$examples" "$src" $(pkg-config --cflags --libs fuse3) -o "$PLL_BIN"
 fi
 [ "${ACCESS_LOG:-}" = compare ] && exec python3 Tests/Benchmarks/accesslog_bench.py
+[ "${COLD_LISTING:-}" = compare ] && exec python3 Tests/Benchmarks/coldlist_bench.py
 exec python3 Tests/Benchmarks/read_bench.py

@@ -26,10 +26,14 @@ extension Indexer {
     }
 
     /// Whether an index run over `scan` would change anything, judged against `snapshot`
-    /// (read from this catalog) and the catalog's failures: false only when every file has
-    /// an asset or a failure with the same size, mtime, inode and ctime, every catalogued asset
-    /// and failure was found, and no folder was unreadable. The cheap check a mount makes
-    /// before it serves an already-indexed library; `run(scan:)` does the work otherwise.
+    /// (read from this catalog) and the catalog's failures: false only when every file (links
+    /// and other special files included) has an asset or a failure with the same size, mtime,
+    /// inode and ctime, every catalogued asset and failure was found, and no folder was
+    /// unreadable. The cheap check a mount makes before it serves an already-indexed library;
+    /// `run(scan:)` does the work otherwise.
+    ///
+    /// The walk is in path order, and so are the snapshot's assets once put in it (they
+    /// usually are already): one merge compares each path once, with no table of every path.
     public func needsRun(_ scan: LibraryScan, snapshot: LibrarySnapshot) throws(IndexError) -> Bool {
         let walk = scan.walk
         guard walk.unreadableFolders.isEmpty else { return true }
@@ -39,26 +43,43 @@ extension Indexer {
         } catch {
             throw .catalog(error)
         }
-        var stored: [LibraryPath: FileStat] = [:]
-        stored.reserveCapacity(snapshot.assets.count)
-        for asset in snapshot.assets {
-            stored[asset.path] = FileStat(
-                size: asset.size, mtimeNanoseconds: asset.mtimeNanoseconds, inode: asset.inode, ctimeNanoseconds: asset.ctimeNanoseconds)
-        }
-        var matchedAssets = 0
-        var matchedFailures = 0
+        let assets = snapshot.assets
+        // Paths are unique on both sides: with every walked file matched, equal counts mean
+        // that every catalogued asset and failure was found too.
+        guard walk.files.count + walk.special.count == assets.count + failures.count else { return true }
+        let order = Self.pathOrder(of: assets)
+        var next = 0
+        var failuresMatched = 0
         for file in walk.files {
-            if let stat = stored[file.path] {
-                guard stat == file.stat else { return true }
-                matchedAssets += 1
-            } else if let stat = failures[file.path] {
-                guard stat == file.stat else { return true }
-                matchedFailures += 1
+            let position = next < assets.count ? order?[next] ?? next : 0
+            if next < assets.count, assets[position].path == file.path {
+                // Fields read in place: copying a whole asset retains each of its parts.
+                let stored = FileStat(
+                    size: assets[position].size, mtimeNanoseconds: assets[position].mtimeNanoseconds, inode: assets[position].inode,
+                    ctimeNanoseconds: assets[position].ctimeNanoseconds)
+                guard stored == file.stat else { return true }
+                next += 1
+            } else if !failures.isEmpty, failures[file.path] == file.stat {
+                failuresMatched += 1
             } else {
                 return true
             }
         }
-        // A catalogued path the walk did not find is a deletion (or a move) to record.
-        return matchedAssets != stored.count || matchedFailures != failures.count
+        for (file, _) in walk.special {
+            guard failures[file.path] == file.stat else { return true }
+            failuresMatched += 1
+        }
+        return next != assets.count || failuresMatched != failures.count
+    }
+
+    /// Positions of `assets` in path order, or nil when they are in path order already.
+    static func pathOrder(of assets: ChunkedArray<Asset>) -> [Int]? {
+        var sorted = true
+        for position in assets.indices.dropFirst() where !(assets[position - 1].path < assets[position].path) {
+            sorted = false
+            break
+        }
+        if sorted { return nil }
+        return assets.indices.sorted { assets[$0].path < assets[$1].path }
     }
 }

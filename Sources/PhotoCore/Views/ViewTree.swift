@@ -166,12 +166,12 @@ struct AppPart: Sendable {
 /// (or, for `apps/`, the app parts): what an open directory keeps, so that its readdir
 /// cookies stay valid without keeping a whole replaced tree alive.
 public struct ViewListing: Sendable {
-    private enum Source: Sendable {
+    enum Source: Sendable {
         case part(ViewPart, Int32)
         case apps([AppPart])
     }
 
-    private let source: Source
+    let source: Source
 
     init(part: ViewPart, position: Int32) { source = .part(part, position) }
 

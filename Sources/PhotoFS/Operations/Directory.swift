@@ -38,29 +38,74 @@ extension PhotoFileSystem {
             let buffer = buffers.buffer(atLeast: size)
             let capacity = min(size, buffer.count)
             var used = 0
+            // The owner sees every node, and a listing that reads the current views' own
+            // nodes needs no second look at each: names, inodes and types are read in place.
+            let unchanged = listing.flatMap { listing in current.listing(of: directory.inode).map(listing.readsSameNodes) } ?? false
+            if !plus, directory.caller == .owner, unchanged, let listing {
+                var next = offset + 1
+                listing.forEachEntry(from: offset) { inode, name, kind in
+                    let shown = kind == .picker ? currentPickerText().inode : inode
+                    let needed = addPlainEntry(request, buffer, at: used, capacity: capacity, name, inode: shown, kind: kind, next: next)
+                    guard needed <= capacity - used else { return false }
+                    used += needed
+                    next += 1
+                    return true
+                }
+                return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
+            }
             // Entries come from the layer's page: only what the caller may see in the
-            // current views, with current attributes.
-            layer.page(listing, from: offset, caller: directory.caller, current: current) { child, position in
-                let needed = child.name.withCString { name -> Int in
-                    let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
-                    let picker = child.kind == .picker ? currentPickerText() : nil
-                    if plus {
+            // current views, with current attributes (for the owner reading unchanged nodes,
+            // straight from the listing).
+            let page: ((ViewNode, Int) -> Bool) -> Void = { add in
+                if directory.caller == .owner, unchanged, let listing {
+                    var position = offset
+                    while let child = listing.child(at: position), add(child, position + 1) { position += 1 }
+                } else {
+                    self.layer.page(listing, from: offset, caller: directory.caller, current: current, add)
+                }
+            }
+            page { child, position in
+                let needed: Int
+                if plus {
+                    needed = child.name.withCString { name -> Int in
+                        let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
+                        let picker = child.kind == .picker ? currentPickerText() : nil
                         var entry = entry(for: child, in: current, picker: picker)
                         let needed = fuse_add_direntry_plus(request, space, capacity - used, name, &entry, off_t(position))
                         // The kernel holds the entry (a lookup) only if it fit.
                         if let picker, needed <= capacity - used { controlFile.generations.retain(picker) }
                         return needed
                     }
-                    var status = stat()
-                    status.st_ino = __ino_t(picker?.inode ?? child.inode)
-                    status.st_mode = child.isDirectory ? S_IFDIR : S_IFREG
-                    return fuse_add_direntry(request, space, capacity - used, name, &status, off_t(position))
+                } else {
+                    let shown = child.kind == .picker ? currentPickerText().inode : child.inode
+                    needed = child.name.withUnsafeBufferPointer { name in
+                        addPlainEntry(request, buffer, at: used, capacity: capacity, name, inode: shown, kind: child.kind, next: position)
+                    }
                 }
                 if needed > capacity - used { return false }
                 used += needed
                 return true
             }
             return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
+        }
+    }
+
+    /// Writes one READDIR entry (name, inode, type; the next entry's offset) at `used` in
+    /// `buffer` if it fits in `capacity`; returns the bytes it takes (more than is left when
+    /// it did not fit, and then nothing was written).
+    private func addPlainEntry(
+        _ request: fuse_req_t, _ buffer: UnsafeMutableRawBufferPointer, at used: Int, capacity: Int, _ name: UnsafeBufferPointer<UInt8>,
+        inode: UInt64, kind: ViewNodeKind, next: Int
+    ) -> Int {
+        // libfuse takes a C string: the name gets its NUL in a stack copy (names hold no NUL).
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) { terminated in
+            for index in 0..<name.count { terminated[index] = CChar(bitPattern: name[index]) }
+            terminated[name.count] = 0
+            let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
+            var status = stat()
+            status.st_ino = __ino_t(inode)
+            status.st_mode = kind == .directory ? S_IFDIR : S_IFREG
+            return fuse_add_direntry(request, space, capacity - used, terminated.baseAddress, &status, off_t(next))
         }
     }
 

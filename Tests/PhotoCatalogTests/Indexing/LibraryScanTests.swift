@@ -32,6 +32,28 @@ struct LibraryScanTests {
         #expect(try f.needsRun() == false)
     }
 
+    /// A link is recorded as a file that is not an asset: once indexed, it is no news.
+    @Test func anIndexedLinkNeedsNoRun() throws {
+        let f = try Fixture()
+        try FileOps.symlink(target: Array("a.jpg".utf8), at: f.lib("link.jpg"))
+        #expect(try f.needsRun())
+        _ = try f.indexer.run()
+        #expect(try f.needsRun() == false)
+        try FileOps.unlink(f.lib("link.jpg"))
+        #expect(try f.needsRun(), "a link gone")
+    }
+
+    /// The check merges in path order: a snapshot whose assets come in another order is judged alike.
+    @Test func assetsInAnyOrderAreJudgedAlike() throws {
+        let f = try Fixture()
+        let snapshot = try f.catalog.snapshot()
+        let reversed = LibrarySnapshot(assets: Array(snapshot.assets.reversed()), apps: snapshot.apps, grants: snapshot.grants)
+        #expect(Indexer.pathOrder(of: reversed.assets) != nil)
+        #expect(try f.indexer.needsRun(try f.indexer.scan(), snapshot: reversed) == false)
+        FileOps.setMtime(f.lib("trip/b.jpg"), seconds: 1_000_000)
+        #expect(try f.indexer.needsRun(try f.indexer.scan(), snapshot: reversed))
+    }
+
     /// Each change, made to a freshly indexed library.
     static let changes: [(String, @Sendable (Fixture) throws -> Void)] = [
         ("new file", { try FileOps.write(TinyJPEG.bytes(comment: "d"), to: $0.lib("trip/d.jpg")) }),

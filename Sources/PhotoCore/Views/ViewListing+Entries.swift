@@ -1,0 +1,44 @@
+/// What a plain READDIR needs of a listing, read in place: the FUSE adapter pages through
+/// tens of thousands of names per second, and copying each node (its name and children
+/// arrays retained and released) or looking each one up again by inode (a random probe
+/// into the inode table) cost more than the kernel's part of the listing.
+extension ViewListing {
+    /// Whether `other` reads the same directory of the same stored part as this listing:
+    /// parts are immutable and a change makes a new one, so then every child this listing
+    /// gives is, unchanged, the node `other` gives at the same position.
+    public func readsSameNodes(as other: ViewListing) -> Bool {
+        switch (source, other.source) {
+        case (.part(let part, let directory), .part(let otherPart, let otherDirectory)):
+            return part === otherPart && directory == otherDirectory
+        default:
+            return false
+        }
+    }
+
+    /// Calls `body` with the inode, name bytes and kind of each child from `position` on,
+    /// read in place (no copy of a node, the name valid only during the call), until `body`
+    /// returns false or the listing ends.
+    public func forEachEntry(
+        from position: Int, _ body: (_ inode: UInt64, _ name: UnsafeBufferPointer<UInt8>, _ kind: ViewNodeKind) -> Bool
+    ) {
+        guard position >= 0 else { return }
+        switch source {
+        case .part(let part, let directory):
+            let count = part.nodes[Int(directory)].children.count
+            var next = position
+            while next < count {
+                let child = Int(part.nodes[Int(directory)].children[next])
+                let going = part.nodes[child].name.withUnsafeBufferPointer { name in
+                    body(part.nodes[child].inode, name, part.nodes[child].kind)
+                }
+                if !going { return }
+                next += 1
+            }
+        case .apps(let apps):
+            for app in apps.dropFirst(position) {
+                let top = app.part.top
+                if !top.name.withUnsafeBufferPointer({ body(top.inode, $0, top.kind) }) { return }
+            }
+        }
+    }
+}
