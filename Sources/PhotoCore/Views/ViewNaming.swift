@@ -39,9 +39,9 @@ enum ViewNaming {
             names[index] = previous
             taken.insert(NameKey(previous))
         }
-        for (index, candidate) in candidates.enumerated() where names[index] == nil && !isTaken(candidate.base, taken) {
-            names[index] = candidate.base
-            taken.insert(NameKey(candidate.base))
+        // One hash per name: the insertion itself says whether the plain name was free.
+        for (index, candidate) in candidates.enumerated() where names[index] == nil && !isReserved(candidate.base) {
+            if taken.insert(NameKey(candidate.base)).inserted { names[index] = candidate.base }
         }
         for (index, candidate) in candidates.enumerated() where names[index] == nil {
             let name = suffixedName(candidate.base, id: candidate.id) { isTaken($0, taken) }
@@ -118,6 +118,33 @@ enum ViewNaming {
         }
         if clean.count > nameMax { clean = Array(clean.prefix(nameMax)) }
         return clean
+    }
+
+    /// The last non-empty `/`-separated component of a path (`LibraryPath.fileName`
+    /// without splitting the whole path).
+    static func lastComponent(of path: [UInt8]) -> [UInt8] {
+        var end = path.count
+        while end > 0, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        var start = end
+        while start > 0, path[start - 1] != UInt8(ascii: "/") { start -= 1 }
+        return Array(path[start..<end])
+    }
+
+    /// Byte-wise three-way comparison of two names (negative, zero or positive as `a`
+    /// sorts before, with or after `b`), over at most the first `prefix` bytes of each.
+    static func compare(_ a: [UInt8], _ b: [UInt8], prefix: Int = .max) -> Int {
+        a.withUnsafeBufferPointer { left in
+            b.withUnsafeBufferPointer { right in
+                let (leftCount, rightCount) = (min(left.count, prefix), min(right.count, prefix))
+                let common = min(leftCount, rightCount)
+                var index = 0
+                while index < common {
+                    if left[index] != right[index] { return left[index] < right[index] ? -1 : 1 }
+                    index += 1
+                }
+                return leftCount - rightCount
+            }
+        }
     }
 
     /// Byte-wise order of two names (what `ls` in the C locale shows).

@@ -125,13 +125,20 @@ struct LibraryPartBuilder {
         let ids = assets.map(\.id)
         let paths = assets.map(\.path.bytes)
         let sortKeys = assets.map { $0.effectiveDate.sortKey }
-        baseNames = assets.map { ViewNaming.sanitized($0.path.fileName) }
+        baseNames = paths.map { ViewNaming.sanitized(ViewNaming.lastComponent(of: $0)) }
         // One node per id: the first by path wins, so a duplicate can't shadow another.
         firstByID = AssetPositions(capacity: assets.count)
         var byPath: [Int32] = []
         byPath.reserveCapacity(assets.count)
-        let pathOrder = assets.indices.sorted { a, b in
-            paths[a] == paths[b] ? ids[a] < ids[b] : ViewNaming.precedes(paths[a], paths[b])
+        // One three-way comparison per pair (an equality test then an order test read long
+        // shared prefixes twice); a catalog read in path order is not sorted again.
+        let pathPrecedes = { (a: Int, b: Int) -> Bool in
+            let order = ViewNaming.compare(paths[a], paths[b])
+            return order == 0 ? ids[a] < ids[b] : order < 0
+        }
+        var pathOrder = Array(assets.indices)
+        if !zip(pathOrder, pathOrder.dropFirst()).allSatisfy({ !pathPrecedes($1, $0) }) {
+            pathOrder.sort(by: pathPrecedes)
         }
         for index in pathOrder where firstByID.position(of: ids[index], in: assets) == nil {
             firstByID.insert(Int32(index), in: assets)
@@ -204,24 +211,38 @@ struct LibraryPartBuilder {
     }
 
     private mutating func buildByCamera(_ ordered: [Int32], under cameras: Int32) {
-        var groups: [NameKey: [Int32]] = [:]
-        // A library has a handful of cameras: name each (make, model) pair once.
-        var names: [CameraKey: NameKey] = [:]
+        var groups: [[Int32]] = []
+        var groupNames: [[UInt8]] = []
+        var groupByName: [NameKey: Int] = [:]
+        // A library has a handful of cameras: name each (make, model) pair once, and look
+        // the pair up only when it differs from the previous asset's (photos come in bursts).
+        var groupByKey: [CameraKey: Int] = [:]
+        var last: (key: CameraKey, group: Int)?
         for index in ordered {
-            let metadata = snapshot.assets[Int(index)].metadata
-            let key = CameraKey(make: metadata.make, model: metadata.model)
-            let name: NameKey
-            if let known = names[key] {
-                name = known
+            let key = CameraKey(make: snapshot.assets[Int(index)].metadata.make, model: snapshot.assets[Int(index)].metadata.model)
+            let group: Int
+            if let last, last.key == key {
+                group = last.group
+            } else if let known = groupByKey[key] {
+                group = known
             } else {
-                name = NameKey(ViewNaming.sanitized(Array(ViewTree.cameraName(make: metadata.make, model: metadata.model).utf8)))
-                names[key] = name
+                let name = ViewNaming.sanitized(Array(ViewTree.cameraName(make: key.make, model: key.model).utf8))
+                if let shared = groupByName[NameKey(name)] {
+                    group = shared
+                } else {
+                    group = groups.count
+                    groups.append([])
+                    groupNames.append(name)
+                    groupByName[NameKey(name)] = group
+                }
+                groupByKey[key] = group
             }
-            groups[name, default: []].append(index)
+            last = (key, group)
+            groups[group].append(index)
         }
-        for name in groups.keys.sorted(by: { ViewNaming.precedes($0.bytes, $1.bytes) }) {
-            let directory = part.directory(named: name.bytes, in: cameras, scope: .owner)
-            addFiles(groups[name] ?? [], to: directory)
+        for group in groups.indices.sorted(by: { ViewNaming.precedes(groupNames[$0], groupNames[$1]) }) {
+            let directory = part.directory(named: groupNames[group], in: cameras, scope: .owner)
+            addFiles(groups[group], to: directory)
         }
     }
 
@@ -233,14 +254,25 @@ struct LibraryPartBuilder {
         var directories: [NameKey: Int32] = [NameKey([]): folders]
         var byRawFolder: [NameKey: Int32] = [:]
         var files: [Int32: [Int32]] = [:]
+        // In path order most files share the previous file's folder: compared in place,
+        // without making or hashing a key.
+        var previous: (bytes: [UInt8], folderEnd: Int, directory: Int32)?
         for index in members {
             let bytes = assets[Int(index)].path.bytes
             let folderEnd = bytes.lastIndex(of: UInt8(ascii: "/")) ?? bytes.startIndex
+            if let previous, previous.folderEnd == folderEnd,
+                ViewNaming.compare(bytes, previous.bytes, prefix: folderEnd) == 0
+            {
+                files[previous.directory, default: []].append(index)
+                continue
+            }
             let rawFolder = NameKey(Array(bytes[..<folderEnd]))
             if let directory = byRawFolder[rawFolder] {
                 files[directory, default: []].append(index)
+                previous = (bytes, folderEnd, directory)
                 continue
             }
+            previous = nil
             let components = assets[Int(index)].path.components.map(ViewNaming.sanitized)
             var folderPath: [UInt8] = []
             var directory = folders
@@ -260,6 +292,7 @@ struct LibraryPartBuilder {
                 bytes.last != UInt8(ascii: "/")
             {
                 byRawFolder[rawFolder] = directory
+                previous = (bytes, folderEnd, directory)
             }
             files[directory, default: []].append(index)
         }
@@ -304,7 +337,8 @@ extension ViewTree {
         let previousPart = previous?.appPart(named: app.name)
         let previousAssets = previous?.snapshot.assets ?? []
         part.addFiles(
-            members, of: assets, to: directory, policy: app.locationPolicy, metadata: app.metadataPolicy, scope: scope, representation: app.representation,
+            members, of: assets, to: directory, policy: app.locationPolicy, metadata: app.metadataPolicy, scope: scope,
+            representation: app.representation,
             quality: app.quality
         ) { inode, parent, id in
             previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
