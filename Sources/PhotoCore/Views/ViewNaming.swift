@@ -120,16 +120,6 @@ enum ViewNaming {
         return clean
     }
 
-    /// The last non-empty `/`-separated component of a path (`LibraryPath.fileName`
-    /// without splitting the whole path).
-    static func lastComponent(of path: [UInt8]) -> [UInt8] {
-        var end = path.count
-        while end > 0, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
-        var start = end
-        while start > 0, path[start - 1] != UInt8(ascii: "/") { start -= 1 }
-        return Array(path[start..<end])
-    }
-
     /// Byte-wise three-way comparison of two names (negative, zero or positive as `a`
     /// sorts before, with or after `b`), over at most the first `prefix` bytes of each.
     static func compare(_ a: [UInt8], _ b: [UInt8], prefix: Int = .max) -> Int {

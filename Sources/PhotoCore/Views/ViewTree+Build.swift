@@ -111,6 +111,8 @@ struct LibraryPartBuilder {
     var firstByID = AssetPositions(capacity: 0)
     /// Per asset, its sanitized file name, computed once and shared by the four views.
     private var baseNames: [[UInt8]] = []
+    /// Per asset, its id (a dense column of them, while the build runs).
+    private var ids: [AssetID] = []
 
     init(snapshot: LibrarySnapshot, previous: ViewTree?) {
         self.snapshot = snapshot
@@ -121,25 +123,16 @@ struct LibraryPartBuilder {
 
     mutating func build() {
         let assets = snapshot.assets
-        // Columns read once, so sorting compares plain values instead of copying assets.
-        let ids = assets.map(\.id)
-        let paths = assets.map(\.path.bytes)
-        let sortKeys = assets.map { $0.effectiveDate.sortKey }
-        baseNames = paths.map { ViewNaming.sanitized(ViewNaming.lastComponent(of: $0)) }
+        let columns = LibraryColumns(assets)
+        let ids = columns.ids
+        let sortKeys = columns.sortKeys
+        self.ids = ids
+        baseNames = columns.baseNames
         // One node per id: the first by path wins, so a duplicate can't shadow another.
         firstByID = AssetPositions(capacity: assets.count)
         var byPath: [Int32] = []
         byPath.reserveCapacity(assets.count)
-        // One three-way comparison per pair (an equality test then an order test read long
-        // shared prefixes twice); a catalog read in path order is not sorted again.
-        let pathPrecedes = { (a: Int, b: Int) -> Bool in
-            let order = ViewNaming.compare(paths[a], paths[b])
-            return order == 0 ? ids[a] < ids[b] : order < 0
-        }
-        var pathOrder = Array(assets.indices)
-        if !zip(pathOrder, pathOrder.dropFirst()).allSatisfy({ !pathPrecedes($1, $0) }) {
-            pathOrder.sort(by: pathPrecedes)
-        }
+        let pathOrder = columns.pathOrder()
         for index in pathOrder where firstByID.position(of: ids[index], in: assets) == nil {
             firstByID.insert(Int32(index), in: assets)
             byPath.append(Int32(index))
@@ -171,16 +164,19 @@ struct LibraryPartBuilder {
             path: Array("library/folders".utf8))
 
         addFiles(byDate, to: all)
-        buildByDate(byDate, under: dates)
-        buildByCamera(byDate, under: cameras)
+        buildByDate(byDate, days: columns.days, under: dates)
+        buildByCamera(byDate, columns: columns, under: cameras)
         buildFolders(byPath, under: folders)
         baseNames = []
+        self.ids = []
     }
 
     private mutating func addFiles(_ members: [Int32], to directory: Int32) {
         let previousPart = previous?.library
         let previousAssets = previous?.snapshot.assets ?? []
-        part.addFiles(members, of: snapshot.assets, baseNames: baseNames, to: directory, policy: .keep, scope: .owner) {
+        part.addFiles(
+            members, of: snapshot.assets, ids: ids, baseNames: baseNames, to: directory, policy: .keep, scope: .owner
+        ) {
             inode, parent, id in
             previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
         }
@@ -188,12 +184,11 @@ struct LibraryPartBuilder {
 
     // MARK: - Views
 
-    private mutating func buildByDate(_ ordered: [Int32], under dates: Int32) {
+    private mutating func buildByDate(_ ordered: [Int32], days: [Int64], under dates: Int32) {
         var groups: [Int64: [Int32]] = [:]
         var keys: [Int64] = []
         for index in ordered {
-            let date = snapshot.assets[Int(index)].effectiveDate
-            let key = Int64(date.year) * 10_000 + Int64(date.month) * 100 + Int64(date.day)
+            let key = days[Int(index)]
             if groups[key] == nil { keys.append(key) }
             groups[key, default: []].append(index)
         }
@@ -210,38 +205,12 @@ struct LibraryPartBuilder {
         }
     }
 
-    private mutating func buildByCamera(_ ordered: [Int32], under cameras: Int32) {
-        var groups: [[Int32]] = []
-        var groupNames: [[UInt8]] = []
-        var groupByName: [NameKey: Int] = [:]
-        // A library has a handful of cameras: name each (make, model) pair once, and look
-        // the pair up only when it differs from the previous asset's (photos come in bursts).
-        var groupByKey: [CameraKey: Int] = [:]
-        var last: (key: CameraKey, group: Int)?
-        for index in ordered {
-            let key = CameraKey(make: snapshot.assets[Int(index)].metadata.make, model: snapshot.assets[Int(index)].metadata.model)
-            let group: Int
-            if let last, last.key == key {
-                group = last.group
-            } else if let known = groupByKey[key] {
-                group = known
-            } else {
-                let name = ViewNaming.sanitized(Array(ViewTree.cameraName(make: key.make, model: key.model).utf8))
-                if let shared = groupByName[NameKey(name)] {
-                    group = shared
-                } else {
-                    group = groups.count
-                    groups.append([])
-                    groupNames.append(name)
-                    groupByName[NameKey(name)] = group
-                }
-                groupByKey[key] = group
-            }
-            last = (key, group)
-            groups[group].append(index)
-        }
-        for group in groups.indices.sorted(by: { ViewNaming.precedes(groupNames[$0], groupNames[$1]) }) {
-            let directory = part.directory(named: groupNames[group], in: cameras, scope: .owner)
+    private mutating func buildByCamera(_ ordered: [Int32], columns: LibraryColumns, under cameras: Int32) {
+        var groups = [[Int32]](repeating: [], count: columns.cameraNames.count)
+        for index in ordered { groups[Int(columns.cameras[Int(index)])].append(index) }
+        for group in groups.indices.sorted(by: { ViewNaming.precedes(columns.cameraNames[$0], columns.cameraNames[$1]) })
+        where !groups[group].isEmpty {
+            let directory = part.directory(named: columns.cameraNames[group], in: cameras, scope: .owner)
             addFiles(groups[group], to: directory)
         }
     }
