@@ -5,9 +5,11 @@ import Synchronization
 /// It holds positions into the snapshot's own asset array, not copies of the assets: a
 /// library of 100,000 assets would otherwise keep each one three more times (a table of
 /// whole assets alone is ~90 MB). Nothing is computed until the picker first needs it: the
-/// id and path tables on the first lookup (about 70 ms and 9 MB at 100,000 assets, which
-/// a mount start or a library change would otherwise pay although most never touch the
-/// picker), the capture-date order on the first `select --where`.
+/// id and path tables on the first lookup (which a mount start or a library change would
+/// otherwise pay although most never touch the picker), the capture-date order on the
+/// first `select --where`. The tables are open-addressing tables of positions that compare
+/// keys in the assets themselves (four bytes a slot): two dictionaries keyed by id and by
+/// path copied every key and took several times the memory.
 public struct AssetIndex: Sendable {
     private let assets: ChunkedArray<Asset>
     private let tables: LazyTables
@@ -24,16 +26,23 @@ public struct AssetIndex: Sendable {
     /// Every asset in capture-date order (then path, then id): the order `select --where` uses.
     public var inDateOrder: LazyMapCollection<[Int32], Asset> {
         let assets = self.assets
-        return dateOrder.positions(of: assets, unique: tables.of(assets).byID).lazy.map { assets[Int($0)] }
+        let tables = self.tables
+        return dateOrder.positions(of: assets) { tables.of(assets).byID.positions }.lazy.map { assets[Int($0)] }
     }
 
     /// The asset with this id, if catalogued.
-    public subscript(id: AssetID) -> Asset? { tables.of(assets).byID[id].map { assets[Int($0)] } }
+    public subscript(id: AssetID) -> Asset? {
+        let assets = self.assets
+        let found = tables.of(assets).byID.find(hash: LazyTables.hash(id)) { assets[Int($0)].id == id }
+        return found.map { assets[Int($0)] }
+    }
 
     /// The asset at this library-relative path, if catalogued.
     public func asset(at path: LibraryPath) -> Asset? {
-        guard let position = tables.of(assets).byPath[path] else { return nil }
-        return self[assets[Int(position)].id]
+        let assets = self.assets
+        let found = tables.of(assets).byPath.find(hash: LazyTables.hash(path)) { assets[Int($0)].path == path }
+        guard let found else { return nil }
+        return self[assets[Int(found)].id]
     }
 
     public var count: Int { tables.of(assets).byID.count }
@@ -43,8 +52,9 @@ public struct AssetIndex: Sendable {
 private final class LazyTables: Sendable {
     struct Tables: Sendable {
         /// Per id, the position of the last asset with that id (ids are unique in a catalog).
-        var byID: [AssetID: Int32] = [:]
-        var byPath: [LibraryPath: Int32] = [:]
+        var byID: NodeTable
+        /// Per path, the position of the last asset at that path.
+        var byPath: NodeTable
     }
 
     private let built = Mutex<Tables?>(nil)
@@ -52,16 +62,35 @@ private final class LazyTables: Sendable {
     func of(_ assets: ChunkedArray<Asset>) -> Tables {
         built.withLock { cached in
             if let cached { return cached }
-            var tables = Tables()
-            tables.byID.reserveCapacity(assets.count)
-            tables.byPath.reserveCapacity(assets.count)
-            for (position, asset) in assets.enumerated() {
-                tables.byID[asset.id] = Int32(truncatingIfNeeded: position)
-                tables.byPath[asset.path] = Int32(truncatingIfNeeded: position)
+            var tables = Tables(byID: NodeTable(capacity: assets.count), byPath: NodeTable(capacity: assets.count))
+            // From the end, keeping the first position met: the last asset of a key wins.
+            for position in stride(from: assets.count - 1, through: 0, by: -1) {
+                let id = assets[position].id
+                let idHash = Self.hash(id)
+                if tables.byID.find(hash: idHash, { assets[Int($0)].id == id }) == nil {
+                    tables.byID.insert(Int32(truncatingIfNeeded: position), hash: idHash)
+                }
+                let path = assets[position].path
+                let pathHash = Self.hash(path)
+                if tables.byPath.find(hash: pathHash, { assets[Int($0)].path == path }) == nil {
+                    tables.byPath.insert(Int32(truncatingIfNeeded: position), hash: pathHash)
+                }
             }
             cached = tables
             return tables
         }
+    }
+
+    static func hash(_ id: AssetID) -> Int {
+        var hasher = Hasher()
+        hasher.combine(id)
+        return hasher.finalize()
+    }
+
+    static func hash(_ path: LibraryPath) -> Int {
+        var hasher = Hasher()
+        path.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
     }
 }
 
@@ -69,12 +98,13 @@ private final class LazyTables: Sendable {
 private final class DateOrder: Sendable {
     private let sorted = Mutex<[Int32]?>(nil)
 
-    func positions(of assets: ChunkedArray<Asset>, unique byID: [AssetID: Int32]) -> [Int32] {
+    /// `unique` gives one position per id; asked only when the order is not cached yet.
+    func positions(of assets: ChunkedArray<Asset>, unique: () -> [Int32]) -> [Int32] {
         sorted.withLock { cached in
             if let cached { return cached }
             // Sort small keys, not assets: effectiveDate may convert an mtime (too costly per
             // comparison) and moving whole assets around is slow.
-            let positions = Array(byID.values)
+            let positions = unique()
             let keys = positions.map { assets[Int($0)].effectiveDate.sortKey }
             let order = positions.indices.sorted { a, b in
                 if keys[a] != keys[b] { return keys[a] < keys[b] }

@@ -31,6 +31,14 @@ struct NodeTable: Sendable {
         }
     }
 
+    /// Every stored position, in slot order.
+    var positions: [Int32] {
+        var stored: [Int32] = []
+        stored.reserveCapacity(count)
+        for position in slots where position >= 0 { stored.append(position) }
+        return stored
+    }
+
     /// Whether the next `insert` needs `grow` first.
     var isFull: Bool { (count &+ 1) &* 2 > slots.count }
 

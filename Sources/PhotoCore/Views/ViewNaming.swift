@@ -39,9 +39,9 @@ enum ViewNaming {
             names[index] = previous
             taken.insert(NameKey(previous))
         }
-        for (index, candidate) in candidates.enumerated() where names[index] == nil && !isTaken(candidate.base, taken) {
-            names[index] = candidate.base
-            taken.insert(NameKey(candidate.base))
+        // One hash per name: the insertion itself says whether the plain name was free.
+        for (index, candidate) in candidates.enumerated() where names[index] == nil && !isReserved(candidate.base) {
+            if taken.insert(NameKey(candidate.base)).inserted { names[index] = candidate.base }
         }
         for (index, candidate) in candidates.enumerated() where names[index] == nil {
             let name = suffixedName(candidate.base, id: candidate.id) { isTaken($0, taken) }
@@ -118,6 +118,23 @@ enum ViewNaming {
         }
         if clean.count > nameMax { clean = Array(clean.prefix(nameMax)) }
         return clean
+    }
+
+    /// Byte-wise three-way comparison of two names (negative, zero or positive as `a`
+    /// sorts before, with or after `b`), over at most the first `prefix` bytes of each.
+    static func compare(_ a: [UInt8], _ b: [UInt8], prefix: Int = .max) -> Int {
+        a.withUnsafeBufferPointer { left in
+            b.withUnsafeBufferPointer { right in
+                let (leftCount, rightCount) = (min(left.count, prefix), min(right.count, prefix))
+                let common = min(leftCount, rightCount)
+                var index = 0
+                while index < common {
+                    if left[index] != right[index] { return left[index] < right[index] ? -1 : 1 }
+                    index += 1
+                }
+                return leftCount - rightCount
+            }
+        }
     }
 
     /// Byte-wise order of two names (what `ls` in the C locale shows).

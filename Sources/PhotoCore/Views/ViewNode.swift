@@ -10,14 +10,16 @@ public struct ViewNode: Sendable {
     public let parent: UInt64
     /// The name in the parent directory, as bytes (may be any bytes but `/` and NUL).
     public let name: [UInt8]
-    public internal(set) var kind: ViewNodeKind
     /// Who may see the node: decides lookups, listings, ownership and mode bits.
     public let scope: ViewScope
+    /// Children in listing order (directories only; node indices into the tree).
+    var children: [Int32]
+    // `kind` and `representation` come last so that they share one eight-byte word: a
+    // library of 1,000,000 assets holds four million nodes.
+    public internal(set) var kind: ViewNodeKind
     /// What a file serves: the asset's bytes, or the compatible JPEG made from them (which
     /// has its own name, inode and size).
     public let representation: FileRepresentation
-    /// Children in listing order (directories only; node indices into the tree).
-    var children: [Int32]
 
     init(
         inode: UInt64, parent: UInt64, name: [UInt8], kind: ViewNodeKind, scope: ViewScope, representation: FileRepresentation = .original

@@ -103,10 +103,12 @@ struct ViewPartBuilder {
     /// `directory`, named without clashing with each other or with the directory's
     /// existing children; `previous` gives the name a file had in the tree being replaced.
     /// `baseNames`, when given, holds every asset's sanitized file name by position, so
-    /// that the four library views of an asset share one name buffer. Under the compatible
-    /// `representation`, the assets it converts are named `.jpg` and numbered apart.
+    /// that the four library views of an asset share one name buffer; `ids`, when given,
+    /// every asset's id (read from a dense column rather than from each asset). Under the
+    /// compatible `representation`, the assets it converts are named `.jpg` and numbered apart.
     mutating func addFiles(
-        _ members: [Int32], of assets: ChunkedArray<Asset>, baseNames: [[UInt8]]? = nil, to directory: Int32, policy: LocationPolicy,
+        _ members: [Int32], of assets: ChunkedArray<Asset>, ids: [AssetID]? = nil, baseNames: [[UInt8]]? = nil, to directory: Int32,
+        policy: LocationPolicy,
         metadata: MetadataPolicy = .keep, scope: ViewScope, representation: Representation = .original,
         quality: Int = JPEGQualityText.defaultQuality, previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
     ) {
@@ -123,8 +125,8 @@ struct ViewPartBuilder {
         forms.reserveCapacity(members.count)
         let candidates = members.map { index -> ViewNaming.Candidate in
             // Fields read in place: copying a whole asset retains each of its parts.
-            let id = assets[Int(index)].id
-            let converts = representation.servesJPEG(for: assets[Int(index)].metadata.format)
+            let id = ids?[Int(index)] ?? assets[Int(index)].id
+            let converts = representation != .original && representation.servesJPEG(for: assets[Int(index)].metadata.format)
             let inode = ViewInode.file(in: converts ? convertedPrefix : prefix, asset: id)
             inodes.append(inode)
             forms.append(converts ? converted : .original)

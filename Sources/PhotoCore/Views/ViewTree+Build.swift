@@ -111,6 +111,8 @@ struct LibraryPartBuilder {
     var firstByID = AssetPositions(capacity: 0)
     /// Per asset, its sanitized file name, computed once and shared by the four views.
     private var baseNames: [[UInt8]] = []
+    /// Per asset, its id (a dense column of them, while the build runs).
+    private var ids: [AssetID] = []
 
     init(snapshot: LibrarySnapshot, previous: ViewTree?) {
         self.snapshot = snapshot
@@ -121,18 +123,16 @@ struct LibraryPartBuilder {
 
     mutating func build() {
         let assets = snapshot.assets
-        // Columns read once, so sorting compares plain values instead of copying assets.
-        let ids = assets.map(\.id)
-        let paths = assets.map(\.path.bytes)
-        let sortKeys = assets.map { $0.effectiveDate.sortKey }
-        baseNames = assets.map { ViewNaming.sanitized($0.path.fileName) }
+        let columns = LibraryColumns(assets)
+        let ids = columns.ids
+        let sortKeys = columns.sortKeys
+        self.ids = ids
+        baseNames = columns.baseNames
         // One node per id: the first by path wins, so a duplicate can't shadow another.
         firstByID = AssetPositions(capacity: assets.count)
         var byPath: [Int32] = []
         byPath.reserveCapacity(assets.count)
-        let pathOrder = assets.indices.sorted { a, b in
-            paths[a] == paths[b] ? ids[a] < ids[b] : ViewNaming.precedes(paths[a], paths[b])
-        }
+        let pathOrder = columns.pathOrder()
         for index in pathOrder where firstByID.position(of: ids[index], in: assets) == nil {
             firstByID.insert(Int32(index), in: assets)
             byPath.append(Int32(index))
@@ -164,16 +164,19 @@ struct LibraryPartBuilder {
             path: Array("library/folders".utf8))
 
         addFiles(byDate, to: all)
-        buildByDate(byDate, under: dates)
-        buildByCamera(byDate, under: cameras)
+        buildByDate(byDate, days: columns.days, under: dates)
+        buildByCamera(byDate, columns: columns, under: cameras)
         buildFolders(byPath, under: folders)
         baseNames = []
+        self.ids = []
     }
 
     private mutating func addFiles(_ members: [Int32], to directory: Int32) {
         let previousPart = previous?.library
         let previousAssets = previous?.snapshot.assets ?? []
-        part.addFiles(members, of: snapshot.assets, baseNames: baseNames, to: directory, policy: .keep, scope: .owner) {
+        part.addFiles(
+            members, of: snapshot.assets, ids: ids, baseNames: baseNames, to: directory, policy: .keep, scope: .owner
+        ) {
             inode, parent, id in
             previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
         }
@@ -181,12 +184,11 @@ struct LibraryPartBuilder {
 
     // MARK: - Views
 
-    private mutating func buildByDate(_ ordered: [Int32], under dates: Int32) {
+    private mutating func buildByDate(_ ordered: [Int32], days: [Int64], under dates: Int32) {
         var groups: [Int64: [Int32]] = [:]
         var keys: [Int64] = []
         for index in ordered {
-            let date = snapshot.assets[Int(index)].effectiveDate
-            let key = Int64(date.year) * 10_000 + Int64(date.month) * 100 + Int64(date.day)
+            let key = days[Int(index)]
             if groups[key] == nil { keys.append(key) }
             groups[key, default: []].append(index)
         }
@@ -203,25 +205,13 @@ struct LibraryPartBuilder {
         }
     }
 
-    private mutating func buildByCamera(_ ordered: [Int32], under cameras: Int32) {
-        var groups: [NameKey: [Int32]] = [:]
-        // A library has a handful of cameras: name each (make, model) pair once.
-        var names: [CameraKey: NameKey] = [:]
-        for index in ordered {
-            let metadata = snapshot.assets[Int(index)].metadata
-            let key = CameraKey(make: metadata.make, model: metadata.model)
-            let name: NameKey
-            if let known = names[key] {
-                name = known
-            } else {
-                name = NameKey(ViewNaming.sanitized(Array(ViewTree.cameraName(make: metadata.make, model: metadata.model).utf8)))
-                names[key] = name
-            }
-            groups[name, default: []].append(index)
-        }
-        for name in groups.keys.sorted(by: { ViewNaming.precedes($0.bytes, $1.bytes) }) {
-            let directory = part.directory(named: name.bytes, in: cameras, scope: .owner)
-            addFiles(groups[name] ?? [], to: directory)
+    private mutating func buildByCamera(_ ordered: [Int32], columns: LibraryColumns, under cameras: Int32) {
+        var groups = [[Int32]](repeating: [], count: columns.cameraNames.count)
+        for index in ordered { groups[Int(columns.cameras[Int(index)])].append(index) }
+        for group in groups.indices.sorted(by: { ViewNaming.precedes(columns.cameraNames[$0], columns.cameraNames[$1]) })
+        where !groups[group].isEmpty {
+            let directory = part.directory(named: columns.cameraNames[group], in: cameras, scope: .owner)
+            addFiles(groups[group], to: directory)
         }
     }
 
@@ -233,14 +223,25 @@ struct LibraryPartBuilder {
         var directories: [NameKey: Int32] = [NameKey([]): folders]
         var byRawFolder: [NameKey: Int32] = [:]
         var files: [Int32: [Int32]] = [:]
+        // In path order most files share the previous file's folder: compared in place,
+        // without making or hashing a key.
+        var previous: (bytes: [UInt8], folderEnd: Int, directory: Int32)?
         for index in members {
             let bytes = assets[Int(index)].path.bytes
             let folderEnd = bytes.lastIndex(of: UInt8(ascii: "/")) ?? bytes.startIndex
+            if let previous, previous.folderEnd == folderEnd,
+                ViewNaming.compare(bytes, previous.bytes, prefix: folderEnd) == 0
+            {
+                files[previous.directory, default: []].append(index)
+                continue
+            }
             let rawFolder = NameKey(Array(bytes[..<folderEnd]))
             if let directory = byRawFolder[rawFolder] {
                 files[directory, default: []].append(index)
+                previous = (bytes, folderEnd, directory)
                 continue
             }
+            previous = nil
             let components = assets[Int(index)].path.components.map(ViewNaming.sanitized)
             var folderPath: [UInt8] = []
             var directory = folders
@@ -260,6 +261,7 @@ struct LibraryPartBuilder {
                 bytes.last != UInt8(ascii: "/")
             {
                 byRawFolder[rawFolder] = directory
+                previous = (bytes, folderEnd, directory)
             }
             files[directory, default: []].append(index)
         }
@@ -304,7 +306,8 @@ extension ViewTree {
         let previousPart = previous?.appPart(named: app.name)
         let previousAssets = previous?.snapshot.assets ?? []
         part.addFiles(
-            members, of: assets, to: directory, policy: app.locationPolicy, metadata: app.metadataPolicy, scope: scope, representation: app.representation,
+            members, of: assets, to: directory, policy: app.locationPolicy, metadata: app.metadataPolicy, scope: scope,
+            representation: app.representation,
             quality: app.quality
         ) { inode, parent, id in
             previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }

@@ -7,6 +7,12 @@ import Testing
 /// asset, so the tables must grow while nodes are added, and still find every node.
 @Suite("ViewTree lookup tables")
 struct ViewTreeTablesTests {
+    /// Four nodes per asset in the library views: a node's size is paid four million times
+    /// at 1,000,000 assets (the kind and representation share one word).
+    @Test func aNodeTakesSevenWords() {
+        #expect(MemoryLayout<ViewNode>.stride <= 56)
+    }
+
     @Test func everyNodeIsFoundByInodeAndByNameAfterTheTablesGrew() throws {
         let assets = (0..<40).map { n in
             ViewFixtures.asset(

@@ -1,0 +1,124 @@
+import MediaFormats
+
+/// The fields of a snapshot's assets that building the library views reads, each in its own
+/// dense array by asset position, read in one pass in storage order.
+///
+/// The views visit assets in date order, which jumps across the asset array: at 1,000,000
+/// assets nearly every such read of an asset (hundreds of bytes each) missed the cache, and
+/// so did comparing paths held in a million separate arrays. A column is a few bytes per
+/// asset, and the paths sit back to back in one buffer.
+struct LibraryColumns {
+    let ids: [AssetID]
+    /// `effectiveDate.sortKey` (YYYYMMDDHHMMSS).
+    let sortKeys: [Int64]
+    /// The `by-date` day (YYYYMMDD) of each asset.
+    let days: [Int64]
+    /// Each asset's sanitized file name (the last component of its path).
+    let baseNames: [[UInt8]]
+    /// Each asset's `by-camera` directory, as an index into `cameraNames`.
+    let cameras: [Int32]
+    /// The `by-camera` directory names, each once.
+    let cameraNames: [[UInt8]]
+    /// Every path's bytes back to back; asset `i`'s path is `pathBytes[pathStarts[i]..<pathStarts[i + 1]]`.
+    private let pathBytes: [UInt8]
+    private let pathStarts: [Int]
+
+    init(_ assets: ChunkedArray<Asset>) {
+        let count = assets.count
+        var ids: [AssetID] = []
+        var sortKeys: [Int64] = []
+        var days: [Int64] = []
+        var baseNames: [[UInt8]] = []
+        var cameras: [Int32] = []
+        var pathStarts: [Int] = [0]
+        var pathBytes: [UInt8] = []
+        ids.reserveCapacity(count)
+        sortKeys.reserveCapacity(count)
+        days.reserveCapacity(count)
+        baseNames.reserveCapacity(count)
+        cameras.reserveCapacity(count)
+        pathStarts.reserveCapacity(count + 1)
+        var cameraNames: [[UInt8]] = []
+        var cameraByName: [NameKey: Int32] = [:]
+        // A library has a handful of cameras and photos come in bursts: a (make, model)
+        // pair is looked up only when it differs from the previous asset's, and named once.
+        var cameraByKey: [CameraKey: Int32] = [:]
+        var last: (key: CameraKey, camera: Int32)?
+        for position in 0..<count {
+            // Fields read in place: copying a whole asset retains each of its parts.
+            ids.append(assets[position].id)
+            let date = assets[position].effectiveDate
+            sortKeys.append(date.sortKey)
+            days.append(Self.day(of: date))
+            assets[position].path.bytes.withUnsafeBufferPointer { path in
+                pathBytes.append(contentsOf: path)
+                baseNames.append(ViewNaming.sanitized(Self.lastComponent(of: path)))
+            }
+            pathStarts.append(pathBytes.count)
+            let key = CameraKey(make: assets[position].metadata.make, model: assets[position].metadata.model)
+            let camera: Int32
+            if let last, last.key == key {
+                camera = last.camera
+            } else if let known = cameraByKey[key] {
+                camera = known
+            } else {
+                let name = ViewNaming.sanitized(Array(ViewTree.cameraName(make: key.make, model: key.model).utf8))
+                if let shared = cameraByName[NameKey(name)] {
+                    camera = shared
+                } else {
+                    camera = Int32(cameraNames.count)
+                    cameraNames.append(name)
+                    cameraByName[NameKey(name)] = camera
+                }
+                cameraByKey[key] = camera
+            }
+            last = (key, camera)
+            cameras.append(camera)
+        }
+        self.ids = ids
+        self.sortKeys = sortKeys
+        self.days = days
+        self.baseNames = baseNames
+        self.cameras = cameras
+        self.cameraNames = cameraNames
+        self.pathBytes = pathBytes
+        self.pathStarts = pathStarts
+    }
+
+    /// The `by-date` day of a date as YYYYMMDD.
+    static func day(of date: CaptureDate) -> Int64 {
+        Int64(date.year) * 10_000 + Int64(date.month) * 100 + Int64(date.day)
+    }
+
+    /// The last non-empty `/`-separated component of a path (`LibraryPath.fileName`
+    /// without splitting the whole path).
+    static func lastComponent(of path: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var end = path.count
+        while end > 0, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        var start = end
+        while start > 0, path[start - 1] != UInt8(ascii: "/") { start -= 1 }
+        return Array(path[start..<end])
+    }
+
+    /// Every asset position in path order (byte-wise, then id). A catalog read in path
+    /// order is checked in one pass and not sorted again.
+    func pathOrder() -> [Int] {
+        var order = Array(ids.indices)
+        pathBytes.withUnsafeBufferPointer { bytes in
+            let precedes = { (a: Int, b: Int) -> Bool in
+                let (startA, endA, startB, endB) = (pathStarts[a], pathStarts[a + 1], pathStarts[b], pathStarts[b + 1])
+                let common = min(endA - startA, endB - startB)
+                var offset = 0
+                while offset < common {
+                    let (x, y) = (bytes[startA + offset], bytes[startB + offset])
+                    if x != y { return x < y }
+                    offset += 1
+                }
+                let (lengthA, lengthB) = (endA - startA, endB - startB)
+                return lengthA == lengthB ? ids[a] < ids[b] : lengthA < lengthB
+            }
+            if !zip(order, order.dropFirst()).allSatisfy({ !precedes($1, $0) }) { order.sort(by: precedes) }
+        }
+        return order
+    }
+}
