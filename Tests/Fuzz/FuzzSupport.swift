@@ -44,7 +44,7 @@ func fuzzWalkAndPlan(_ bytes: [UInt8], as format: MediaFormat) {
     let length = Int64(bytes.count)
     let layout = ContainerWalker.layout(of: source, format: format)
     func inside(_ range: ByteRange) -> Bool { range.offset >= 0 && range.length >= 0 && range.offset <= length - range.length }
-    for range in layout.exifBlocks + layout.xmpPackets + layout.iptcBlocks + layout.flirChunks.map(\.data) {
+    for range in layout.exifBlocks + layout.xmpPackets + layout.iptcBlocks + layout.flirChunks.map(\.data) + layout.gpmfSamples {
         precondition(inside(range), "layout range outside the file")
     }
     let report = RedactionPlanner.report(layout: layout, source: source)

@@ -50,6 +50,9 @@ public struct ContainerLayout: Hashable, Sendable {
     /// Chunks whose checksum covers their data (PNG): patching inside `covered` requires
     /// a new CRC-32 written at `checksumOffset` (4 bytes, big-endian).
     public var checksummedChunks: [ChecksummedChunk]
+    /// The samples of GoPro GPMF timed-metadata tracks (`gpmd`), in file order: the
+    /// planner walks them for GPS streams (`GPMFWalker`).
+    public var gpmfSamples: [ByteRange] = []
     /// Video facts from the QuickTime/MP4 atoms, for video formats.
     public var movie: MovieInfo?
     /// Pixel dimensions from the container itself (SOF, IHDR, VP8/VP8L/VP8X, ispe, tkhd).

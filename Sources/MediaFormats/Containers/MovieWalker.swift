@@ -6,8 +6,9 @@
 /// (their `udta`), `©xyz` items of an iTunes-style `ilst`, and the value of the `mdta` key
 /// `com.apple.quicktime.location.ISO6709`. For atoms the recorded range is the payload after
 /// the atom header; for `ilst` values it is the value after the `data` atom's type and locale.
-/// Timed-metadata tracks known to carry GPS samples (`gpmd`, `camm`, `rtmd`) mark the layout
-/// incomplete. `moov` may come before or after `mdat`. Atoms that claim more bytes than their parent are
+/// The samples of a GoPro GPMF track (`gpmd`) are listed from its sample table for the
+/// planner to walk; other timed-metadata tracks known to carry GPS samples (`camm`, `rtmd`)
+/// mark the layout incomplete. `moov` may come before or after `mdat`. Atoms that claim more bytes than their parent are
 /// a structural problem, except media data (`mdat`, `free`, `skip`, `wide`) running past the
 /// end of a truncated file.
 struct MovieWalker {
@@ -62,10 +63,10 @@ struct MovieWalker {
             switch fourCC(box.type) {
             case "trak", "udta":
                 walk(children: box, depth: depth + 1, movie: &movie, layout: &layout)
-            case "mdia", "minf", "stbl":
+            case "mdia", "minf":
                 walk(children: box, depth: depth + 1, movie: &movie, layout: &layout)
-            case "stsd":
-                sampleDescriptions(box, layout: &layout)
+            case "stbl":
+                sampleTable(box, layout: &layout)
             case "meta":
                 meta(box, movie: &movie, layout: &layout)
             case "mvhd":
@@ -90,13 +91,26 @@ struct MovieWalker {
         }
     }
 
-    /// `stsd`: timed-metadata sample formats that carry GPS inside the media data (GoPro
-    /// `gpmd`, Google `camm`, Sony `rtmd`). Their samples cannot be patched from the atoms, so the layout
-    /// is marked incomplete and redaction withholds the video.
-    private func sampleDescriptions(_ box: BMFFBox, layout: inout ContainerLayout) {
-        let entries = BMFFBoxList.boxes(reader: reader, from: box.payload.offset + 8, to: box.end, context: "movie stsd", layout: &layout)
-        for entry in entries where [fourCCValue("gpmd"), fourCCValue("camm"), fourCCValue("rtmd")].contains(entry.type) {
+    /// `stbl`: a track's sample table. `stsd` names the sample formats: GoPro `gpmd`
+    /// samples are listed for the planner; Google `camm` and Sony `rtmd` carry GPS in the
+    /// media data in forms photofs does not patch, so the layout is marked incomplete and
+    /// redaction withholds the video.
+    private func sampleTable(_ box: BMFFBox, layout: inout ContainerLayout) {
+        let children = BMFFBoxList.boxes(reader: reader, from: box.payload.offset, to: box.end, context: "movie stbl", layout: &layout)
+        if let last = children.last, last.truncated {
+            layout.note("movie: atom '\(last.name)' at \(last.start) runs past its sample table", structural: true)
+        }
+        guard let stsd = children.first(where: { $0.type == fourCCValue("stsd") }) else { return }
+        let entries = BMFFBoxList.boxes(reader: reader, from: stsd.payload.offset + 8, to: stsd.end, context: "movie stsd", layout: &layout)
+        for entry in entries where [fourCCValue("camm"), fourCCValue("rtmd")].contains(entry.type) {
             layout.note("unpatchable: timed metadata track '\(entry.name)' may carry location in the media data", structural: true)
+        }
+        guard entries.contains(where: { $0.type == fourCCValue("gpmd") }) else { return }
+        switch SampleTable.samples(in: children, reader: reader) {
+        case .success(let samples):
+            layout.gpmfSamples.append(contentsOf: samples)
+        case .failure(let why):
+            layout.note("movie: the gpmd track's sample table cannot be read (\(why))", structural: true)
         }
     }
 
