@@ -38,7 +38,8 @@ public struct ContainerLayout: Hashable, Sendable {
     public var flirChunks: [FLIRChunk] = []
     /// Blocks `--metadata private` hides whole by renaming them to a type no reader
     /// interprets and zeroing their data: JPEG COM segments (comments), PNG text chunks
-    /// other than XMP (comments, authors, titles).
+    /// other than XMP (comments, authors, titles), QuickTime user-data atoms and `ilst`
+    /// items (`free`, or key index 0), GIF extensions (label 0xFD), AVI `INFO` texts (`JUNK`).
     public var retaggedBlocks: [RetaggedBlock] = []
     /// Data `--metadata private` fills with zeros: JPEG APPn segments photofs does not
     /// read (maker-specific blocks, JUMBF/C2PA manifests, FlashPix streams, FLIR records).

@@ -59,7 +59,12 @@ struct MovieWalker {
         if let last = children.last, last.truncated {
             layout.note("movie: atom '\(last.name)' at \(last.start) runs past its parent '\(parent.name)'", structural: true)
         }
+        let isUserData = parent.type == fourCCValue("udta")
         for box in children {
+            if isUserData, !IdentityTags.movieUserDataKept.contains(box.name) {
+                retagAsFree(box, layout: &layout)
+                continue
+            }
             switch fourCC(box.type) {
             case "trak", "udta":
                 walk(children: box, depth: depth + 1, movie: &movie, layout: &layout)
@@ -147,9 +152,41 @@ struct MovieWalker {
     }
 
     /// A `uuid` atom carrying XMP (Adobe's UUID): the XML after the user type.
+    /// Any other `uuid` atom (a maker's box) is freed by `--metadata private`.
     private func xmpUUID(_ box: BMFFBox, layout: inout ContainerLayout) {
-        guard let user = reader.bytes(at: box.payload.offset - 16, count: 16), user == Self.xmpUUID else { return }
+        guard let user = reader.bytes(at: box.payload.offset - 16, count: 16), user == Self.xmpUUID else {
+            retagAsFree(box, layout: &layout)
+            return
+        }
         layout.xmpPackets.append(box.payload)
+    }
+
+    /// Marks an atom for `--metadata private`: its type becomes `free` (which every reader
+    /// skips) and everything after its header (a `uuid` atom's user type too) becomes zeros.
+    private func retagAsFree(_ box: BMFFBox, layout: inout ContainerLayout) {
+        let userType: Int64 = box.type == fourCCValue("uuid") ? 16 : 0
+        layout.retaggedBlocks.append(
+            RetaggedBlock(
+                tag: ByteRange(offset: box.start + 4, length: 4),
+                replacement: Array("free".utf8),
+                data: ByteRange(offset: box.payload.offset - userType, length: box.payload.length + userType)))
+    }
+
+    /// Marks an `ilst` item for `--metadata private`. An item named by an `mdta` key gets
+    /// key index 0 (which names no key, so readers skip it) and its `data` values zeroed;
+    /// an iTunes-style item (named by its atom type) becomes `free`, zeroed whole.
+    private func privateItem(_ item: BMFFBox, values: [BMFFBox], keyed: Bool, layout: inout ContainerLayout) {
+        let dataAtoms = values.filter { $0.type == fourCCValue("data") && $0.payload.length >= 8 }
+        guard keyed, !dataAtoms.isEmpty, dataAtoms.count == values.count else {
+            retagAsFree(item, layout: &layout)
+            return
+        }
+        let key = ByteRange(offset: item.start + 4, length: 4)
+        for data in dataAtoms {
+            layout.retaggedBlocks.append(
+                RetaggedBlock(
+                    tag: key, replacement: [0, 0, 0, 0], data: ByteRange(offset: data.payload.offset + 8, length: data.payload.length - 8)))
+        }
     }
 
     /// A `meta` atom: a full box in MP4, a plain atom in QuickTime. With an `mdta` handler its
@@ -164,6 +201,9 @@ struct MovieWalker {
         }
         var keys: [String] = []
         var ilst: BMFFBox?
+        for child in children where !IdentityTags.movieMetaKept.contains(child.name) {
+            retagAsFree(child, layout: &layout)
+        }
         for child in children {
             if child.type == fourCCValue("keys") {
                 // Unreadable keys would hide which ilst item is the location: fail closed.
@@ -195,15 +235,23 @@ struct MovieWalker {
                 name = fourCC(item.type)
             } else {
                 let index = Int(item.type)
-                guard index >= 1, index <= keys.count else { continue }
+                guard index >= 1, index <= keys.count else {
+                    // An item naming no key: readers skip it, but its value goes under private.
+                    privateItem(item, values: [], keyed: true, layout: &layout)
+                    continue
+                }
                 name = keys[index - 1]
             }
             let isLocation = name == Self.locationKey || name == "\u{A9}xyz"
             let isMake = name == "com.apple.quicktime.make" || name == "\u{A9}mak"
             let isModel = name == "com.apple.quicktime.model" || name == "\u{A9}mod"
-            guard isLocation || isMake || isModel else { continue }
             let values = BMFFBoxList.boxes(
                 reader: reader, from: item.payload.offset, to: item.end, context: "movie ilst item", layout: &layout)
+            if !IdentityTags.movieItemsKept.contains(name) {
+                privateItem(item, values: values, keyed: !keys.isEmpty, layout: &layout)
+                continue
+            }
+            guard isLocation || isMake || isModel else { continue }
             for data in values where data.type == fourCCValue("data") && data.payload.length >= 8 {
                 let value = ByteRange(offset: data.payload.offset + 8, length: data.payload.length - 8)
                 let text = reader.view(ByteRange(offset: value.offset, length: min(value.length, 1024))).map {

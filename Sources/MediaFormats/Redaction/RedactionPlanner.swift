@@ -42,8 +42,10 @@
 /// directory or one checksummed chunk compose: the `IdentityTags.exif` entries removed from
 /// every image directory (values zeroed, maker notes included); XMP blanked outside
 /// `IdentityTags.xmpKept` (`XMPIdentityScanner`; the location blanks are laid over it);
-/// the IPTC identity datasets and the Photoshop resources not kept; JPEG COM segments and
-/// PNG text chunks renamed and zeroed (`retaggedBlocks`), unread JPEG APPn segments and
+/// the IPTC identity datasets and the Photoshop resources not kept; JPEG COM segments,
+/// PNG text chunks, QuickTime user-data atoms, `meta` children and `ilst` items, maker
+/// `uuid` atoms, GIF comment/text/application extensions and AVI `INFO` texts outside
+/// `IdentityTags`' kept lists renamed and zeroed (`retaggedBlocks`), unread JPEG APPn segments and
 /// FLIR records zeroed (`opaqueBlocks`). A file whose location plan is withheld, or whose
 /// format's identity metadata photofs does not read (`privateRefusal`), is withheld.
 public enum RedactionPlanner {
@@ -107,12 +109,11 @@ public enum RedactionPlanner {
     }
 
     /// Why a file cannot be served to private apps at all, if it cannot: formats whose
-    /// identity metadata photofs does not read (video atoms and tracks, GIF comments, raw
-    /// maker notes the image data depends on).
+    /// identity metadata photofs does not read (MPEG-TS streams, BigTIFF) and raw files,
+    /// whose decoding needs the maker note that private removes.
     static func privateRefusal(_ layout: ContainerLayout) -> String? {
         switch layout.format {
-        case .mp4, .mov, .threeGP, .avi, .mpegTS: return "video metadata is not made private yet"
-        case .gif: return "GIF comments are not made private yet"
+        case .mpegTS: return "MPEG-TS metadata is not made private yet"
         case .raw: return "raw decoding needs the maker note, which private removes"
         case .bigTIFF: return "BigTIFF is not walked"
         default: return nil
