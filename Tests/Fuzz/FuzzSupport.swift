@@ -50,6 +50,9 @@ func fuzzWalkAndPlan(_ bytes: [UInt8], as format: MediaFormat) {
     let report = RedactionPlanner.report(layout: layout, source: source)
     checkPlan(report.plans.strip, fileSize: length, original: bytes)
     checkPlan(report.plans.coarse, fileSize: length, original: bytes)
+    for policy in [LocationPolicy.keep, .strip, .coarse] {
+        checkPlan(report.plans.privatePlans.plan(for: policy), fileSize: length, original: bytes)
+    }
     // A plan that is served removes what the model found: found location means patches.
     if !report.found.isEmpty, !report.found.contains(.unverified), case .patches(let patches) = report.plans.strip {
         precondition(!patches.isEmpty, "location found but nothing patched")
