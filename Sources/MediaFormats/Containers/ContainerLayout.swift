@@ -51,8 +51,8 @@ public struct ContainerLayout: Hashable, Sendable {
     /// Chunks whose checksum covers their data (PNG): patching inside `covered` requires
     /// a new CRC-32 written at `checksumOffset` (4 bytes, big-endian).
     public var checksummedChunks: [ChecksummedChunk]
-    /// The samples of GoPro GPMF timed-metadata tracks (`gpmd`), in file order: the
-    /// planner walks them for GPS streams (`GPMFWalker`).
+    /// The samples of GoPro GPMF timed-metadata tracks (`gpmd`) and the payload of a
+    /// user-data `GPMF` atom: the planner walks them for GPS streams (`GPMFWalker`).
     public var gpmfSamples: [ByteRange] = []
     /// Video facts from the QuickTime/MP4 atoms, for video formats.
     public var movie: MovieInfo?

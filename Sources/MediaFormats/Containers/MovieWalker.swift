@@ -7,7 +7,7 @@
 /// `com.apple.quicktime.location.ISO6709`. For atoms the recorded range is the payload after
 /// the atom header; for `ilst` values it is the value after the `data` atom's type and locale.
 /// The samples of a GoPro GPMF track (`gpmd`) are listed from its sample table for the
-/// planner to walk; other timed-metadata tracks known to carry GPS samples (`camm`, `rtmd`)
+/// planner to walk, and so is a `udta` `GPMF` atom; other timed-metadata tracks known to carry GPS samples (`camm`, `rtmd`)
 /// mark the layout incomplete. `moov` may come before or after `mdat`. Atoms that claim more bytes than their parent are
 /// a structural problem, except media data (`mdat`, `free`, `skip`, `wide`) running past the
 /// end of a truncated file.
@@ -61,6 +61,11 @@ struct MovieWalker {
         }
         let isUserData = parent.type == fourCCValue("udta")
         for box in children {
+            if isUserData, box.type == fourCCValue("GPMF") {
+                // GoPro's user-data GPMF (camera settings) is GPMF like the track's samples and
+                // is walked with them: a GPS stream in it is location too.
+                layout.gpmfSamples.append(box.payload)
+            }
             if isUserData, !IdentityTags.movieUserDataKept.contains(box.name) {
                 retagAsFree(box, layout: &layout)
                 continue

@@ -129,6 +129,24 @@ import Testing
         }
     }
 
+    @Test func userDataGPMFIsWalkedToo() throws {
+        // A movie without a gpmd track whose udta GPMF atom holds a GPS stream.
+        let gpmf = Fixture.box("GPMF", G.sample(Self.positions))
+        let bytes = Fixture.box("ftyp", Fixture.ascii("mp41") + Fixture.be32(0)) + Fixture.box("moov", Fixture.box("udta", gpmf))
+        let source = MemoryByteSource(bytes)
+        let layout = ContainerWalker.layout(of: source, format: .mp4)
+        #expect(layout.gpmfSamples == [range(bytes.count - gpmf.count + 8, gpmf.count - 8)])
+        let report = RedactionPlanner.report(layout: layout, source: source)
+        #expect(report.found == .gpmf)
+        guard case .patches(let patches) = report.plans.strip else {
+            Issue.record("strip is withheld")
+            return
+        }
+        var stripped = bytes
+        PatchOverlay.apply(patches, to: &stripped, at: 0)
+        #expect(Self.locationKeys(stripped, samples: layout.gpmfSamples).isEmpty)
+    }
+
     @Test func aTrackWithoutGPSHasNoLocation() throws {
         let accelOnly = G.nest(
             "DEVC", G.klv("DVID", "L", size: 4, G.be32(1)) + G.nest("STRM", G.klv("ACCL", "s", size: 6, [UInt8](repeating: 1, count: 12))))
