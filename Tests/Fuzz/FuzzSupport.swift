@@ -44,12 +44,15 @@ func fuzzWalkAndPlan(_ bytes: [UInt8], as format: MediaFormat) {
     let length = Int64(bytes.count)
     let layout = ContainerWalker.layout(of: source, format: format)
     func inside(_ range: ByteRange) -> Bool { range.offset >= 0 && range.length >= 0 && range.offset <= length - range.length }
-    for range in layout.exifBlocks + layout.xmpPackets + layout.iptcBlocks + layout.flirChunks.map(\.data) {
+    for range in layout.exifBlocks + layout.xmpPackets + layout.iptcBlocks + layout.flirChunks.map(\.data) + layout.gpmfSamples {
         precondition(inside(range), "layout range outside the file")
     }
     let report = RedactionPlanner.report(layout: layout, source: source)
     checkPlan(report.plans.strip, fileSize: length, original: bytes)
     checkPlan(report.plans.coarse, fileSize: length, original: bytes)
+    for policy in [LocationPolicy.keep, .strip, .coarse] {
+        checkPlan(report.plans.privatePlans.plan(for: policy), fileSize: length, original: bytes)
+    }
     // A plan that is served removes what the model found: found location means patches.
     if !report.found.isEmpty, !report.found.contains(.unverified), case .patches(let patches) = report.plans.strip {
         precondition(!patches.isEmpty, "location found but nothing patched")

@@ -5,7 +5,7 @@
 #   Tests/Fuzz/run-fuzz.sh [seconds-per-target] [target ...]
 #
 # Targets: TIFFWalkerFuzz PlannerFuzz ContainerWalkerFuzz JXLWalkerFuzz RIFFWalkerFuzz FLIRFuzz
-# AFCPFuzz (default: all). Tests/Fuzz/seeds/TARGET/ holds small hand-made seeds for a target.
+# AFCPFuzz GPMFWalkerFuzz (default: all). Tests/Fuzz/seeds/TARGET/ holds small hand-made seeds for a target.
 # Seeds come from the first KBs of the shared corpus files ($PHOTOFS_CORPUS, else
 # ../shared/corpus or ../../shared/corpus beside the package); the growing corpus and any
 # crash reproducer are kept in .build/fuzz/. Tests/Fuzz/regressions/ holds inputs that once
@@ -16,7 +16,7 @@ set -euo pipefail
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(TIFFWalkerFuzz PlannerFuzz ContainerWalkerFuzz JXLWalkerFuzz RIFFWalkerFuzz FLIRFuzz AFCPFuzz)
+[ ${#targets[@]} -gt 0 ] || targets=(TIFFWalkerFuzz PlannerFuzz ContainerWalkerFuzz JXLWalkerFuzz RIFFWalkerFuzz FLIRFuzz AFCPFuzz GPMFWalkerFuzz)
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="$root/.build/fuzz"

@@ -38,7 +38,8 @@ public struct ContainerLayout: Hashable, Sendable {
     public var flirChunks: [FLIRChunk] = []
     /// Blocks `--metadata private` hides whole by renaming them to a type no reader
     /// interprets and zeroing their data: JPEG COM segments (comments), PNG text chunks
-    /// other than XMP (comments, authors, titles).
+    /// other than XMP (comments, authors, titles), QuickTime user-data atoms and `ilst`
+    /// items (`free`, or key index 0), GIF extensions (label 0xFD), AVI `INFO` texts (`JUNK`).
     public var retaggedBlocks: [RetaggedBlock] = []
     /// Data `--metadata private` fills with zeros: JPEG APPn segments photofs does not
     /// read (maker-specific blocks, JUMBF/C2PA manifests, FlashPix streams, FLIR records).
@@ -50,6 +51,9 @@ public struct ContainerLayout: Hashable, Sendable {
     /// Chunks whose checksum covers their data (PNG): patching inside `covered` requires
     /// a new CRC-32 written at `checksumOffset` (4 bytes, big-endian).
     public var checksummedChunks: [ChecksummedChunk]
+    /// The samples of GoPro GPMF timed-metadata tracks (`gpmd`) and the payload of a
+    /// user-data `GPMF` atom: the planner walks them for GPS streams (`GPMFWalker`).
+    public var gpmfSamples: [ByteRange] = []
     /// Video facts from the QuickTime/MP4 atoms, for video formats.
     public var movie: MovieInfo?
     /// Pixel dimensions from the container itself (SOF, IHDR, VP8/VP8L/VP8X, ispe, tkhd).

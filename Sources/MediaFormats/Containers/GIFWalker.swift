@@ -1,7 +1,9 @@
 /// Walks a GIF's blocks for its dimensions and XMP: the application extension
 /// `XMP DataXMP` holds the packet as raw bytes followed by a 258-byte "magic trailer"
 /// (0x01, 0xFF down to 0x00, terminator) that makes sub-block readers skip it.
-/// GIF has no EXIF. Comment extensions are not metadata photofs reads.
+/// GIF has no EXIF. For `--metadata private`, comment and plain-text extensions and
+/// application extensions other than looping, XMP and ICC get a label no reader interprets
+/// (0xFD: decoders and exiftool skip unknown extensions) and their sub-block data zeroed.
 struct GIFWalker {
     static let xmpApplication: [UInt8] = Array("XMP DataXMP".utf8)
     static let maxBlocks = 1_000_000
@@ -38,9 +40,15 @@ struct GIFWalker {
                     layout.note("GIF: extension at \(pos) runs past the end", structural: true)
                     return layout
                 }
-                if label == 0xFF, let id = reader.bytes(at: dataStart, count: 12), id[0] == 11, Array(id[1...]) == Self.xmpApplication {
+                let application =
+                    label == 0xFF ? reader.bytes(at: dataStart, count: 12).flatMap { $0[0] == 11 ? Array($0[1...]) : nil } : nil
+                if let application, application == Self.xmpApplication {
                     xmp(from: dataStart + 12, to: end, layout: &layout)
                 }
+                let kept =
+                    label == 0xF9
+                    || application.map { IdentityTags.gifApplicationsKept.contains(String(decoding: $0, as: UTF8.self)) } ?? false
+                if !kept { privateExtension(label: pos + 1, from: dataStart, to: end, layout: &layout) }
                 pos = end
             case 0x2C:
                 guard let descriptor = reader.bytes(at: pos, count: 10) else {
@@ -77,6 +85,27 @@ struct GIFWalker {
             let size = Int64(window[Int(pos - windowStart)])
             pos += 1 + size
             if size == 0 { return pos }
+        }
+    }
+
+    /// Marks an extension for `--metadata private`: the label becomes 0xFD and every
+    /// sub-block's data zeros (the length bytes stay, so the block structure still reads).
+    private func privateExtension(label: Int64, from start: Int64, to end: Int64, layout: inout ContainerLayout) {
+        var pos = start
+        var window: [UInt8] = []
+        var windowStart: Int64 = 0
+        while pos < end {
+            if pos < windowStart || pos >= windowStart + Int64(window.count) {
+                window = reader.prefix(at: pos, count: 65_536)
+                windowStart = pos
+                if window.isEmpty { return }
+            }
+            let size = Int64(window[Int(pos - windowStart)])
+            if size == 0 { return }
+            layout.retaggedBlocks.append(
+                RetaggedBlock(tag: ByteRange(offset: label, length: 1), replacement: [0xFD], data: ByteRange(offset: pos + 1, length: size))
+            )
+            pos += 1 + size
         }
     }
 

@@ -6,8 +6,9 @@
 /// (their `udta`), `©xyz` items of an iTunes-style `ilst`, and the value of the `mdta` key
 /// `com.apple.quicktime.location.ISO6709`. For atoms the recorded range is the payload after
 /// the atom header; for `ilst` values it is the value after the `data` atom's type and locale.
-/// Timed-metadata tracks known to carry GPS samples (`gpmd`, `camm`, `rtmd`) mark the layout
-/// incomplete. `moov` may come before or after `mdat`. Atoms that claim more bytes than their parent are
+/// The samples of a GoPro GPMF track (`gpmd`) are listed from its sample table for the
+/// planner to walk, and so is a `udta` `GPMF` atom; other timed-metadata tracks known to carry GPS samples (`camm`, `rtmd`)
+/// mark the layout incomplete. `moov` may come before or after `mdat`. Atoms that claim more bytes than their parent are
 /// a structural problem, except media data (`mdat`, `free`, `skip`, `wide`) running past the
 /// end of a truncated file.
 struct MovieWalker {
@@ -58,14 +59,24 @@ struct MovieWalker {
         if let last = children.last, last.truncated {
             layout.note("movie: atom '\(last.name)' at \(last.start) runs past its parent '\(parent.name)'", structural: true)
         }
+        let isUserData = parent.type == fourCCValue("udta")
         for box in children {
+            if isUserData, box.type == fourCCValue("GPMF") {
+                // GoPro's user-data GPMF (camera settings) is GPMF like the track's samples and
+                // is walked with them: a GPS stream in it is location too.
+                layout.gpmfSamples.append(box.payload)
+            }
+            if isUserData, !IdentityTags.movieUserDataKept.contains(box.name) {
+                retagAsFree(box, layout: &layout)
+                continue
+            }
             switch fourCC(box.type) {
             case "trak", "udta":
                 walk(children: box, depth: depth + 1, movie: &movie, layout: &layout)
-            case "mdia", "minf", "stbl":
+            case "mdia", "minf":
                 walk(children: box, depth: depth + 1, movie: &movie, layout: &layout)
-            case "stsd":
-                sampleDescriptions(box, layout: &layout)
+            case "stbl":
+                sampleTable(box, layout: &layout)
             case "meta":
                 meta(box, movie: &movie, layout: &layout)
             case "mvhd":
@@ -90,13 +101,26 @@ struct MovieWalker {
         }
     }
 
-    /// `stsd`: timed-metadata sample formats that carry GPS inside the media data (GoPro
-    /// `gpmd`, Google `camm`, Sony `rtmd`). Their samples cannot be patched from the atoms, so the layout
-    /// is marked incomplete and redaction withholds the video.
-    private func sampleDescriptions(_ box: BMFFBox, layout: inout ContainerLayout) {
-        let entries = BMFFBoxList.boxes(reader: reader, from: box.payload.offset + 8, to: box.end, context: "movie stsd", layout: &layout)
-        for entry in entries where [fourCCValue("gpmd"), fourCCValue("camm"), fourCCValue("rtmd")].contains(entry.type) {
+    /// `stbl`: a track's sample table. `stsd` names the sample formats: GoPro `gpmd`
+    /// samples are listed for the planner; Google `camm` and Sony `rtmd` carry GPS in the
+    /// media data in forms photofs does not patch, so the layout is marked incomplete and
+    /// redaction withholds the video.
+    private func sampleTable(_ box: BMFFBox, layout: inout ContainerLayout) {
+        let children = BMFFBoxList.boxes(reader: reader, from: box.payload.offset, to: box.end, context: "movie stbl", layout: &layout)
+        if let last = children.last, last.truncated {
+            layout.note("movie: atom '\(last.name)' at \(last.start) runs past its sample table", structural: true)
+        }
+        guard let stsd = children.first(where: { $0.type == fourCCValue("stsd") }) else { return }
+        let entries = BMFFBoxList.boxes(reader: reader, from: stsd.payload.offset + 8, to: stsd.end, context: "movie stsd", layout: &layout)
+        for entry in entries where [fourCCValue("camm"), fourCCValue("rtmd")].contains(entry.type) {
             layout.note("unpatchable: timed metadata track '\(entry.name)' may carry location in the media data", structural: true)
+        }
+        guard entries.contains(where: { $0.type == fourCCValue("gpmd") }) else { return }
+        switch SampleTable.samples(in: children, reader: reader) {
+        case .success(let samples):
+            layout.gpmfSamples.append(contentsOf: samples)
+        case .failure(let why):
+            layout.note("movie: the gpmd track's sample table cannot be read (\(why))", structural: true)
         }
     }
 
@@ -133,9 +157,41 @@ struct MovieWalker {
     }
 
     /// A `uuid` atom carrying XMP (Adobe's UUID): the XML after the user type.
+    /// Any other `uuid` atom (a maker's box) is freed by `--metadata private`.
     private func xmpUUID(_ box: BMFFBox, layout: inout ContainerLayout) {
-        guard let user = reader.bytes(at: box.payload.offset - 16, count: 16), user == Self.xmpUUID else { return }
+        guard let user = reader.bytes(at: box.payload.offset - 16, count: 16), user == Self.xmpUUID else {
+            retagAsFree(box, layout: &layout)
+            return
+        }
         layout.xmpPackets.append(box.payload)
+    }
+
+    /// Marks an atom for `--metadata private`: its type becomes `free` (which every reader
+    /// skips) and everything after its header (a `uuid` atom's user type too) becomes zeros.
+    private func retagAsFree(_ box: BMFFBox, layout: inout ContainerLayout) {
+        let userType: Int64 = box.type == fourCCValue("uuid") ? 16 : 0
+        layout.retaggedBlocks.append(
+            RetaggedBlock(
+                tag: ByteRange(offset: box.start + 4, length: 4),
+                replacement: Array("free".utf8),
+                data: ByteRange(offset: box.payload.offset - userType, length: box.payload.length + userType)))
+    }
+
+    /// Marks an `ilst` item for `--metadata private`. An item named by an `mdta` key gets
+    /// key index 0 (which names no key, so readers skip it) and its `data` values zeroed;
+    /// an iTunes-style item (named by its atom type) becomes `free`, zeroed whole.
+    private func privateItem(_ item: BMFFBox, values: [BMFFBox], keyed: Bool, layout: inout ContainerLayout) {
+        let dataAtoms = values.filter { $0.type == fourCCValue("data") && $0.payload.length >= 8 }
+        guard keyed, !dataAtoms.isEmpty, dataAtoms.count == values.count else {
+            retagAsFree(item, layout: &layout)
+            return
+        }
+        let key = ByteRange(offset: item.start + 4, length: 4)
+        for data in dataAtoms {
+            layout.retaggedBlocks.append(
+                RetaggedBlock(
+                    tag: key, replacement: [0, 0, 0, 0], data: ByteRange(offset: data.payload.offset + 8, length: data.payload.length - 8)))
+        }
     }
 
     /// A `meta` atom: a full box in MP4, a plain atom in QuickTime. With an `mdta` handler its
@@ -150,6 +206,9 @@ struct MovieWalker {
         }
         var keys: [String] = []
         var ilst: BMFFBox?
+        for child in children where !IdentityTags.movieMetaKept.contains(child.name) {
+            retagAsFree(child, layout: &layout)
+        }
         for child in children {
             if child.type == fourCCValue("keys") {
                 // Unreadable keys would hide which ilst item is the location: fail closed.
@@ -181,15 +240,23 @@ struct MovieWalker {
                 name = fourCC(item.type)
             } else {
                 let index = Int(item.type)
-                guard index >= 1, index <= keys.count else { continue }
+                guard index >= 1, index <= keys.count else {
+                    // An item naming no key: readers skip it, but its value goes under private.
+                    privateItem(item, values: [], keyed: true, layout: &layout)
+                    continue
+                }
                 name = keys[index - 1]
             }
             let isLocation = name == Self.locationKey || name == "\u{A9}xyz"
             let isMake = name == "com.apple.quicktime.make" || name == "\u{A9}mak"
             let isModel = name == "com.apple.quicktime.model" || name == "\u{A9}mod"
-            guard isLocation || isMake || isModel else { continue }
             let values = BMFFBoxList.boxes(
                 reader: reader, from: item.payload.offset, to: item.end, context: "movie ilst item", layout: &layout)
+            if !IdentityTags.movieItemsKept.contains(name) {
+                privateItem(item, values: values, keyed: !keys.isEmpty, layout: &layout)
+                continue
+            }
+            guard isLocation || isMake || isModel else { continue }
             for data in values where data.type == fourCCValue("data") && data.payload.length >= 8 {
                 let value = ByteRange(offset: data.payload.offset + 8, length: data.payload.length - 8)
                 let text = reader.view(ByteRange(offset: value.offset, length: min(value.length, 1024))).map {

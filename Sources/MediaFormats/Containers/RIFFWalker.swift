@@ -1,6 +1,7 @@
 /// Walks an AVI file's RIFF chunks (`RIFF....AVI ` and the `AVIX` extensions that follow).
 /// Headers (`hdrl`), stream data (`movi`, not read), indexes, padding (`JUNK`) and the
 /// `INFO` text list carry no location; `_PMX` is XMP, blanked in place like any packet.
+/// `--metadata private` turns `INFO` texts other than the creation date into `JUNK`.
 /// Any other chunk (a camera maker's `strd` or `hydt` data, an unknown list) could hold a
 /// location photofs cannot read: the file is withheld from views that hide location.
 struct RIFFWalker {
@@ -65,7 +66,12 @@ struct RIFFWalker {
             } else if type == "_PMX" {
                 layout.xmpPackets.append(data)
             } else if depth > 0, isInfoText(type) {
-                // INFO text (title, artist, software, dates).
+                // INFO text (title, artist, software, dates): all but the date become JUNK
+                // under `--metadata private`.
+                if !IdentityTags.aviInfoKept.contains(type) {
+                    layout.retaggedBlocks.append(
+                        RetaggedBlock(tag: ByteRange(offset: pos, length: 4), replacement: Array("JUNK".utf8), data: data))
+                }
             } else if !Self.plainChunks.contains(type) && !isStreamChunk(type) {
                 layout.unreadableMetadata = "an AVI '\(type)' chunk photofs cannot read"
             }

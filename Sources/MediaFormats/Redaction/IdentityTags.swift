@@ -85,3 +85,29 @@ enum IdentityTags {
     /// XMP date properties whose value may end in a UTC offset, which private drops.
     static let xmpDates: Set<String> = ["DateTimeOriginal", "DateTimeDigitized", "CreateDate", "ModifyDate", "DateCreated", "DateTime"]
 }
+
+extension IdentityTags {
+    /// QuickTime user-data atoms (`udta` children) kept by `--metadata private`: camera
+    /// make and model, the capture date, the location atoms (which the location policy
+    /// decides), XMP (blanked property by property) and `meta` (whose items are sorted one
+    /// by one). Every other atom (author, comment, title, keywords, serials, maker boxes)
+    /// becomes `free` with its bytes zeroed.
+    static let movieUserDataKept: Set<String> = [
+        "\u{A9}mak", "\u{A9}mod", "\u{A9}day", "\u{A9}xyz", "loci", "gps ", "gps0", "XMP_", "meta",
+    ]
+    /// `meta` children kept: the handler, the key table and the item list (sorted item by item).
+    static let movieMetaKept: Set<String> = ["hdlr", "keys", "ilst", "free", "skip"]
+    /// `ilst` items kept, by their `mdta` key or their atom type: make, model, capture date
+    /// and the location (decided by the location policy). Other items lose their key (index
+    /// 0 names none) and their value.
+    static let movieItemsKept: Set<String> = [
+        "com.apple.quicktime.make", "com.apple.quicktime.model", "com.apple.quicktime.creationdate",
+        "com.apple.quicktime.location.ISO6709", "\u{A9}mak", "\u{A9}mod", "\u{A9}day", "\u{A9}xyz",
+    ]
+    /// GIF application extensions kept: looping (`NETSCAPE2.0`, `ANIMEXTS1.0`), XMP (blanked
+    /// property by property) and the ICC colour profile.
+    static let gifApplicationsKept: Set<String> = ["NETSCAPE2.0", "ANIMEXTS1.0", "XMP DataXMP", "ICCRGBG1012"]
+    /// AVI `INFO` text chunks kept: the creation date. The others (title, artist, comments,
+    /// software, keywords) become `JUNK`.
+    static let aviInfoKept: Set<String> = ["ICRD"]
+}

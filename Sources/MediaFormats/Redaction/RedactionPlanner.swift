@@ -20,6 +20,9 @@
 ///   copy): place-name datasets renamed to an undefined dataset and blanked, under both
 ///   policies (see `IPTCLocationRedactor`).
 /// - FLIR thermal records: the GPS record freed and zeroed (see `FLIRLocationRedactor`).
+/// - GoPro GPMF tracks (`gpmd` samples, `layout.gpmfSamples`): every item of a GPS stream
+///   renamed `FREE` and zeroed; under `coarse` positions rounded to 0.01° instead (see
+///   `GPMFLocationRedactor`). A sample that does not walk with certainty withholds the file.
 /// - Video location payloads (`©xyz`, `loci`, `gps `, `gps0`, the ISO 6709 `mdta` value):
 ///   zeroed. A zeroed `©xyz` payload reads as an empty string (length 0), which exiftool
 ///   and players skip. An `ilst` item value (the `mdta` ISO 6709 key, an iTunes `©xyz`
@@ -39,8 +42,10 @@
 /// directory or one checksummed chunk compose: the `IdentityTags.exif` entries removed from
 /// every image directory (values zeroed, maker notes included); XMP blanked outside
 /// `IdentityTags.xmpKept` (`XMPIdentityScanner`; the location blanks are laid over it);
-/// the IPTC identity datasets and the Photoshop resources not kept; JPEG COM segments and
-/// PNG text chunks renamed and zeroed (`retaggedBlocks`), unread JPEG APPn segments and
+/// the IPTC identity datasets and the Photoshop resources not kept; JPEG COM segments,
+/// PNG text chunks, QuickTime user-data atoms, `meta` children and `ilst` items, maker
+/// `uuid` atoms, GIF comment/text/application extensions and AVI `INFO` texts outside
+/// `IdentityTags`' kept lists renamed and zeroed (`retaggedBlocks`), unread JPEG APPn segments and
 /// FLIR records zeroed (`opaqueBlocks`). A file whose location plan is withheld, or whose
 /// format's identity metadata photofs does not read (`privateRefusal`), is withheld.
 public enum RedactionPlanner {
@@ -58,20 +63,28 @@ public enum RedactionPlanner {
             return RedactionReport(
                 plans: RedactionPlans(strip: plan, coarse: plan, privatePlans: .all(plan)), notes: [], found: .unverified)
         }
-        if let why = layout.unreadableMetadata {
-            let plan = RedactionPlan.withheld(reason: why)
-            return RedactionReport(
-                plans: RedactionPlans(strip: plan, coarse: plan, privatePlans: .all(plan)), notes: [], found: .unverified)
-        }
+        if let why = layout.unreadableMetadata { return withheldReport(reason: why) }
         var notes: [String] = []
         var found: LocationSources = []
+        // The GPMF samples are read and walked once for every plan.
+        var gpmf: GPMFLocationRedactor.Track?
+        if !layout.gpmfSamples.isEmpty {
+            let scanned = Result { () throws(ByteSourceError) in try GPMFLocationRedactor.scan(layout.gpmfSamples, source: source) }
+            switch scanned {
+            case .success(.success(let track)): gpmf = track
+            case .success(.failure(let failure)):
+                return withheldReport(reason: failure.reason)
+            case .failure(let error):
+                return withheldReport(reason: "could not read the file while planning (\(error))")
+            }
+        }
         // Each EXIF block is walked once for both plans.
         let walker = TIFFWalker()
         let tiffs = layout.exifBlocks.map { walker.walk(source, block: $0) }
-        let strip = plan(layout: layout, tiffs: tiffs, source: source, mode: .strip, notes: &notes, found: &found)
+        let strip = plan(layout: layout, tiffs: tiffs, gpmf: gpmf, source: source, mode: .strip, notes: &notes, found: &found)
         var ignored: [String] = []
         var foundAgain: LocationSources = []
-        let coarse = plan(layout: layout, tiffs: tiffs, source: source, mode: .coarse, notes: &ignored, found: &foundAgain)
+        let coarse = plan(layout: layout, tiffs: tiffs, gpmf: gpmf, source: source, mode: .coarse, notes: &ignored, found: &foundAgain)
         let privatePlans: PrivatePlans
         if let why = privateRefusal(layout) {
             privatePlans = .all(.withheld(reason: why))
@@ -80,20 +93,27 @@ public enum RedactionPlanner {
             let plans = [EXIFLocationRedactor.Mode.keep, .strip, .coarse].map { mode in
                 let base = mode == .strip ? strip : mode == .coarse ? coarse : .identity
                 if case .withheld = base { return base }
-                return plan(layout: layout, tiffs: tiffs, source: source, mode: mode, private: true, notes: &ignored, found: &foundAgain)
+                return plan(
+                    layout: layout, tiffs: tiffs, gpmf: gpmf, source: source, mode: mode, private: true, notes: &ignored, found: &foundAgain
+                )
             }
             privatePlans = PrivatePlans(keep: plans[0], strip: plans[1], coarse: plans[2])
         }
         return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse, privatePlans: privatePlans), notes: notes, found: found)
     }
 
+    /// The report of a file withheld from every view that changes bytes, counted as located.
+    private static func withheldReport(reason: String) -> RedactionReport {
+        let plan = RedactionPlan.withheld(reason: reason)
+        return RedactionReport(plans: RedactionPlans(strip: plan, coarse: plan, privatePlans: .all(plan)), notes: [], found: .unverified)
+    }
+
     /// Why a file cannot be served to private apps at all, if it cannot: formats whose
-    /// identity metadata photofs does not read (video atoms and tracks, GIF comments, raw
-    /// maker notes the image data depends on).
+    /// identity metadata photofs does not read (MPEG-TS streams, BigTIFF) and raw files,
+    /// whose decoding needs the maker note that private removes.
     static func privateRefusal(_ layout: ContainerLayout) -> String? {
         switch layout.format {
-        case .mp4, .mov, .threeGP, .avi, .mpegTS: return "video metadata is not made private yet"
-        case .gif: return "GIF comments are not made private yet"
+        case .mpegTS: return "MPEG-TS metadata is not made private yet"
         case .raw: return "raw decoding needs the maker note, which private removes"
         case .bigTIFF: return "BigTIFF is not walked"
         default: return nil
@@ -101,7 +121,8 @@ public enum RedactionPlanner {
     }
 
     private static func plan(
-        layout: ContainerLayout, tiffs: [TIFFLayout], source: some ByteSource, mode: EXIFLocationRedactor.Mode, private: Bool = false,
+        layout: ContainerLayout, tiffs: [TIFFLayout], gpmf: GPMFLocationRedactor.Track?, source: some ByteSource,
+        mode: EXIFLocationRedactor.Mode, private: Bool = false,
         notes: inout [String], found: inout LocationSources
     )
         -> RedactionPlan
@@ -173,6 +194,17 @@ public enum RedactionPlanner {
                 found.insert(.movie)
                 try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
                 notes.append("video location payload at \(payload.offset) blanked")
+            }
+            if let gpmf, mode != .keep {
+                switch GPMFLocationRedactor(coarse: mode == .coarse).plan(gpmf, into: &patches) {
+                case .noLocation: break
+                case .redacted:
+                    found.insert(.gpmf)
+                    notes.append("GoPro GPS track removed")
+                case .uncertain(let reason):
+                    found.insert(.gpmf)
+                    return .withheld(reason: reason)
+                }
             }
             if !layout.flirChunks.isEmpty && mode != .keep {
                 switch try FLIRLocationRedactor().plan(layout.flirChunks, source: source, into: &patches) {
