@@ -253,19 +253,30 @@ enum JPEGEighthScale {
                     return
                 }
                 let (luma, blue, red) = (components[0], components[1], components[2])
+                // Where each output column finds its samples (divisions once per column, not per pixel).
+                let lumaColumns = (0..<outWidth).map { $0 * luma.h * luma.scale / hMax }
+                let blueColumns = (0..<outWidth).map { $0 * blue.h * blue.scale / hMax }
+                let redColumns = (0..<outWidth).map { $0 * red.h * red.scale / hMax }
                 let half: Int32 = 1 << 15
-                for y in 0..<outHeight {
-                    let yRow = luma.plane + (y * luma.v * luma.scale / vMax) * luma.stride
-                    let bRow = blue.plane + (y * blue.v * blue.scale / vMax) * blue.stride
-                    let rRow = red.plane + (y * red.v * red.scale / vMax) * red.stride
-                    for x in 0..<outWidth {
-                        let l = Int32(src[yRow + x * luma.h * luma.scale / hMax])
-                        let cb = Int32(src[bRow + x * blue.h * blue.scale / hMax]) - 128
-                        let cr = Int32(src[rRow + x * red.h * red.scale / hMax]) - 128
-                        let q = (y * outWidth + x) * 3
-                        dst[q] = UInt8(clamping: l + ((91_881 * cr + half) >> 16))
-                        dst[q + 1] = UInt8(clamping: l + ((-22_554 * cb - 46_802 * cr + half) >> 16))
-                        dst[q + 2] = UInt8(clamping: l + ((116_130 * cb + half) >> 16))
+                lumaColumns.withUnsafeBufferPointer { lumaColumns in
+                    blueColumns.withUnsafeBufferPointer { blueColumns in
+                        redColumns.withUnsafeBufferPointer { redColumns in
+                            for y in 0..<outHeight {
+                                let yRow = luma.plane + (y * luma.v * luma.scale / vMax) * luma.stride
+                                let bRow = blue.plane + (y * blue.v * blue.scale / vMax) * blue.stride
+                                let rRow = red.plane + (y * red.v * red.scale / vMax) * red.stride
+                                var q = y * outWidth * 3
+                                for x in 0..<outWidth {
+                                    let l = Int32(src[yRow + lumaColumns[x]])
+                                    let cb = Int32(src[bRow + blueColumns[x]]) - 128
+                                    let cr = Int32(src[rRow + redColumns[x]]) - 128
+                                    dst[q] = UInt8(clamping: l + ((91_881 * cr + half) >> 16))
+                                    dst[q + 1] = UInt8(clamping: l + ((-22_554 * cb - 46_802 * cr + half) >> 16))
+                                    dst[q + 2] = UInt8(clamping: l + ((116_130 * cb + half) >> 16))
+                                    q += 3
+                                }
+                            }
+                        }
                     }
                 }
             }
