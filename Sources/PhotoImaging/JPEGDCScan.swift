@@ -317,16 +317,16 @@ struct JPEGBitReader {
             if entry != 0 {
                 // The block may end with the first symbol (end of block, or its run reaches
                 // the last coefficient); the second then belongs to the next block.
-                if k &+ Int(entry >> 8 & 0x7F) >= 64 {
-                    let length = Int(entry & 0x3F)
+                if k &+ Int(entry >> 24) >= 64 {
+                    let length = Int(entry >> 16 & 0x3F)
                     bits = bits &<< UInt64(length)
                     count &-= length
                     return
                 }
-                let length = Int(entry >> 16 & 0x3F)
-                bits = bits &<< UInt64(length)
-                count &-= length
-                k &+= Int(entry >> 24)
+                // The shift takes the low six bits of the entry, the total length, as they are.
+                bits = bits &<< UInt64(entry)
+                count &-= Int(entry & 0x3F)
+                k &+= Int(entry >> 8 & 0xFF)
                 continue
             }
             (self.bits, self.count) = (bits, count)
@@ -369,9 +369,9 @@ struct JPEGBitReader {
             let entry = fast[Int(bits &>> UInt64(64 - JPEGHuffmanTable.lookupBits))]
             let symbol: Int
             if entry != 0 {
-                let length = Int(entry & 0x1F)
-                bits = bits &<< UInt64(length)
-                count &-= length
+                // The code's length is the entry's low six bits, which is all the shift takes.
+                bits = bits &<< UInt64(entry)
+                count &-= Int(entry & 0x1F)
                 symbol = Int(entry >> 8)
             } else {
                 (self.bits, self.count) = (bits, count)

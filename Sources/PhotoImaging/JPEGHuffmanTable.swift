@@ -11,10 +11,11 @@ struct JPEGHuffmanTable {
     /// (bits 0-4) and its symbol (bits 8-15).
     private(set) var fast: [UInt16]
     /// AC tables only, by the next `lookupBits` bits: up to two symbols skipped in one step.
-    /// Bits 0-5 are the first symbol's length with its extra bits, bits 8-14 how far it moves
-    /// the coefficient index (run + 1, 16 for ZRL, 64 for end of block); bits 16-21 and
-    /// 24-31 the same for both symbols together when the second one's code and extra bits
-    /// also lie within the looked-at bits, else again the first's. 0 for a long code.
+    /// Bits 16-21 are the first symbol's length with its extra bits, bits 24-30 how far it
+    /// moves the coefficient index (run + 1, 16 for ZRL, 64 for end of block); bits 0-5 and
+    /// 8-15 the same for both symbols together when the second one's code and extra bits
+    /// also lie within the looked-at bits, else again the first's. The total length is
+    /// lowest so that it can shift the bit buffer as it is. 0 for a long code.
     private(set) var pairs: [UInt32]
     /// For each code length 1...16 (index = length): the largest code of that length, -1
     /// when none, and what to add to a code of that length to get its symbol's index.
@@ -73,7 +74,7 @@ struct JPEGHuffmanTable {
                         both = UInt32(length) + (second & 0x3F) | (move + (second >> 8)) << 8
                     }
                 }
-                pairs[bits] = first | both << 16
+                pairs[bits] = both | first << 16
             }
         }
         self.pairs = pairs
