@@ -72,6 +72,10 @@ enum JPEGEighthScale {
                     guard let planes = layOut(&components, width: width, height: height, adobeTransform: adobeTransform) else {
                         return nil
                     }
+                    // Every block takes at least two bits of scan data: a file far too short
+                    // for the picture it claims is turned away before its planes are allocated.
+                    let blocks = components.reduce(0) { $0 + $1.stride * $1.rows / ($1.scale * $1.scale) }
+                    guard blocks <= (data.count - at) * 4 else { return nil }
                     samples = [UInt8](repeating: 0, count: planes)
                 }
                 guard
