@@ -44,18 +44,23 @@ final class FileBytes: ByteSource {
     func read(at offset: Int64, count: Int) throws(ByteSourceError) -> [UInt8] {
         guard offset >= 0, offset <= size, count >= 0 else { throw .outOfRange(offset: offset) }
         let wanted = Int(min(Int64(count), size - offset))
-        var buffer = [UInt8](repeating: 0, count: wanted)
-        var done = 0
-        while done < wanted {
-            let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, wanted - done, off_t(offset) + off_t(done)) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .io(errno: errno)
+        // Read straight into the array's storage: a whole photo need not be zeroed first.
+        var failure: Int32 = 0
+        let buffer = [UInt8](unsafeUninitializedCapacity: wanted) { storage, initialized in
+            var done = 0
+            while done < wanted {
+                let got = pread(fd, storage.baseAddress! + done, wanted - done, off_t(offset) + off_t(done))
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if got == 0 { break }
+                done += got
             }
-            if got == 0 { break }
-            done += got
+            initialized = done
         }
-        if done < wanted { buffer.removeSubrange(done...) }
+        if failure != 0 { throw .io(errno: failure) }
         return buffer
     }
 

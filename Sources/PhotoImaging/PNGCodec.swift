@@ -36,10 +36,14 @@ public enum PNGCodec {
         return PixelImage(width: width, height: height, channels: channels, pixels: pixels)
     }
 
-    /// Encodes 8-bit RGB(A) pixels as a PNG with no ancillary chunks.
-    public static func encode(_ image: PixelImage) throws(ImagingError) -> [UInt8] {
+    /// Encodes 8-bit RGB(A) pixels as a PNG with no ancillary chunks. `fast` is libpng's
+    /// speed-over-size mode (zlib level 3, no row filters): for thumbnails, which are made
+    /// often and kept locally, where the default (level 6, every filter tried on every row)
+    /// would cost more than their file size is worth.
+    public static func encode(_ image: PixelImage, fast: Bool = false) throws(ImagingError) -> [UInt8] {
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
+        if fast { png.flags = UInt32(PNG_IMAGE_FLAG_FAST) }
         png.width = UInt32(image.width)
         png.height = UInt32(image.height)
         png.format = UInt32(image.channels == 4 ? PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA : PNG_FORMAT_FLAG_COLOR)

@@ -19,7 +19,7 @@ public enum Thumbnailer {
         png: [UInt8], origin: ThumbnailOrigin
     ) {
         let rendered = try render(path: path, box: box)
-        let png = try PNGChunks.addingText(text, to: PNGCodec.encode(rendered.image))
+        let png = try PNGChunks.addingText(text, to: PNGCodec.encode(rendered.image, fast: true))
         return (png, rendered.origin)
     }
 
