@@ -129,13 +129,14 @@ enum AssetRows {
         let problems = s.withTextBytes(22) { bytes -> [String] in
             bytes.isEmpty ? [] : bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         }
-        let metadata = MediaMetadata(
+        var metadata = MediaMetadata(
             format: format, captureDate: captureDate, dateSource: dateSource,
             make: shared(s, 10, &interner), model: shared(s, 11, &interner), lens: shared(s, 12, &interner),
             orientation: s.optionalInt(13), width: s.optionalInt(14), height: s.optionalInt(15),
             location: location, locationSources: LocationSources(rawValue: UInt32(truncatingIfNeeded: s.int64(27))),
             hasExif: s.int64(19) != 0, software: shared(s, 20, &interner),
             saysScreenshot: s.int64(21) != 0, problems: problems)
+        metadata.texts = interner.camera(metadata.texts)
         var withheld: WithheldPlans = []
         if try isWithheld(s, 23, idText) { withheld.insert(.strip) }
         if try isWithheld(s, 24, idText) { withheld.insert(.coarse) }
