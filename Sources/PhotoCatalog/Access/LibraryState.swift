@@ -84,6 +84,7 @@ public final class LibraryState: ViewSource {
         let empty = LibrarySnapshot()
         state = Mutex(Current(snapshot: empty, assets: AssetIndex(empty.assets)))
         published = Mutex(ViewTree.build(snapshot: empty, filters: filters))
+        plans.prepare()
     }
 
     /// The snapshot and index in force now.

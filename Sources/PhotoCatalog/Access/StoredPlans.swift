@@ -18,6 +18,15 @@ public final class StoredPlans: RedactionPlanSource {
         self.path = path
     }
 
+    /// Opens the connection now rather than at the first read of a redacted file: a daemon
+    /// then holds the same descriptors from its start (a leak check sees no growth) and the
+    /// first read does not wait for the open. A failure is left for that read to report.
+    public func prepare() {
+        connection.withLock { (db: inout Database?) in
+            if db == nil { db = try? Self.open(path) }
+        }
+    }
+
     public func plan(of asset: Asset, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError) -> ServedPlan {
         let found: ServedPlan?
         do throws(CatalogError) {
