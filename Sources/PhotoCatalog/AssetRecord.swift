@@ -1,17 +1,27 @@
+import MediaFormats
 import PhotoCore
 
 /// One row of the catalog's `assets` table: the asset and what only the catalog needs.
 public struct AssetRecord: Hashable, Sendable {
+    /// The asset; its `withheld` says what `redaction` withholds.
     public var asset: Asset
     /// The content fingerprint the id was derived from (see `AssetAnalysis.fingerprint`).
     public var fingerprint: String
     /// When the file was last analysed, in nanoseconds since 1970.
     public var indexedAtNanoseconds: Int64
+    /// How the file is served to views that hide location or private metadata: stored in
+    /// the row, read by the read path when a file is read (`LibraryState`'s plan source).
+    public var redaction: RedactionPlans {
+        didSet { asset.withheld = WithheldPlans(redaction) }
+    }
 
-    public init(asset: Asset, fingerprint: String, indexedAtNanoseconds: Int64) {
+    /// A record whose asset is served with `redaction` (the asset's `withheld` is set from it).
+    public init(asset: Asset, fingerprint: String, indexedAtNanoseconds: Int64, redaction: RedactionPlans) {
         self.asset = asset
+        self.asset.withheld = WithheldPlans(redaction)
         self.fingerprint = fingerprint
         self.indexedAtNanoseconds = indexedAtNanoseconds
+        self.redaction = redaction
     }
 }
 

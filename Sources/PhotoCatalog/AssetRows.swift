@@ -83,12 +83,12 @@ enum AssetRows {
         try s.bind(22, m.saysScreenshot)
         // One problem per line: a line break inside a problem would split it on the way back.
         try s.bind(23, m.problems.map { String(decoding: $0.utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self) }.joined(separator: "\n"))
-        try s.bind(24, a.redaction.strip.encoded())
-        try s.bind(25, a.redaction.coarse.encoded())
+        try s.bind(24, record.redaction.strip.encoded())
+        try s.bind(25, record.redaction.coarse.encoded())
         try s.bind(26, record.indexedAtNanoseconds)
         try s.bind(27, a.ctimeNanoseconds)
         try s.bind(28, Int64(m.locationSources.rawValue))
-        try s.bind(29, a.redaction.privatePlans.encoded)
+        try s.bind(29, record.redaction.privatePlans.encoded)
         try s.run()
     }
 
@@ -99,12 +99,17 @@ enum AssetRows {
         try s.run()
     }
 
-    /// Decodes the current row of a statement that selected `columns`.
+    /// Decodes the current row of a statement that selected `columns`, plans included.
     static func read(_ s: Statement, interner: inout TextInterner) throws(CatalogError) -> AssetRecord {
-        AssetRecord(asset: try readAsset(s, interner: &interner), fingerprint: s.text(1), indexedAtNanoseconds: s.int64(25))
+        let asset = try readAsset(s, interner: &interner)
+        let idText = asset.id.rawValue
+        let redaction = RedactionPlans(
+            strip: try plan(s, 23, idText), coarse: try plan(s, 24, idText), privatePlans: try privatePlans(s, 28, idText))
+        return AssetRecord(asset: asset, fingerprint: s.text(1), indexedAtNanoseconds: s.int64(25), redaction: redaction)
     }
 
-    /// Decodes the asset of the current row (not the catalog-only columns).
+    /// Decodes the asset of the current row (not the catalog-only columns); of the plans it
+    /// keeps only what they withhold.
     static func readAsset(_ s: Statement, interner: inout TextInterner) throws(CatalogError) -> Asset {
         guard let id = s.withTextBytes(0, { AssetID(utf8: $0) }) else {
             throw .badStoredValue(column: "assets.id", detail: "not an asset id: \(s.text(0))")
@@ -124,23 +129,24 @@ enum AssetRows {
         let problems = s.withTextBytes(22) { bytes -> [String] in
             bytes.isEmpty ? [] : bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         }
-        let metadata = MediaMetadata(
+        var metadata = MediaMetadata(
             format: format, captureDate: captureDate, dateSource: dateSource,
             make: shared(s, 10, &interner), model: shared(s, 11, &interner), lens: shared(s, 12, &interner),
             orientation: s.optionalInt(13), width: s.optionalInt(14), height: s.optionalInt(15),
             location: location, locationSources: LocationSources(rawValue: UInt32(truncatingIfNeeded: s.int64(27))),
             hasExif: s.int64(19) != 0, software: shared(s, 20, &interner),
             saysScreenshot: s.int64(21) != 0, problems: problems)
-        let privatePlans: PrivatePlans
-        do {
-            privatePlans = s.isNull(28) ? .notPlanned : try PrivatePlans(encoded: s.blob(28))
-        } catch {
-            throw .badStoredValue(column: "assets.private_plans", detail: "undecodable plans for \(idText): \(error)")
+        metadata.texts = interner.camera(metadata.texts)
+        var withheld: WithheldPlans = []
+        if try isWithheld(s, 23, idText) { withheld.insert(.strip) }
+        if try isWithheld(s, 24, idText) { withheld.insert(.coarse) }
+        let privatePlans = try privatePlans(s, 28, idText)
+        for policy in LocationPolicy.allCases where privatePlans.isWithheld(for: policy) {
+            withheld.insert(WithheldPlans.privatePlan(policy))
         }
-        let redaction = RedactionPlans(strip: try plan(s, 23, idText), coarse: try plan(s, 24, idText), privatePlans: privatePlans)
         return Asset(
             id: id, path: LibraryPath(bytes: s.blob(2)), size: s.int64(3), mtimeNanoseconds: s.int64(4),
-            inode: UInt64(bitPattern: s.int64(5)), ctimeNanoseconds: s.int64(26), metadata: metadata, redaction: redaction)
+            inode: UInt64(bitPattern: s.int64(5)), ctimeNanoseconds: s.int64(26), metadata: metadata, withheld: withheld)
     }
 
     /// A text column that repeats across rows (camera, lens, software), or nil for NULL.
@@ -148,15 +154,40 @@ enum AssetRows {
         s.isNull(column) ? nil : s.withTextBytes(column) { interner.text($0) }
     }
 
-    private static func plan(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> RedactionPlan {
+    /// Whether the location plan in `column` withholds the file, read from its first byte
+    /// (the plan's kind) without decoding it; an undecodable kind throws, as decoding would.
+    private static func isWithheld(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> Bool {
+        let kind = s.withBlobBytes(column) { $0.first }
+        switch kind {
+        case 0: return false
+        case 1: return true
+        default: _ = try plan(s, column, id)
+        }
+        return true
+    }
+
+    /// Decodes the location plan in `column` (`redaction_strip` or `redaction_coarse`).
+    static func plan(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> RedactionPlan {
         if s.withBlobBytes(column, { $0.elementsEqual(identityBlob) }) { return .identity }
         let bytes = s.blob(column)
         do {
             return try RedactionPlan(encoded: bytes)
         } catch {
-            throw .badStoredValue(
-                column: column == 23 ? "assets.redaction_strip" : "assets.redaction_coarse", detail: "undecodable plan for \(id): \(error)")
+            throw .badStoredValue(column: "assets.\(planColumn(column))", detail: "undecodable plan for \(id): \(error)")
         }
+    }
+
+    /// Checks and keeps the private plans in `column` (NULL: not planned).
+    static func privatePlans(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> PrivatePlans {
+        do {
+            return s.isNull(column) ? .notPlanned : try PrivatePlans(encoded: s.blob(column))
+        } catch {
+            throw .badStoredValue(column: "assets.private_plans", detail: "undecodable plans for \(id): \(error)")
+        }
+    }
+
+    private static func planColumn(_ column: Int32) -> String {
+        column == 23 ? "redaction_strip" : "redaction_coarse"
     }
 }
 

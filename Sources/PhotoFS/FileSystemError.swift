@@ -24,6 +24,7 @@ extension ViewLayerError {
         case .notSaved: EIO
         case .notImplemented: ENOSYS
         case .representationUnavailable: EIO
+        case .planUnavailable: EIO
         case .system(let code, _): code == 0 ? EIO : code
         case .unexpected: EIO
         }
@@ -32,7 +33,7 @@ extension ViewLayerError {
     /// Whether the failure should be logged (it says something about the daemon or the library).
     var isWorthLogging: Bool {
         switch self {
-        case .unexpected, .representationUnavailable: true
+        case .unexpected, .representationUnavailable, .planUnavailable: true
         case .system(let code, _): code != ENOENT
         default: false
         }

@@ -26,10 +26,12 @@ public final class PhotoFileSystem: Sendable {
     /// Directory times: when the daemon started.
     let startTime: timespec
 
-    /// Opens the library. `invalidator`, when given, is the one the views' owner also sends
-    /// library changes through (made before this file system, see `Invalidator`).
+    /// Opens the library; redacted views read their plans from `plans`. `invalidator`, when
+    /// given, is the one the views' owner also sends library changes through (made before
+    /// this file system, see `Invalidator`).
     public init(
-        configuration: FileSystemConfiguration, views: any ViewSource, control: (any ControlHandling)?, invalidator: Invalidator? = nil
+        configuration: FileSystemConfiguration, views: any ViewSource, plans: any RedactionPlanSource, control: (any ControlHandling)?,
+        invalidator: Invalidator? = nil
     ) throws(MountError) {
         let fd = configuration.libraryPath.withCString { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { throw .libraryUnreadable(errno: errno) }
@@ -37,7 +39,7 @@ public final class PhotoFileSystem: Sendable {
         let broker = RequestBroker()
         self.layer = ViewLayer(
             source: views, ownerUID: configuration.ownerUID, othersMayEnter: configuration.othersMayEnter,
-            reader: LibraryFileReader(libraryFD: fd), control: control, requests: broker,
+            reader: LibraryFileReader(libraryFD: fd), plans: plans, control: control, requests: broker,
             log: configuration.log, recorder: configuration.accessRecorder, representations: configuration.representations)
         self.requests = RequestFiles(broker: broker)
         self.libraryFD = fd

@@ -13,9 +13,15 @@ public protocol ThumbnailSource: Sendable {
 
 /// Thumbnails embedded in the EXIF block (IFD1 of a JPEG's APP1), with every APPn and COM
 /// segment of the thumbnail removed; previews are the file's bytes with the location
-/// stripped by the asset's redaction plan, for formats a browser shows, up to 40 MB.
+/// stripped by the asset's redaction plan (read from `plans`), for formats a browser shows,
+/// up to 40 MB.
 public struct EmbeddedThumbnails: ThumbnailSource {
-    public init() {}
+    /// Where the strip plans are stored (the catalog).
+    let plans: any RedactionPlanSource
+
+    public init(plans: any RedactionPlanSource) {
+        self.plans = plans
+    }
 
     public func thumbnail(of asset: Asset, path: String) -> (bytes: [UInt8], type: String)? {
         guard asset.metadata.format == .jpeg, let head = Self.read(path, upTo: 256 << 10), let thumbnail = EXIFThumbnail.extract(head)
@@ -30,7 +36,8 @@ public struct EmbeddedThumbnails: ThumbnailSource {
         let shown: [MediaFormat] = [.jpeg, .png, .gif, .webp]
         guard shown.contains(asset.metadata.format), asset.size <= 40 << 20 else { return nil }
         // Never the original bytes: only what a location-stripping view would serve.
-        guard let patches = asset.redaction.plan(for: .strip).patchesToServe else { return nil }
+        guard case .location(let plan)? = try? plans.plan(of: asset, location: .strip, metadata: .keep), let patches = plan.patchesToServe
+        else { return nil }
         guard var bytes = Self.read(path, upTo: Int(asset.size)), bytes.count == Int(asset.size) else { return nil }
         PatchOverlay.apply(patches, to: &bytes, at: 0)
         return (bytes, asset.metadata.format.mime)

@@ -20,7 +20,9 @@ func fullRecord(id: String = "3f9a1c0d2b7e", path: [UInt8] = Array("Trips/2024/"
     let asset = Asset(
         id: AssetID(id)!, path: LibraryPath(bytes: path), size: 5_123_456_789, mtimeNanoseconds: 1_718_456_699_123_456_789,
         inode: UInt64.max - 7, metadata: metadata, redaction: plans)
-    return AssetRecord(asset: asset, fingerprint: id + String(repeating: "0", count: 52), indexedAtNanoseconds: 1_800_000_000_000_000_000)
+    return AssetRecord(
+        asset: asset, fingerprint: id + String(repeating: "0", count: 52), indexedAtNanoseconds: 1_800_000_000_000_000_000, redaction: plans
+    )
 }
 
 /// A record with every optional field empty.
@@ -29,7 +31,7 @@ func bareRecord(id: String, path: String, fingerprint: String? = nil) -> AssetRe
         asset: Asset(
             id: AssetID(id)!, path: LibraryPath(path), size: 0, mtimeNanoseconds: -5, inode: 0,
             metadata: MediaMetadata(format: .jpeg), redaction: .notPlanned),
-        fingerprint: fingerprint ?? id + String(repeating: "1", count: 52), indexedAtNanoseconds: 0)
+        fingerprint: fingerprint ?? id + String(repeating: "1", count: 52), indexedAtNanoseconds: 0, redaction: .notPlanned)
 }
 
 private func threadCPUSeconds() -> Double {
@@ -163,7 +165,7 @@ struct CatalogAssetTests {
             let id = String(repeating: "0", count: 12 - hex.count) + hex
             record.asset.id = AssetID(id)!
             record.asset.path = LibraryPath("Photos/\(n / 1000)/IMG_\(n).jpg")
-            record.asset.redaction = n % 2 == 0 ? RedactionPlans(strip: .identity, coarse: .identity) : template.asset.redaction
+            record.redaction = n % 2 == 0 ? RedactionPlans(strip: .identity, coarse: .identity) : template.redaction
             record.fingerprint = id + String(repeating: "0", count: 52)
             records.append(record)
         }

@@ -51,7 +51,8 @@ struct CompatibleInProcessTests {
         defer { pool.shutdown() }
         let provider = CompatibleRepresentations(cache: CompatibleCache(root: library.base + "/cache"), pool: pool)
         let layer = ViewLayer(
-            source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), control: LibraryControl(state: state),
+            source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), plans: state.plans,
+            control: LibraryControl(state: state),
             representations: provider)
         let client = InProcessClient(layer: layer, uid: getuid())
         #expect(client.writePicker("app add web --representation compatible --location strip\nselect web \(id)\n") == 0)
@@ -67,7 +68,8 @@ struct CompatibleInProcessTests {
         // Without a provider the name is refused (EIO), not shown with a size no read matches.
         let bare = InProcessClient(
             layer: ViewLayer(
-                source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), control: LibraryControl(state: state)),
+                source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), plans: state.plans,
+                control: LibraryControl(state: state)),
             uid: getuid())
         #expect(bare.stat("apps/web/q.jpg").errnoCode == EIO)
 

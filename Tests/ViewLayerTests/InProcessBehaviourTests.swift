@@ -31,7 +31,8 @@ struct InProcessBehaviourTests {
         try #require(fd >= 0)
         defer { close(fd) }
         let layer = ViewLayer(
-            source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), control: LibraryControl(state: state))
+            source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), plans: state.plans,
+            control: LibraryControl(state: state))
         try body(InProcessClient(layer: layer, uid: getuid()), library)
     }
 
@@ -92,7 +93,7 @@ extension InProcessBehaviourTests {
             var served = 0
             var locatedServed = 0
             for member in named {
-                let stored = try #require(try catalog.asset(at: LibraryPath(member.path))?.asset)
+                let stored = try #require(try catalog.asset(at: LibraryPath(member.path)))
                 let plans = stored.redaction.privatePlans
                 var expected = library.original(member)
                 let servable = plans.plan(for: .strip).apply(to: &expected, at: 0)

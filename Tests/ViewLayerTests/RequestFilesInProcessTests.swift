@@ -24,7 +24,8 @@ struct RequestFilesInProcessTests {
         defer { close(fd) }
         let lines = Mutex<[String]>([])
         let layer = ViewLayer(
-            source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), control: LibraryControl(state: state),
+            source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), plans: state.plans,
+            control: LibraryControl(state: state),
             log: { line in lines.withLock { $0.append(line) } })
         let asset = try #require(library.uniquelyNamed.first)
         _ = try layer.writePicker(

@@ -51,6 +51,8 @@ public final class LibraryState: ViewSource {
     }
 
     public let catalog: Catalog
+    /// The redaction plans the read path serves, read from the catalog file on demand.
+    public let plans: StoredPlans
     /// How app filters are evaluated for the views; nil when no views are served (the CLI).
     private let filters: (any AppFilterResolving)?
     let state: Mutex<Current>
@@ -65,6 +67,7 @@ public final class LibraryState: ViewSource {
     /// Loads the catalog's current snapshot, serving no views (the CLI's commands).
     public init(catalog: Catalog) throws(CatalogError) {
         self.catalog = catalog
+        self.plans = StoredPlans(path: catalog.path)
         self.filters = nil
         let snapshot = try catalog.snapshot()
         state = Mutex(Current(snapshot: snapshot, assets: AssetIndex(snapshot.assets)))
@@ -76,10 +79,12 @@ public final class LibraryState: ViewSource {
     /// is read (it watches folders while the library is walked).
     public init(serving catalog: Catalog, filters: some AppFilterResolving) {
         self.catalog = catalog
+        self.plans = StoredPlans(path: catalog.path)
         self.filters = filters
         let empty = LibrarySnapshot()
         state = Mutex(Current(snapshot: empty, assets: AssetIndex(empty.assets)))
         published = Mutex(ViewTree.build(snapshot: empty, filters: filters))
+        plans.prepare()
     }
 
     /// The snapshot and index in force now.

@@ -437,7 +437,7 @@ private struct IndexRun {
             asset: Asset(
                 id: id, path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode,
                 ctimeNanoseconds: file.stat.ctimeNanoseconds, metadata: analysis.metadata, redaction: analysis.redaction),
-            fingerprint: analysis.fingerprint, indexedAtNanoseconds: FileSystem.nowNanoseconds())
+            fingerprint: analysis.fingerprint, indexedAtNanoseconds: FileSystem.nowNanoseconds(), redaction: analysis.redaction)
     }
 
     /// The id for new content: the first of `AssetID.candidates(for:)` that is free.

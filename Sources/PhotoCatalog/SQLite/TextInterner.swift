@@ -1,3 +1,5 @@
+import PhotoCore
+
 /// Hands out one shared `String` per distinct text value while many rows are read: a
 /// library of 100,000 photos from a dozen cameras holds a dozen makes, models and lens
 /// names, not 100,000 copies of each (about 14 MB at that size).
@@ -8,7 +10,16 @@
 struct TextInterner {
     private var buckets: [Int: [String]] = [:]
     private var count = 0
+    /// The camera texts handed out, each kept once (up to `limit`).
+    private var cameras: Set<CameraTexts> = []
     static let limit = 4096
+
+    /// `texts`, or equal texts handed out before.
+    mutating func camera(_ texts: CameraTexts) -> CameraTexts {
+        if let known = cameras.firstIndex(of: texts) { return cameras[known] }
+        if cameras.count < Self.limit { cameras.insert(texts) }
+        return texts
+    }
 
     /// The text of `bytes` (invalid UTF-8 repaired with U+FFFD), shared with earlier equal values.
     mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {

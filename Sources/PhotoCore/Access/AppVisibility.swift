@@ -43,9 +43,9 @@ public struct AppVisibility: Sendable {
             // A compatible JPEG carries the source's EXIF over with only the location policy
             // applied, not the private plan: such a file is not shown to a private app.
             if app.representation.servesJPEG(for: asset.metadata.format) { return .withheldPrivate }
-            return asset.redaction.privatePlans.isWithheld(for: app.locationPolicy) ? .withheldPrivate : .visible
+            return asset.withheld.isWithheld(for: app.locationPolicy, metadata: .private) ? .withheldPrivate : .visible
         }
-        if app.locationPolicy != .keep, case .withheld = asset.redaction.plan(for: app.locationPolicy) { return .withheld }
+        if asset.withheld.isWithheld(for: app.locationPolicy, metadata: .keep) { return .withheld }
         return .visible
     }
 

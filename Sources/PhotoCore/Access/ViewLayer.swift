@@ -20,6 +20,10 @@ public struct ViewLayer: Sendable {
     public let othersMayEnter: Bool
     /// Reads library files.
     public let reader: any SourceReading
+    /// Where a read of a redacted view fetches the file's plan (the catalog).
+    public let plans: any RedactionPlanSource
+    /// The plans of the files read lately.
+    let planCache = PlanCache()
     /// The picker behind `.picker`; nil when the mount has none.
     public let control: (any ControlHandling)?
     /// The apps' pick requests.
@@ -35,13 +39,15 @@ public struct ViewLayer: Sendable {
 
     public init(
         source: any ViewSource, ownerUID: UInt32, othersMayEnter: Bool = false, reader: any SourceReading,
-        control: (any ControlHandling)?, requests: RequestBroker = RequestBroker(), log: @escaping @Sendable (String) -> Void = { _ in },
+        plans: any RedactionPlanSource, control: (any ControlHandling)?, requests: RequestBroker = RequestBroker(),
+        log: @escaping @Sendable (String) -> Void = { _ in },
         recorder: (any AccessRecorder)? = nil, representations: (any RepresentationProviding)? = nil
     ) {
         self.source = source
         self.ownerUID = ownerUID
         self.othersMayEnter = othersMayEnter
         self.reader = reader
+        self.plans = plans
         self.control = control
         self.requests = requests
         self.log = log
@@ -166,30 +172,43 @@ public struct ViewLayer: Sendable {
         guard let node = tree.node(inode: inode), tree.isVisible(node, to: caller) else { throw .permissionDenied }
         guard case .file(_, let policy, let metadata) = node.kind, let asset = tree.asset(of: node) else { throw .isDirectory }
         guard offset >= 0 else { throw .invalidArgument }
-        // A withheld private plan never reaches a view either (`AppVisibility`): refuse
-        // before reading rather than serve the original.
-        if metadata == .private, asset.redaction.privatePlans.isWithheld(for: policy) { throw .permissionDenied }
-        var patches: [Patch] = []
-        if policy != .keep && metadata == .keep {
-            // A withheld plan never reaches a view (`AppVisibility`); refuse rather than
-            // serve the original if it does.
-            guard let planned = asset.redaction.plan(for: policy).patchesToServe else { throw .permissionDenied }
-            patches = planned
-        }
+        // A withheld plan never reaches a view (`AppVisibility`): refuse before reading
+        // rather than serve the original if it does.
+        if asset.withheld.isWithheld(for: policy, metadata: metadata) { throw .permissionDenied }
         if node.representation != .original {
             let count = try readRepresented(node, asset: asset, at: offset, into: buffer)
             if count > 0 { recorder?.recordRead(in: node.scope, of: asset.id) }
             return count
         }
+        // Fetched before the source is read, and for this version of the file only: a plan
+        // that cannot be had fails the read (never the original bytes).
+        let plan = policy == .keep && metadata == .keep ? nil : try servedPlan(of: asset, location: policy, metadata: metadata)
         let count = try reader.read(asset, at: offset, into: buffer)
         let filled = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
-        if !patches.isEmpty { PatchOverlay.apply(patches, to: filled, at: Int64(offset)) }
-        // The private plan (location included) is overlaid from its stored form, not decoded.
-        if metadata == .private, !asset.redaction.privatePlans.apply(for: policy, to: filled, at: Int64(offset)) {
-            throw .permissionDenied
+        switch plan {
+        case nil: break
+        case .location(let located):
+            guard let patches = located.patchesToServe else { throw .permissionDenied }
+            if !patches.isEmpty { PatchOverlay.apply(patches, to: filled, at: Int64(offset)) }
+        case .privatePlans(let privatePlans):
+            // The private plan (location included) is overlaid from its stored form, not decoded.
+            guard privatePlans.apply(for: policy, to: filled, at: Int64(offset)) else { throw .permissionDenied }
         }
         if count > 0 { recorder?.recordRead(in: node.scope, of: asset.id) }
         return count
+    }
+
+    /// The plan a read of `asset` under both policies overlays: from the layer's cache, or
+    /// fetched from `plans`; one of the other kind of view is refused.
+    func servedPlan(of asset: Asset, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError) -> ServedPlan {
+        let plans = self.plans
+        let plan = try planCache.plan(of: asset, location: location, metadata: metadata) { () throws(ViewLayerError) -> ServedPlan in
+            try plans.plan(of: asset, location: location, metadata: metadata)
+        }
+        switch (plan, metadata) {
+        case (.location, .keep), (.privatePlans, .private): return plan
+        default: throw .planUnavailable("a plan of the other metadata policy")
+        }
     }
 
     /// The text `.picker` shows when the mount has no picker.

@@ -33,6 +33,9 @@ public enum ViewLayerError: Error, Hashable, Sendable {
     /// A compatible JPEG (or another representation) could not be made or kept: why (EIO,
     /// logged; never metadata values).
     case representationUnavailable(String)
+    /// A file's redaction plan could not be read from where it is stored: why (EIO, logged;
+    /// the read serves nothing).
+    case planUnavailable(String)
     /// A system call on the library failed with this errno.
     case system(errno: Int32, call: String)
     /// A bug or an impossible state (EIO, logged).

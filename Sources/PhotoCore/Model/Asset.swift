@@ -15,12 +15,14 @@ public struct Asset: Hashable, Sendable, Identifiable {
     /// (a catalog made before it was recorded): such a row matches no file until re-indexed.
     public var ctimeNanoseconds: Int64
     public var metadata: MediaMetadata
-    /// How to strip or coarsen location when an app may not see it.
-    public var redaction: RedactionPlans
+    /// Which redaction plans withhold the file. The plans themselves are not kept per asset
+    /// (hundreds of bytes each): the read path fetches the one it serves from the catalog
+    /// (`RedactionPlanSource`), checked against this asset's size and times.
+    public var withheld: WithheldPlans
 
     public init(
         id: AssetID, path: LibraryPath, size: Int64, mtimeNanoseconds: Int64, inode: UInt64, ctimeNanoseconds: Int64 = 0,
-        metadata: MediaMetadata, redaction: RedactionPlans
+        metadata: MediaMetadata, withheld: WithheldPlans
     ) {
         self.id = id
         self.path = path
@@ -29,7 +31,25 @@ public struct Asset: Hashable, Sendable, Identifiable {
         self.inode = inode
         self.ctimeNanoseconds = ctimeNanoseconds
         self.metadata = metadata
-        self.redaction = redaction
+        self.withheld = withheld
+    }
+
+    /// An asset whose file is served with `redaction`: keeps only what the plans withhold
+    /// (the catalog stores the plans, see `AssetRecord`).
+    public init(
+        id: AssetID, path: LibraryPath, size: Int64, mtimeNanoseconds: Int64, inode: UInt64, ctimeNanoseconds: Int64 = 0,
+        metadata: MediaMetadata, redaction: RedactionPlans
+    ) {
+        self.init(
+            id: id, path: path, size: size, mtimeNanoseconds: mtimeNanoseconds, inode: inode, ctimeNanoseconds: ctimeNanoseconds,
+            metadata: metadata, withheld: WithheldPlans(redaction))
+    }
+
+    /// Whether `other` describes the same version of the same file: same id, size, mtime,
+    /// inode and ctime. A stored plan serves only the version it was made from.
+    public func isSameFile(as other: Asset) -> Bool {
+        id == other.id && size == other.size && mtimeNanoseconds == other.mtimeNanoseconds && inode == other.inode
+            && ctimeNanoseconds == other.ctimeNanoseconds
     }
 
     /// The capture date, or the file's mtime (as UTC wall-clock) when the file has none.

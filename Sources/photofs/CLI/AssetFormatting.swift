@@ -29,9 +29,9 @@ enum AssetFormatting {
     /// Whether the path's bytes are valid UTF-8 (else JSON also carries them in base64).
     static func isUTF8(_ path: LibraryPath) -> Bool { String(validating: path.bytes, as: UTF8.self) != nil }
 
-    /// The JSON object of one asset; with a fingerprint (for `show`) it adds the
-    /// fingerprint, location, redaction and problems.
-    static func json(_ a: Asset, fingerprint: String?) -> [String: Any] {
+    /// The JSON object of one asset; with what the catalog stores of it (for `show`) it adds
+    /// the fingerprint, location, redaction and problems.
+    static func json(_ a: Asset, stored: (fingerprint: String, redaction: RedactionPlans)?) -> [String: Any] {
         let m = a.metadata
         var object: [String: Any] = [
             "id": a.id.rawValue,
@@ -52,7 +52,7 @@ enum AssetFormatting {
         if let v = m.orientation { object["orientation"] = v }
         if let v = m.width { object["width"] = v }
         if let v = m.height { object["height"] = v }
-        if let fingerprint {
+        if let (fingerprint, redaction) = stored {
             object["fingerprint"] = fingerprint
             object["mtimeNanoseconds"] = a.mtimeNanoseconds
             if let v = m.software { object["software"] = v }
@@ -64,11 +64,11 @@ enum AssetFormatting {
             }
             object["problems"] = m.problems
             object["redaction"] = [
-                "strip": describe(a.redaction.strip),
-                "coarse": describe(a.redaction.coarse),
-                "private": describe(a.redaction.privatePlans.plan(for: .strip)),
-                "privateKeepLocation": describe(a.redaction.privatePlans.plan(for: .keep)),
-                "privateCoarse": describe(a.redaction.privatePlans.plan(for: .coarse)),
+                "strip": describe(redaction.strip),
+                "coarse": describe(redaction.coarse),
+                "private": describe(redaction.privatePlans.plan(for: .strip)),
+                "privateKeepLocation": describe(redaction.privatePlans.plan(for: .keep)),
+                "privateCoarse": describe(redaction.privatePlans.plan(for: .coarse)),
             ]
         }
         return object

@@ -33,7 +33,7 @@ enum LsCommand {
         if arguments.flag("count") {
             output.line(arguments.flag("json") ? "{\"count\":\(matching.count)}" : String(matching.count))
         } else if arguments.flag("json") {
-            output.line(AssetFormatting.encode(matching.map { AssetFormatting.json($0, fingerprint: nil) }))
+            output.line(AssetFormatting.encode(matching.map { AssetFormatting.json($0, stored: nil) }))
         } else {
             printTable(matching, output: output, aligned: environment.stdoutIsTerminal)
         }

@@ -143,7 +143,8 @@ enum MountDaemon {
         mountpoint: String
     ) throws(CLIError) -> PhotoFileSystem {
         do throws(MountError) {
-            return try PhotoFileSystem(configuration: configuration, views: state, control: control, invalidator: invalidator)
+            return try PhotoFileSystem(
+                configuration: configuration, views: state, plans: state.plans, control: control, invalidator: invalidator)
         } catch {
             throw describe(error, library: library, mountpoint: mountpoint)
         }

@@ -41,7 +41,9 @@ enum PickCommand {
             guard let value = UInt16(text) else { throw .usage("--port takes a number from 0 to 65535.") }
             port = value
         }
-        return try serve(setup, actions: actions, port: port, open: !arguments.flag("no-open"), environment: environment)
+        return try serve(
+            setup, plans: StoredPlans(path: context.catalog.path), actions: actions, port: port, open: !arguments.flag("no-open"),
+            environment: environment)
     }
 
     /// What the picker offers: the app's filter and its pending request's media and limit.
@@ -69,7 +71,9 @@ enum PickCommand {
             media: media?.filterText ?? "", candidates: candidates, preselected: grants, libraryRoot: root)
     }
 
-    private static func serve(_ setup: PickerSetup, actions: PickActions, port: UInt16, open: Bool, environment: Environment)
+    private static func serve(
+        _ setup: PickerSetup, plans: StoredPlans, actions: PickActions, port: UInt16, open: Bool, environment: Environment
+    )
         throws(CLIError)
         -> ExitCode
     {
@@ -79,7 +83,9 @@ enum PickCommand {
         // Decoder processes for thumbnails missing from the cache, ended with the page.
         let decoders = DecoderPool(executable: environment.executablePath, size: 2, timeLimit: 10)
         defer { decoders.shutdown() }
-        let thumbnails = CachedThumbnails(service: ThumbnailService(pool: decoders, cache: ThumbnailCache(environment: environment.variables)))
+        let thumbnails = CachedThumbnails(
+            service: ThumbnailService(pool: decoders, cache: ThumbnailCache(environment: environment.variables)),
+            plans: plans)
         let service = PickerService(
             setup: setup, gate: gate, thumbnails: thumbnails, actions: actions,
             finished: { text in

@@ -9,7 +9,13 @@ import PickerServer
 /// decoded pixels with only `Thumb::URI` and `Thumb::MTime` beside them: no location.
 struct CachedThumbnails: ThumbnailSource {
     let service: ThumbnailService
-    let embedded = EmbeddedThumbnails()
+    let embedded: EmbeddedThumbnails
+
+    /// Thumbnails from `service`'s cache; previews stripped with the plans in `plans`.
+    init(service: ThumbnailService, plans: any RedactionPlanSource) {
+        self.service = service
+        self.embedded = EmbeddedThumbnails(plans: plans)
+    }
 
     func thumbnail(of asset: Asset, path: String) -> (bytes: [UInt8], type: String)? {
         if let made = try? service.thumbnail(forFile: Array(path.utf8), size: .normal) { return (made.png, "image/png") }

@@ -57,7 +57,8 @@ enum ReportCommand {
         let decoders = DecoderPool(executable: environment.executablePath, size: 2, timeLimit: 10)
         defer { decoders.shutdown() }
         let thumbnails = CachedThumbnails(
-            service: ThumbnailService(pool: decoders, cache: ThumbnailCache(environment: environment.variables)))
+            service: ThumbnailService(pool: decoders, cache: ThumbnailCache(environment: environment.variables)),
+            plans: StoredPlans(path: data.context.catalog.path))
         let service = ReportService(
             gate: gate, data: data, thumbnails: thumbnails, only: only, now: { Clock.nowNanoseconds() }, closed: { closed.signal() })
         let boundPort = Atomic<UInt16>(0)

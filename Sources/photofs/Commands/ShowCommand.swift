@@ -33,7 +33,7 @@ enum ShowCommand {
         }
         let compatible = compatibleFiles(of: record.asset, catalog: context.catalog, environment: environment)
         if arguments.flag("json") {
-            var object = AssetFormatting.json(record.asset, fingerprint: record.fingerprint)
+            var object = AssetFormatting.json(record.asset, stored: (record.fingerprint, record.redaction))
             object["compatible"] = compatible.map { ["app": $0.app, "path": $0.path, "cached": $0.cached] }
             output.line(AssetFormatting.encode(object))
         } else {
@@ -77,12 +77,12 @@ enum ShowCommand {
             ("exif", m.hasExif ? "yes" : "no EXIF block"),
             ("software", m.software ?? "-"),
             ("fingerprint", record.fingerprint),
-            ("strip view", AssetFormatting.describe(a.redaction.strip)),
-            ("coarse view", AssetFormatting.describe(a.redaction.coarse)),
+            ("strip view", AssetFormatting.describe(record.redaction.strip)),
+            ("coarse view", AssetFormatting.describe(record.redaction.coarse)),
             // What an app with --metadata private receives, by its location policy.
-            ("private strip", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .strip))),
-            ("private keep", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .keep))),
-            ("private coarse", AssetFormatting.describe(a.redaction.privatePlans.plan(for: .coarse))),
+            ("private strip", AssetFormatting.describe(record.redaction.privatePlans.plan(for: .strip))),
+            ("private keep", AssetFormatting.describe(record.redaction.privatePlans.plan(for: .keep))),
+            ("private coarse", AssetFormatting.describe(record.redaction.privatePlans.plan(for: .coarse))),
         ]
         for (name, value) in fields { output.line(name.padding(13) + value) }
         for problem in m.problems { output.line("problem".padding(13) + problem) }

@@ -27,17 +27,17 @@ struct MetadataPolicyStorageTests {
 
     @Test func indexedAssetsCarryTheirPrivatePlans() throws {
         let library = try TestLibrary(photos: ["a.jpg": "Ada Lovelace"])
-        let asset = try #require(try library.catalog.asset(at: LibraryPath("a.jpg"))?.asset)
+        let stored = try #require(try library.catalog.asset(at: LibraryPath("a.jpg")))
         let original = try #require(FileOps.read(library.path("a.jpg")))
         for policy in LocationPolicy.allCases {
             var served = original
-            #expect(asset.redaction.privatePlans.plan(for: policy).apply(to: &served, at: 0), "\(policy)")
+            #expect(stored.redaction.privatePlans.plan(for: policy).apply(to: &served, at: 0), "\(policy)")
             #expect(served.count == original.count)
             #expect(!String(decoding: served, as: UTF8.self).contains("Lovelace"), "the comment reaches a private \(policy) app")
             #expect(String(decoding: original, as: UTF8.self).contains("Lovelace"))
         }
         let reopened = try Catalog.open(at: library.catalogPath)
-        #expect(try reopened.asset(at: LibraryPath("a.jpg"))?.asset.redaction.privatePlans == asset.redaction.privatePlans)
+        #expect(try reopened.asset(at: LibraryPath("a.jpg"))?.redaction.privatePlans == stored.redaction.privatePlans)
     }
 
     @Test func aCatalogFromVersion4KeepsItsApps() throws {

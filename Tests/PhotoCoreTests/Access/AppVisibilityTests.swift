@@ -76,11 +76,15 @@ struct AppVisibilityTests {
     /// its own reason, in the view tree, `.picker` and `visibleAssets` alike; the plain
     /// location plan no longer matters.
     @Test func aPrivateAppIsDecidedByThePrivatePlan() throws {
-        var planned = ViewFixtures.asset("a", "a.jpg", redaction: Self.withheld)
-        planned.redaction.privatePlans = PrivatePlans(keep: .identity, strip: .patches([Patch(offset: 2, bytes: [0])]), coarse: .identity)
+        var plans = Self.withheld
+        plans.privatePlans = PrivatePlans(keep: .identity, strip: .patches([Patch(offset: 2, bytes: [0])]), coarse: .identity)
+        let planned = ViewFixtures.asset("a", "a.jpg", redaction: plans)
         let unplanned = ViewFixtures.asset("b", "b.jpg")
-        var refused = ViewFixtures.asset("c", "c.jpg")
-        refused.redaction.privatePlans = PrivatePlans(keep: .identity, strip: .withheld(reason: "maker note"), coarse: .identity)
+        let refused = ViewFixtures.asset(
+            "c", "c.jpg",
+            redaction: RedactionPlans(
+                strip: .identity, coarse: .identity,
+                privatePlans: PrivatePlans(keep: .identity, strip: .withheld(reason: "maker note"), coarse: .identity)))
         let assets = [planned, unplanned, refused]
         let index = AssetIndex(assets)
         var state = AccessState()

@@ -10,8 +10,11 @@ struct ViewTreeMetadataPolicyTests {
     func inode(_ tree: ViewTree, _ path: String) -> UInt64? { tree.resolve(Array(path.utf8))?.inode }
 
     @Test func switchingToPrivateInvalidatesKeptFilesAndDropsWithheldOnes() throws {
-        var planned = ViewFixtures.asset("a1", "p/one.jpg", taken: ViewFixtures.date(2024, 1, 1))
-        planned.redaction.privatePlans = PrivatePlans(keep: .patches([Patch(offset: 2, bytes: [0])]), strip: .identity, coarse: .identity)
+        let planned = ViewFixtures.asset(
+            "a1", "p/one.jpg", taken: ViewFixtures.date(2024, 1, 1),
+            redaction: RedactionPlans(
+                strip: .identity, coarse: .identity,
+                privatePlans: PrivatePlans(keep: .patches([Patch(offset: 2, bytes: [0])]), strip: .identity, coarse: .identity)))
         let unplanned = ViewFixtures.asset("a2", "p/two.jpg", taken: ViewFixtures.date(2024, 1, 2))
         let assets = [planned, unplanned]
         let grants = ["e": assets.enumerated().map { Grant(asset: $1.id, grantedAtNanoseconds: Int64($0)) }]

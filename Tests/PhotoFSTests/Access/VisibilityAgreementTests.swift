@@ -19,7 +19,7 @@ struct VisibilityAgreementTests {
         let asset = Asset(
             id: AssetID(id)!, path: LibraryPath(path), size: 10, mtimeNanoseconds: 1_700_000_000_000_000_000, inode: 1,
             metadata: MediaMetadata(format: format), redaction: plans)
-        return AssetRecord(asset: asset, fingerprint: id + String(repeating: "0", count: 52), indexedAtNanoseconds: 1)
+        return AssetRecord(asset: asset, fingerprint: id + String(repeating: "0", count: 52), indexedAtNanoseconds: 1, redaction: plans)
     }
 
     static func letters(_ ids: [String]) -> [String] { ids.map { String($0.last!) } }

@@ -108,7 +108,7 @@ struct MmapReadInterleavingTests {
 
         // The daemon planned the same patches at index time.
         let record = try #require(try Catalog.open(at: base + "/catalog.sqlite").asset(at: LibraryPath("gps.jpg")))
-        #expect(record.asset.redaction.strip == .patches(patches), "the catalog's strip plan is not the planner's")
+        #expect(record.redaction.strip == .patches(patches), "the catalog's strip plan is not the planner's")
         let setup = PickerFile.write(mountpoint, "app add strip --location strip\nselect strip \(record.asset.id.rawValue)\n")
         try #require(setup.succeeded, "picker: \(setup)")
         let paths = [true: mountpoint + "/apps/strip/gps.jpg", false: mountpoint + "/library/all/gps.jpg"]

@@ -24,7 +24,7 @@ final class InProcessMount: @unchecked Sendable {
             libraryPath: library.root, ownerUID: getuid(), ownerGID: getgid(), maxThreads: 8,
             log: { FileHandle.standardError.write(("photofs (test): " + $0 + "\n").data(using: .utf8)!) })
         views = (control as? MemoryPicker)?.views ?? MemoryViews(snapshot, filters: filters)
-        fileSystem = try PhotoFileSystem(configuration: configuration, views: views, control: control)
+        fileSystem = try PhotoFileSystem(configuration: configuration, views: views, plans: library.plans, control: control)
         mount = try FuseMount(
             fileSystem: fileSystem, mountpoint: String(decoding: mountpoint, as: UTF8.self),
             options: ["fsname=photofs-test", "subtype=photofs"])

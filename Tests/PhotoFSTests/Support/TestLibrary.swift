@@ -7,6 +7,8 @@ import PhotoCore
 final class TestLibrary {
     let root: [UInt8]
     private(set) var assets: [Asset] = []
+    /// The plans of the recorded files, where the catalog would keep them.
+    let plans = MemoryPlans()
 
     init() {
         root = Array(temporaryDirectory("photofs-lib").utf8)
@@ -27,7 +29,7 @@ final class TestLibrary {
         return asset
     }
 
-    /// The asset for a file as it is on disk now.
+    /// The asset for a file as it is on disk now; its plans become the stored ones.
     func record(
         _ path: [UInt8], id: AssetID, taken: CaptureDate? = nil,
         redaction: RedactionPlans = RedactionPlans(strip: .identity, coarse: .identity)
@@ -35,11 +37,13 @@ final class TestLibrary {
         let status = try ByteFiles.stat(root + "/" + path)
         let mtime = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
         let ctime = Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)
-        return Asset(
+        let asset = Asset(
             id: id, path: LibraryPath(bytes: path), size: Int64(status.st_size), mtimeNanoseconds: mtime, inode: UInt64(status.st_ino),
             ctimeNanoseconds: ctime,
             metadata: MediaMetadata(format: .jpeg, captureDate: taken, dateSource: taken == nil ? .fileModification : .dateTimeOriginal),
             redaction: redaction)
+        plans.store(redaction, for: asset)
+        return asset
     }
 
     func replace(_ asset: Asset) {

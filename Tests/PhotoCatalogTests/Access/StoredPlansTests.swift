@@ -1,0 +1,89 @@
+import Glibc
+import MediaFormats
+import PhotoCore
+import Testing
+
+@testable import PhotoCatalog
+
+/// The read path's plans, fetched from the catalog row when a file is read: the plans the
+/// catalog stores, for that version of the file only, and an error (never a plan) when the
+/// row cannot be read.
+@Suite("stored plans: the read path's plans from the catalog")
+struct StoredPlansTests {
+    @Test func aReadGetsThePlansTheCatalogStores() throws {
+        let library = try TestLibrary(photos: ["a.jpg": "Ada Lovelace"])
+        let record = try #require(try library.catalog.asset(at: LibraryPath("a.jpg")))
+        let plans = StoredPlans(path: library.catalogPath)
+        for location in LocationPolicy.allCases {
+            let served = try plans.plan(of: record.asset, location: location, metadata: .private)
+            #expect(served == .privatePlans(record.redaction.privatePlans), "\(location)")
+        }
+        #expect(try plans.plan(of: record.asset, location: .strip, metadata: .keep) == .location(record.redaction.strip))
+        #expect(try plans.plan(of: record.asset, location: .coarse, metadata: .keep) == .location(record.redaction.coarse))
+        // The comment is private metadata: the private plans blank it, so they are not the identity.
+        #expect(record.redaction.privatePlans.plan(for: .strip) != .identity)
+        // The snapshot keeps of the plans only what they withhold.
+        let snapshot = try library.catalog.snapshot()
+        let kept = try #require(snapshot.assets.first { $0.id == record.asset.id })
+        #expect(kept.withheld == WithheldPlans(record.redaction))
+        #expect(kept == record.asset)
+    }
+
+    @Test func anotherVersionOfTheFileIsStale() throws {
+        let library = try TestLibrary(photos: ["a.jpg": "Ada Lovelace"])
+        let asset = try #require(try library.catalog.asset(at: LibraryPath("a.jpg"))?.asset)
+        let plans = StoredPlans(path: library.catalogPath)
+        var changes: [(String, (inout Asset) -> Void)] = [
+            ("size", { $0.size += 1 }), ("mtime", { $0.mtimeNanoseconds += 1 }), ("inode", { $0.inode += 1 }),
+            ("ctime", { $0.ctimeNanoseconds += 1 }),
+        ]
+        changes.append(("id", { $0.id = AssetID("ffffffffffff")! }))
+        for (field, change) in changes {
+            var other = asset
+            change(&other)
+            #expect(throws: ViewLayerError.stale, "another \(field)") {
+                try plans.plan(of: other, location: .strip, metadata: .keep)
+            }
+        }
+    }
+
+    /// The plan connection stays open across index runs and sees what they commit: after the
+    /// file changes, the old version is refused and the new one served.
+    @Test func aReindexedFileServesOnlyItsNewPlans() throws {
+        let library = try TestLibrary(photos: ["a.jpg": "Ada Lovelace"])
+        let plans = StoredPlans(path: library.catalogPath)
+        let before = try #require(try library.catalog.asset(at: LibraryPath("a.jpg")))
+        _ = try plans.plan(of: before.asset, location: .strip, metadata: .private)
+        try library.writePhoto("a.jpg", comment: "Charles Babbage, a longer comment")
+        _ = try library.indexer.run()
+        let after = try #require(try library.catalog.asset(at: LibraryPath("a.jpg")))
+        try #require(!after.asset.isSameFile(as: before.asset))
+        #expect(throws: ViewLayerError.stale) { try plans.plan(of: before.asset, location: .strip, metadata: .private) }
+        #expect(try plans.plan(of: after.asset, location: .strip, metadata: .private) == .privatePlans(after.redaction.privatePlans))
+    }
+
+    /// Fail closed: a stored plan that does not decode is an error for the read, not a plan.
+    @Test func anUndecodablePlanIsAnError() throws {
+        let library = try TestLibrary(photos: ["a.jpg": "Ada Lovelace"])
+        let asset = try #require(try library.catalog.asset(at: LibraryPath("a.jpg"))?.asset)
+        let db = try Database(path: library.catalogPath)
+        let update = try db.statement("UPDATE assets SET redaction_strip = ?1, private_plans = ?2 WHERE id = ?3")
+        // A patches plan whose count promises a patch that is not there; private plans of an unknown version.
+        try update.bind(1, [0, 1])
+        try update.bind(2, [9, 0, 0])
+        try update.bind(3, asset.id.rawValue)
+        try update.run()
+        let plans = StoredPlans(path: library.catalogPath)
+        for metadata in MetadataPolicy.allCases {
+            do {
+                let served = try plans.plan(of: asset, location: .strip, metadata: metadata)
+                Issue.record("an undecodable \(metadata) plan was served: \(served)")
+            } catch {
+                guard case .planUnavailable = error else {
+                    Issue.record("\(metadata): \(error), not planUnavailable")
+                    continue
+                }
+            }
+        }
+    }
+}
