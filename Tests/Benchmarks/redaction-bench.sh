@@ -4,11 +4,14 @@
 # with a `--metadata private` app view beside it,
 # medians of RUNS runs, with the ratios strip / library and private / library (target: >= 0.95).
 # Usage: Tests/Benchmarks/redaction-bench.sh [WORKDIR]   (env: RUNS, LARGE_FILES, SMALL_FILES)
+# PHOTOFS_BIN=<photofs binary> measures that build instead of building one.
 # Needs ImageMagick (convert) and exiftool to build the library once (kept in WORKDIR).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-swift build -c release >&2
-export PHOTOFS_BIN="$PWD/.build/release/photofs"
+if [ -z "${PHOTOFS_BIN:-}" ]; then
+    swift build -c release >&2
+    export PHOTOFS_BIN="$PWD/.build/release/photofs"
+fi
 export BENCH_DIR="${1:-/tmp/photofs-redaction-bench}"
 mkdir -p "$BENCH_DIR"
 exec python3 Tests/Benchmarks/redaction_bench.py
