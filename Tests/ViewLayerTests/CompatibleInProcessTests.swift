@@ -41,19 +41,11 @@ struct CompatibleInProcessTests {
             objects.first { $0["path"] as? String == "q.heic" }?["id"] as? String,
             "q.heic is not catalogued: \(listed.stdout)\(listed.stderr)")
 
-        let catalog = try Catalog.open(at: library.catalog)
-        let state = LibraryState(serving: catalog, filters: FilterLanguageResolver())
-        try state.load()
-        let fd = Glibc.open(library.library, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        try #require(fd >= 0)
-        defer { close(fd) }
+        let setup = try InProcessSetup(catalog: library.catalog, library: library.library)
         let pool = DecoderPool(executable: photofs, size: 1, timeLimit: 120)
         defer { pool.shutdown() }
         let provider = CompatibleRepresentations(cache: CompatibleCache(root: library.base + "/cache"), pool: pool)
-        let layer = ViewLayer(
-            source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), plans: state.plans,
-            control: LibraryControl(state: state),
-            representations: provider)
+        let layer = setup.layer(representations: provider)
         let client = InProcessClient(layer: layer, uid: getuid())
         #expect(client.writePicker("app add web --representation compatible --location strip\nselect web \(id)\n") == 0)
 
@@ -67,9 +59,7 @@ struct CompatibleInProcessTests {
 
         // Without a provider the name is refused (EIO), not shown with a size no read matches.
         let bare = InProcessClient(
-            layer: ViewLayer(
-                source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), plans: state.plans,
-                control: LibraryControl(state: state)),
+            layer: setup.layer(),
             uid: getuid())
         #expect(bare.stat("apps/web/q.jpg").errnoCode == EIO)
 

@@ -24,16 +24,8 @@ struct InProcessBehaviourTests {
     static func withClient(_ body: (InProcessClient, BehaviourLibrary) throws -> Void) throws {
         let library = try BehaviourLibrary(root: root)
         defer { library.remove() }
-        let catalog = try Catalog.open(at: library.catalog)
-        let state = LibraryState(serving: catalog, filters: FilterLanguageResolver())
-        try state.load()
-        let fd = Glibc.open(library.library, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        let layer = ViewLayer(
-            source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), plans: state.plans,
-            control: LibraryControl(state: state))
-        try body(InProcessClient(layer: layer, uid: getuid()), library)
+        let setup = try InProcessSetup(catalog: library.catalog, library: library.library)
+        try body(InProcessClient(layer: setup.layer(), uid: getuid()), library)
     }
 
     @Test func notGrantedIsNotThere() throws {

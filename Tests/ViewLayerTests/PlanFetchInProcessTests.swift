@@ -29,16 +29,8 @@ struct PlanFetchInProcessTests {
         try update.bind(2, located.id)
         try update.run()
 
-        let catalog = try Catalog.open(at: library.catalog)
-        let state = LibraryState(serving: catalog, filters: FilterLanguageResolver())
-        try state.load()
-        let fd = Glibc.open(library.library, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        let layer = ViewLayer(
-            source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), plans: state.plans,
-            control: LibraryControl(state: state))
-        let client = InProcessClient(layer: layer, uid: getuid())
+        let setup = try InProcessSetup(catalog: library.catalog, library: library.library)
+        let client = InProcessClient(layer: setup.layer(), uid: getuid())
         let original = library.original(located)
         #expect(client.writePicker("app add c --location coarse\napp add s --location strip\napp add k --location keep\n") == 0)
         #expect(client.writePicker("select c \(located.id)\nselect s \(located.id)\nselect k \(located.id)\n") == 0)

@@ -16,17 +16,9 @@ struct RequestFilesInProcessTests {
     @Test func requestsAreFoundByTheirCallersAndAnsweredByTheOwner() throws {
         let library = try BehaviourLibrary(root: InProcessBehaviourTests.root)
         defer { library.remove() }
-        let catalog = try Catalog.open(at: library.catalog)
-        let state = LibraryState(serving: catalog, filters: FilterLanguageResolver())
-        try state.load()
-        let fd = Glibc.open(library.library, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        try #require(fd >= 0)
-        defer { close(fd) }
+        let setup = try InProcessSetup(catalog: library.catalog, library: library.library)
         let lines = Mutex<[String]>([])
-        let layer = ViewLayer(
-            source: state, ownerUID: getuid(), reader: LibraryFileReader(libraryFD: fd), plans: state.plans,
-            control: LibraryControl(state: state),
-            log: { line in lines.withLock { $0.append(line) } })
+        let layer = setup.layer(log: { line in lines.withLock { $0.append(line) } })
         let asset = try #require(library.uniquelyNamed.first)
         _ = try layer.writePicker(
             Array("app add mine --location keep --uid 4242\nselect mine \(asset.id)\napp add theirs\n".utf8), uid: getuid())

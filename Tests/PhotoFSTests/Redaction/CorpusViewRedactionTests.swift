@@ -238,7 +238,7 @@ struct CorpusViewRedactionTests {
 
         // Fail closed: a withheld asset is not listed and does not stat, under its own name.
         var withheld: [String: String] = [:]
-        for (file, asset) in assets {
+        for file in assets.keys {
             let name = String(file.split(separator: "/").last ?? "")
             for (app, view, plan) in [("strip", stripView, plans[file]!.strip), ("coarse", coarseView, plans[file]!.coarse)] {
                 if case .withheld(let reason) = plan {
