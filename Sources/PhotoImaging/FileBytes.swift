@@ -9,21 +9,13 @@ final class FileBytes: ByteSource {
     let size: Int64
     private let fd: Int32
 
-    init(path: [UInt8]) throws(ImagingError) {
+    convenience init(path: [UInt8]) throws(ImagingError) {
         let displayPath = String(decoding: path, as: UTF8.self)
         let fd = (path + [0]).withUnsafeBufferPointer { name in
             name.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
         }
         guard fd >= 0 else { throw .io(path: displayPath, errno: errno) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            close(fd)
-            throw .io(path: displayPath, errno: code)
-        }
-        self.path = displayPath
-        self.fd = fd
-        self.size = Int64(info.st_size)
+        try self.init(owning: fd, name: displayPath)
     }
 
     /// Takes over an open descriptor (closed when this is released); `name` is for messages.

@@ -13,7 +13,7 @@ import json, os, statistics, subprocess, sys, tempfile
 
 import read_bench
 from read_bench import SMALL, WORK, catalog, files_in, lib, timed
-from bench_common import cat_all, sh
+from bench_common import cat_all, sh, start_photofs
 
 PHOTOFS = os.environ["PHOTOFS_BIN"]
 PAIRS = int(os.environ.get("RUNS", "21"))
@@ -24,15 +24,7 @@ METRICS = ["small first", "seq first"]
 def mount(extra):
     """`photofs mount -f` with `extra` options; (process, mountpoint) once ready."""
     mnt = tempfile.mkdtemp(prefix="bench-accesslog-", dir=WORK)
-    r, w = os.pipe()
-    proc = subprocess.Popen([PHOTOFS, "mount", "-f", "--ready-fd", str(w), "--catalog", catalog] + extra + [lib, mnt],
-                            pass_fds=(w,), stderr=subprocess.DEVNULL)
-    os.close(w)
-    ready = os.read(r, 100)
-    os.close(r)
-    if not ready:
-        raise SystemExit("photofs did not become ready")
-    return proc, mnt
+    return start_photofs(PHOTOFS, catalog, lib, mnt, extra), mnt
 
 
 def unmount(proc, mnt):

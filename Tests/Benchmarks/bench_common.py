@@ -24,10 +24,12 @@ def cat_all(paths):
     return total
 
 
-def start_photofs(photofs, catalog, library, mountpoint):
-    """`photofs mount -f` with a readiness pipe; returns the process once the mount is ready."""
+def start_photofs(photofs, catalog, library, mountpoint, extra=()):
+    """`photofs mount -f` (with `extra` options) and a readiness pipe; returns the process
+    once the mount is ready."""
     r, w = os.pipe()
-    proc = subprocess.Popen([photofs, "mount", "-f", "--ready-fd", str(w), "--catalog", catalog, library, mountpoint],
+    proc = subprocess.Popen([photofs, "mount", "-f", "--ready-fd", str(w), "--catalog", catalog] + list(extra)
+                            + [library, mountpoint],
                             pass_fds=(w,), stderr=subprocess.DEVNULL)
     os.close(w)
     ready = os.read(r, 100)

@@ -1,5 +1,6 @@
 import MediaFormats
 import PhotoCore
+import Testing
 
 /// Builds assets and snapshots for the view-tree tests (metadata as the indexer would record it).
 enum ViewFixtures {
@@ -33,6 +34,21 @@ enum ViewFixtures {
 
     static func build(_ snapshot: LibrarySnapshot, previous: ViewTree? = nil) -> ViewTree {
         ViewTree.build(snapshot: snapshot, previous: previous, filters: EmptyFilterOnlyResolver())
+    }
+
+    /// Every listed node is found by inode and by (parent, name), and nothing else is counted.
+    static func checkTables(_ tree: ViewTree) {
+        var visited = 0
+        var pending: [UInt64] = [ViewInode.root]
+        while let directory = pending.popLast() {
+            for child in tree.children(of: directory) {
+                visited += 1
+                #expect(tree.node(inode: child.inode)?.name == child.name)
+                #expect(tree.lookup(parent: directory, name: child.name)?.inode == child.inode)
+                if child.isDirectory { pending.append(child.inode) }
+            }
+        }
+        #expect(visited == tree.nodeCount - 1)
     }
 }
 

@@ -46,21 +46,6 @@ struct ViewTreePatchTests {
         return result
     }
 
-    /// Every listed node is found by inode and by (parent, name), and nothing else is counted.
-    static func checkTables(_ tree: ViewTree) {
-        var visited = 0
-        var pending: [UInt64] = [ViewInode.root]
-        while let directory = pending.popLast() {
-            for child in tree.children(of: directory) {
-                visited += 1
-                #expect(tree.node(inode: child.inode)?.name == child.name)
-                #expect(tree.lookup(parent: directory, name: child.name)?.inode == child.inode)
-                if child.isDirectory { pending.append(child.inode) }
-            }
-        }
-        #expect(visited == tree.nodeCount - 1)
-    }
-
     @Test(arguments: [1, 2, 3, 4])
     func randomChangesPatchToWhatAFullBuildMakes(seed: Int) throws {
         var random = Random(state: UInt64(seed))
@@ -123,7 +108,7 @@ struct ViewTreePatchTests {
                 continue
             }
             #expect(Self.listing(next) == Self.listing(full))
-            Self.checkTables(next)
+            ViewFixtures.checkTables(next)
             let expected = tree.changes(to: full)
             #expect(Set(expected.invalidatedInodes).isSubset(of: Set(changes.invalidatedInodes)))
             #expect(Set(expected.removedEntries).isSubset(of: Set(changes.removedEntries)))

@@ -29,17 +29,7 @@ struct ViewTreeTablesTests {
         let tree = ViewFixtures.build(LibrarySnapshot(assets: assets, apps: apps, grants: grants))
         // 40 assets × (4 library views + 30 apps) files, plus directories: well past 4 × 40.
         #expect(tree.nodeCount > 40 * 34)
-        var visited = 0
-        var pending: [UInt64] = [1]
-        while let directory = pending.popLast() {
-            for child in tree.children(of: directory) {
-                visited += 1
-                #expect(tree.node(inode: child.inode)?.name == child.name)
-                #expect(tree.lookup(parent: directory, name: child.name)?.inode == child.inode)
-                if child.isDirectory { pending.append(child.inode) }
-            }
-        }
-        #expect(visited == tree.nodeCount - 1)
+        ViewFixtures.checkTables(tree)
         #expect(tree.lookup(parent: 1, name: Array("nothing".utf8)) == nil)
         #expect(tree.node(inode: 999) == nil)
         #expect(ViewFixtures.names(tree, "apps/app29").count == 40)
