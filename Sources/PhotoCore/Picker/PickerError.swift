@@ -55,6 +55,9 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
     case ruleWithLimit(app: String, line: Int)
     /// The asset does not pass the app's filter (EPERM).
     case outsideFilter(app: String, asset: AssetID, line: Int)
+    /// The asset passes the app's filter but the app could never be served it: withheld
+    /// under its location policy (`.withheld`) or its `--metadata private` (`.withheldPrivate`) (EPERM).
+    case notServable(app: String, asset: AssetID, why: AssetVisibility, line: Int)
     /// The app's selection would exceed its limit (EDQUOT).
     case limitExceeded(app: String, limit: Int, wouldHave: Int, line: Int)
 
@@ -67,7 +70,7 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
             .invalid
         case .unknownApp, .unknownAsset: .notFound
         case .appExists, .onceRunGoing: .alreadyExists
-        case .outsideFilter: .notPermitted
+        case .outsideFilter, .notServable: .notPermitted
         case .limitExceeded, .ruleWithLimit: .quotaExceeded
         }
     }
@@ -80,6 +83,7 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
             .unknownOption(_, let line), .missingOptionValue(_, let line), .repeatedOption(_, let line),
             .badOptionValue(_, _, let line), .invalidAppName(_, let line), .invalidFilter(_, let line), .notUTF8(let line),
             .unknownApp(_, let line), .unknownAsset(_, let line), .appExists(_, let line), .outsideFilter(_, _, let line),
+            .notServable(_, _, _, let line),
             .limitExceeded(_, _, _, let line), .invalidExpiry(_, _, let line), .expiryPassed(let line),
             .conflictingOptions(_, _, let line), .onceRunGoing(_, let line), .ruleWithLimit(_, let line):
             line
@@ -127,6 +131,11 @@ public enum PickerError: Error, Hashable, Sendable, CustomStringConvertible {
             text = "app '\(name)' already exists; change it with: app set \(name) ..."
         case .outsideFilter(let app, let asset, _):
             text = "asset \(asset) does not pass the filter of app '\(app)'"
+        case .notServable(let app, let asset, let why, _):
+            text =
+                why == .withheldPrivate
+                ? "asset \(asset) cannot be blanked in place for app '\(app)' (--metadata private), so the app could not see it"
+                : "asset \(asset) cannot be served to app '\(app)' under its --location policy (its location could not be read with certainty), so the app could not see it"
         case .invalidExpiry(let option, let error, _):
             text = "bad value for \(option): \(error.description)"
         case .expiryPassed:
@@ -153,7 +162,7 @@ public enum PickerErrnoKind: String, Hashable, Sendable, CaseIterable {
     case invalid
     /// ENOENT: unknown app or asset.
     case notFound
-    /// EPERM: the asset is outside the app's filter.
+    /// EPERM: the asset is outside the app's filter, or cannot be served under its policies.
     case notPermitted
     /// EDQUOT: the app's selection limit.
     case quotaExceeded

@@ -5,10 +5,12 @@
 ///   grant for), then as a library-relative path (a leading `./` is ignored), then by the
 ///   `TargetResolving` (paths in the mount); otherwise ENOENT.
 /// - `select` appends in the order given; an asset already selected keeps its position.
-///   Every selected asset must pass the app's filter (EPERM) and the selection may not grow
-///   past the app's limit (EDQUOT). `select --where` takes every asset passing both filters
-///   in capture-date order; if that would pass the limit the command fails as a whole
-///   (EDQUOT) rather than selecting an arbitrary part.
+///   Every selected asset must be one the app would be shown (`AppVisibility`: it passes the
+///   app's filter and can be served under its location and metadata policies; EPERM) and the
+///   selection may not grow past the app's limit (EDQUOT). `select --where` takes every
+///   asset passing its filter that the app would be shown, in capture-date order; if that
+///   would pass the limit the command fails as a whole (EDQUOT) rather than selecting an
+///   arbitrary part.
 /// - `deselect` of an asset that is not selected does nothing (deselecting is idempotent).
 /// - `app set --limit` below the current selection fails (EDQUOT): lowering a limit never
 ///   drops grants silently. A filter change keeps grants; the view just hides what no
@@ -89,7 +91,7 @@ public enum PickerExecutor {
         case .selectWith(let name, let targets, let options):
             var app = try existing(name, in: state, line: line)
             let terms = try terms(options, app: app, now: now, line: line)
-            let filter = try? Filter(app.filter)
+            let visibility = AppVisibility(app)
             var grants = state.grants[name] ?? []
             var selected = Set(grants.map(\.asset))
             for target in targets {
@@ -98,8 +100,13 @@ public enum PickerExecutor {
                     if options != GrantOptions(), let at = grants.firstIndex(where: { $0.asset == id }) { grants[at].terms = terms }
                     continue
                 }
-                guard let asset = assets[id], filter?.matches(asset) ?? false else {
-                    throw .outsideFilter(app: name, asset: id, line: line)
+                // The one visibility rule: a grant the app could never be shown is refused,
+                // so it cannot use up the app's limit.
+                let why = visibility.classify(assets[id])
+                switch why {
+                case .visible: break
+                case .missing, .filteredOut: throw .outsideFilter(app: name, asset: id, line: line)
+                case .withheld, .withheldPrivate: throw .notServable(app: name, asset: id, why: why, line: line)
                 }
                 grants.append(Grant(asset: id, grantedAtNanoseconds: now, terms: terms))
                 selected.insert(id)
@@ -117,11 +124,12 @@ public enum PickerExecutor {
         case .selectWhereWith(let name, let whereFilter, let options):
             var app = try existing(name, in: state, line: line)
             let terms = try terms(options, app: app, now: now, line: line)
-            guard let filter = try? Filter(app.filter) else { return }
+            let visibility = AppVisibility(app)
             var grants = state.grants[name] ?? []
             var positions: [AssetID: Int] = [:]
             for (at, grant) in grants.enumerated() { positions[grant.asset] = at }
-            for asset in assets.inDateOrder where whereFilter.matches(asset) && filter.matches(asset) {
+            // Only what the app would be shown: a withheld asset neither joins nor counts.
+            for asset in assets.inDateOrder where whereFilter.matches(asset) && visibility.shows(asset) {
                 if let at = positions[asset.id] {
                     if options != GrantOptions() { grants[at].terms = terms }
                     continue

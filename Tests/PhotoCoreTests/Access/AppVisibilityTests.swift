@@ -21,9 +21,11 @@ struct AppVisibilityTests {
         let index = AssetIndex(assets)
         var state = AccessState()
         let writes = [
-            "app add editor --location strip\nselect editor 00000000000e 00000000000a 00000000000b 00000000000c 00000000000d",
-            // A filter change keeps the grants it hides.
-            "app set editor --filter 'type:image'",
+            // C is selected while the app keeps locations: a select of what the app could not
+            // be served is refused (it would use up the limit for nothing).
+            "app add editor --location keep\nselect editor 00000000000e 00000000000a 00000000000b 00000000000c 00000000000d",
+            // A filter or policy change keeps the grants it hides.
+            "app set editor --filter 'type:image' --location strip",
             "app add keeper --location keep\nselect keeper 00000000000c 00000000000a",
             "deselect editor 00000000000e",
             "select editor 00000000000e",
@@ -89,7 +91,9 @@ struct AppVisibilityTests {
         let index = AssetIndex(assets)
         var state = AccessState()
         (state, _) = try PickerExecutor.apply(
-            write: Array("app add private --metadata private\nselect private 00000000000a 00000000000b 00000000000c\n".utf8), to: state,
+            write: Array(
+                ("app add private --location keep\nselect private 00000000000a 00000000000b 00000000000c\n"
+                    + "app set private --location strip --metadata private\n").utf8), to: state,
             assets: index, now: 1)
         let app = try #require(state.apps["private"])
         #expect(app.metadataPolicy == .private && app.locationPolicy == .strip)

@@ -36,8 +36,10 @@ struct VisibilityAgreementTests {
         let state = LibraryState(serving: catalog, filters: FilterLanguageResolver())
         try state.load()
         for write in [
-            "app add editor --location strip\nselect editor 00000000000e 00000000000a 00000000000b 00000000000c 00000000000d",
-            "app set editor --filter 'type:image'", "app add keeper --location keep\nselect keeper 00000000000c 00000000000a",
+            // C is selected while the app keeps locations (a select of a withheld asset is refused).
+            "app add editor --location keep\nselect editor 00000000000e 00000000000a 00000000000b 00000000000c 00000000000d",
+            "app set editor --filter 'type:image' --location strip",
+            "app add keeper --location keep\nselect keeper 00000000000c 00000000000a",
             "deselect editor 00000000000e", "select editor 00000000000e",
         ] {
             _ = try state.execute(write: Array(write.utf8), now: 1)

@@ -212,9 +212,12 @@ struct CorpusViewRedactionTests {
         let ids = files.compactMap { assets[$0]?.id.rawValue }
         let setup = PickerFile.write(
             mountpoint,
-            "app add strip --location strip\napp add keep --location keep\napp add coarse --location coarse\n"
-                + "app add private --location strip --metadata private\napp add privatekeep --location keep --metadata private\n"
-                + ["strip", "keep", "coarse", "private", "privatekeep"].map { "select \($0) \(ids.joined(separator: " "))\n" }.joined())
+            // Every app selects while it keeps everything, then gets its policies: a select
+            // of what an app could not be served is refused, and the withheld files are the point.
+            ["strip", "keep", "coarse", "private", "privatekeep"].map { "app add \($0) --location keep\n" }.joined()
+                + ["strip", "keep", "coarse", "private", "privatekeep"].map { "select \($0) \(ids.joined(separator: " "))\n" }.joined()
+                + "app set strip --location strip\napp set coarse --location coarse\n"
+                + "app set private --location strip --metadata private\napp set privatekeep --metadata private\n")
         try #require(setup.succeeded, "picker: \(setup)")
 
         // What each view lists, by library path.

@@ -96,8 +96,10 @@ struct GPMFViewRedactionTests {
         }
         let setup = PickerFile.write(
             mountpoint,
-            "app add strip --location strip\napp add keep --location keep\napp add coarse --location coarse\n"
-                + ["strip", "keep", "coarse"].map { "select \($0) \(ids.values.sorted().joined(separator: " "))\n" }.joined())
+            // Selected while every app keeps locations (a select of a withheld file is refused).
+            "app add strip --location keep\napp add keep --location keep\napp add coarse --location keep\n"
+                + ["strip", "keep", "coarse"].map { "select \($0) \(ids.values.sorted().joined(separator: " "))\n" }.joined()
+                + "app set strip --location strip\napp set coarse --location coarse\n")
         try #require(setup.succeeded, "picker: \(setup)")
 
         let names = Self.files.keys.sorted()

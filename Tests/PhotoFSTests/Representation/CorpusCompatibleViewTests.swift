@@ -96,9 +96,11 @@ struct CorpusCompatibleViewTests {
         let ids = assets.values.map(\.id.rawValue).sorted()
         let setup = PickerFile.write(
             mountpoint,
-            "app add web --location strip --representation compatible\n"
+            // Selected while web keeps locations (a select of a withheld file is refused).
+            "app add web --location keep --representation compatible\n"
                 + "app add best --location keep --representation compatible --quality 1.0\napp add orig --location keep\n"
-                + ["web", "best", "orig"].map { "select \($0) \(ids.joined(separator: " "))\n" }.joined())
+                + ["web", "best", "orig"].map { "select \($0) \(ids.joined(separator: " "))\n" }.joined()
+                + "app set web --location strip\n")
         try #require(setup.succeeded, "picker: \(setup)")
         // The select alone makes the JPEGs, in the background, before any name is looked up
         // (web and best: two per decodable file).
