@@ -125,6 +125,9 @@ struct AccessMirror: Sendable {
     private static func writeGrants(app: String, old: [StoredGrant], new: [Grant], to db: Database) throws(CatalogError) -> [StoredGrant] {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix].grant == new[prefix] { prefix += 1 }
+        // The apps a write did not touch (all but one, usually): keep their stored list
+        // rather than copy every grant of it.
+        if prefix == old.count && prefix == new.count { return old }
         let oldRest = old[prefix...]
         let newRest = new[prefix...]
         var oldByAsset: [AssetID: StoredGrant] = [:]

@@ -163,11 +163,10 @@ public final class LibraryState: ViewSource {
         let changes: ViewTreeChanges
         if let change, let patched = old.patching(change, to: snapshot, filters: filters) {
             (new, changes) = patched
+        } else if accessOnly {
+            (new, changes) = old.applyingAccess(apps: snapshot.apps, grants: snapshot.grants, filters: filters)
         } else {
-            new =
-                accessOnly
-                ? old.replacingAccess(apps: snapshot.apps, grants: snapshot.grants, filters: filters)
-                : ViewTree.build(snapshot: snapshot, previous: old, filters: filters)
+            new = ViewTree.build(snapshot: snapshot, previous: old, filters: filters)
             changes = old.changes(to: new)
         }
         new.recordListingChanges(changes, at: Self.now())

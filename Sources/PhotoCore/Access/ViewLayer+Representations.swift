@@ -24,8 +24,10 @@ extension ViewLayer {
     /// The nodes of `tree`'s app views that serve another representation than the original:
     /// what the daemon makes in the background after an access change.
     public func representedNodes(in tree: ViewTree) -> [ViewNode] {
-        tree.children(of: ViewInode.apps).flatMap { app in
-            tree.children(of: app.inode).filter { $0.representation != .original }
+        // Runs after every picker write: apps that serve originals (most) are skipped by
+        // their settings, not by looking at each of their files.
+        tree.apps.filter { tree.snapshot.apps[$0.name]?.representation != .original }.flatMap { app in
+            tree.children(of: app.part.top.inode).filter { $0.representation != .original }
         }
     }
 

@@ -44,12 +44,13 @@ extension ViewTree {
         return combined
     }
 
-    /// The invalidations of the app parts that `new` does not share with this tree, and of
-    /// `apps/` when the set of app directories changed.
-    func appChanges(to new: ViewTree) -> ViewTreeChanges {
+    /// The invalidations of the app parts that `new` does not share with this tree (but the
+    /// apps in `skipping`, whose invalidations the caller has), and of `apps/` when the set
+    /// of app directories changed.
+    func appChanges(to new: ViewTree, skipping: Set<String> = []) -> ViewTreeChanges {
         var combined = ViewTreeChanges()
         let newParts = Dictionary(uniqueKeysWithValues: new.apps.map { ($0.name, $0.part) })
-        for app in apps {
+        for app in apps where !skipping.contains(app.name) {
             let replacement = newParts[app.name]
             guard replacement !== app.part else { continue }
             let part = changes(of: app.part, to: new, in: replacement, among: 0..<app.part.nodes.count)
