@@ -14,6 +14,10 @@ struct AccessMirror: Sendable {
 
     var apps: [String: App] = [:]
     var grants: [String: [StoredGrant]] = [:]
+    /// `grants` without positions: the arrays `grantLists` hands out and the last write was
+    /// given, so that an app a write did not touch is recognised by identity, not by
+    /// comparing its grants one by one.
+    var lists: [String: [Grant]] = [:]
     /// SQLite's `data_version` when this was read: it changes when another connection
     /// commits, which makes the mirror stale.
     var dataVersion: Int64 = 0
@@ -58,6 +62,7 @@ struct AccessMirror: Sendable {
                 StoredGrant(grant: Grant(asset: id, grantedAtNanoseconds: g.int64(3), terms: terms), position: g.int64(2)))
         }
         try mirror.loadGrantTerms(from: db)
+        mirror.lists = mirror.grants.mapValues { $0.map(\.grant) }
         return mirror
     }
 
@@ -68,9 +73,7 @@ struct AccessMirror: Sendable {
     }
 
     /// Each app's grants in selection order.
-    func grantLists() -> [String: [Grant]] {
-        grants.mapValues { $0.map(\.grant) }
-    }
+    func grantLists() -> [String: [Grant]] { lists }
 
     /// Writes the difference between this state and (`newApps`, `newGrants`) and returns
     /// the mirror of the new state. Runs inside the caller's transaction.
@@ -112,9 +115,15 @@ struct AccessMirror: Sendable {
         for name in newApps.keys {
             let old = apps[name] == nil ? [] : grants[name] ?? []
             let new = newGrants[name] ?? []
+            next.lists[name] = new
+            if apps[name] != nil, new == lists[name] ?? [] {
+                next.grants[name] = old
+                continue
+            }
             next.grants[name] = try Self.writeGrants(app: name, old: old, new: new, to: db)
         }
         next.grants = next.grants.filter { !$0.value.isEmpty }
+        next.lists = next.lists.filter { !$0.value.isEmpty }
         return next
     }
 

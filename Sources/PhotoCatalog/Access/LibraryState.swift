@@ -30,6 +30,15 @@ public final class LibraryState: ViewSource {
         let grants: [Grant]
         let generation: Int
         let bytes: [UInt8]
+        /// Per grant, its line; nil for an app with rules or exclusions (rendered whole).
+        let lines: [RenderedLine]?
+    }
+
+    /// One grant's line of a block (with its newline) and what it showed.
+    private struct RenderedLine {
+        let bytes: [UInt8]
+        let visible: Bool
+        let expired: Bool
     }
 
     /// What one applied picker write did.
@@ -202,6 +211,7 @@ public final class LibraryState: ViewSource {
         var blocks: [[UInt8]] = [Array(PickerRenderer.header(appCount: apps.count).utf8)]
         var fresh: [String: RenderedBlock] = [:]
         let cached = renderedBlocks.withLock { $0 }
+        let now = WallClock.nanoseconds()
         for name in apps.keys.sorted() {
             guard let app = apps[name] else { continue }
             let grants = current.snapshot.grants[name] ?? []
@@ -209,9 +219,9 @@ public final class LibraryState: ViewSource {
                 blocks.append(block.bytes)
                 fresh[name] = block
             } else {
-                let bytes = Array(PickerRenderer.block(app, grants: grants, assets: current.assets).utf8)
-                blocks.append(bytes)
-                fresh[name] = RenderedBlock(app: app, grants: grants, generation: current.generation, bytes: bytes)
+                let block = Self.renderBlock(app, grants: grants, current: current, now: now, reusing: cached[name])
+                blocks.append(block.bytes)
+                fresh[name] = block
             }
         }
         renderedBlocks.withLock { $0 = fresh }
@@ -219,5 +229,55 @@ public final class LibraryState: ViewSource {
         out.reserveCapacity(blocks.reduce(0) { $0 + $1.count })
         for block in blocks { out.append(contentsOf: block) }
         return out
+    }
+
+    /// One app's block. For an app without rules or exclusions, the lines of grants that
+    /// `previous` (its last block) rendered over the same assets and app settings are kept
+    /// and only the other grants' lines are made: a select re-renders one line, not 1,000.
+    private static func renderBlock(
+        _ app: App, grants: [Grant], current: Current, now: Int64, reusing previous: RenderedBlock?
+    ) -> RenderedBlock {
+        guard app.rules.isEmpty, app.exclusions.isEmpty else {
+            let bytes = Array(PickerRenderer.block(app, grants: grants, assets: current.assets, now: now).utf8)
+            return RenderedBlock(app: app, grants: grants, generation: current.generation, bytes: bytes, lines: nil)
+        }
+        var old: (grants: [Grant], lines: [RenderedLine])?
+        if let previous, previous.generation == current.generation, previous.app == app, let lines = previous.lines {
+            old = (previous.grants, lines)
+        }
+        let visibility = AppVisibility(app)
+        var lines: [RenderedLine] = []
+        lines.reserveCapacity(grants.count)
+        func reusable(_ line: RenderedLine, _ was: Grant, _ grant: Grant) -> Bool {
+            was == grant && line.expired == grant.terms.hasExpired(at: now)
+        }
+        // A select appends: the unchanged start is taken as it is, the rest found by asset.
+        var prefix = 0
+        if let old {
+            while prefix < grants.count, prefix < old.grants.count, reusable(old.lines[prefix], old.grants[prefix], grants[prefix]) {
+                lines.append(old.lines[prefix])
+                prefix += 1
+            }
+        }
+        var oldPositions: [AssetID: Int] = [:]
+        if let old, prefix < old.grants.count {
+            for position in prefix..<old.grants.count { oldPositions[old.grants[position].asset] = position }
+        }
+        for grant in grants[prefix...] {
+            if let old, let position = oldPositions[grant.asset], reusable(old.lines[position], old.grants[position], grant) {
+                lines.append(old.lines[position])
+                continue
+            }
+            let line = PickerRenderer.grantLine(grant, of: app, visibility: visibility, assets: current.assets, now: now)
+            lines.append(
+                RenderedLine(bytes: Array((line.text + "\n").utf8), visible: line.visible, expired: grant.terms.hasExpired(at: now)))
+        }
+        let opening = Array(PickerRenderer.opening(app, selected: grants.count, visible: lines.count { $0.visible }).utf8)
+        let closing = Array(PickerRenderer.closing(app).utf8)
+        var bytes = opening
+        bytes.reserveCapacity(opening.count + lines.reduce(0) { $0 + $1.bytes.count } + closing.count)
+        for line in lines { bytes.append(contentsOf: line.bytes) }
+        bytes.append(contentsOf: closing)
+        return RenderedBlock(app: app, grants: grants, generation: current.generation, bytes: bytes, lines: lines)
     }
 }

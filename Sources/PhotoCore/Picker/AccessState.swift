@@ -50,8 +50,13 @@ public enum AccessChange: Hashable, Sendable {
             }
             // Most writes touch one app: the others' lists are the same arrays.
             if old.grants[name] ?? [] == new.grants[name] ?? [] { continue }
-            let oldIDs = (old.grants[name] ?? []).map(\.asset)
-            let newIDs = (new.grants[name] ?? []).map(\.asset)
+            // The common start (all of the old list after a select) is neither revoked,
+            // granted nor moved: only what follows is compared.
+            let (oldList, newList) = (old.grants[name] ?? [], new.grants[name] ?? [])
+            var prefix = 0
+            while prefix < oldList.count, prefix < newList.count, oldList[prefix].asset == newList[prefix].asset { prefix += 1 }
+            let oldIDs = oldList[prefix...].map(\.asset)
+            let newIDs = newList[prefix...].map(\.asset)
             let oldSet = Set(oldIDs)
             let newSet = Set(newIDs)
             for id in oldIDs where !newSet.contains(id) { changes.append(.revoked(app: name, asset: id)) }

@@ -93,9 +93,11 @@ public enum PickerExecutor {
             let terms = try terms(options, app: app, now: now, line: line)
             let visibility = AppVisibility(app)
             var grants = state.grants[name] ?? []
-            var selected = Set(grants.map(\.asset))
+            var selected = Selection(grants, targets: targets.count)
             for target in targets {
-                let id = try resolve(target, selected: selected.union(app.exclusions), assets: assets, resolver: resolver, line: line)
+                let id = try resolve(
+                    target, selected: { selected.contains($0) || app.exclusions.contains($0) }, assets: assets, resolver: resolver,
+                    line: line)
                 guard !selected.contains(id) else {
                     if options != GrantOptions(), let at = grants.firstIndex(where: { $0.asset == id }) { grants[at].terms = terms }
                     continue
@@ -174,9 +176,11 @@ public enum PickerExecutor {
             var app = try existing(name, in: state, line: line)
             let grants = state.grants[name] ?? []
             var removing: Set<AssetID> = []
-            let selected = Set(grants.map(\.asset)).union(app.exclusions)
+            let selected = Selection(grants, targets: targets.count)
             for target in targets {
-                let id = try resolve(target, selected: selected, assets: assets, resolver: resolver, line: line)
+                let id = try resolve(
+                    target, selected: { selected.contains($0) || app.exclusions.contains($0) }, assets: assets, resolver: resolver,
+                    line: line)
                 removing.insert(id)
                 if let asset = assets[id], state.ruleCovers(asset, app: app, at: now) { app.exclusions.insert(id) }
             }
@@ -221,11 +225,11 @@ public enum PickerExecutor {
     /// Finds the asset a target names; `selected` lets a deselect name an asset by id
     /// after its file left the library.
     static func resolve(
-        _ target: PickerTarget, selected: Set<AssetID>, assets: AssetIndex, resolver: some TargetResolving, line: Int
+        _ target: PickerTarget, selected: (AssetID) -> Bool, assets: AssetIndex, resolver: some TargetResolving, line: Int
     ) throws(PickerError) -> AssetID {
         let bytes = target.bytes
         if let text = String(validating: bytes, as: UTF8.self), let id = AssetID(text),
-            assets[id] != nil || selected.contains(id)
+            assets[id] != nil || selected(id)
         {
             return id
         }
@@ -236,9 +240,33 @@ public enum PickerExecutor {
         if !relative.isEmpty, relative.first != UInt8(ascii: "/"), let asset = assets.asset(at: LibraryPath(bytes: Array(relative))) {
             return asset.id
         }
-        if let id = resolver.resolve(bytes), assets[id] != nil || selected.contains(id) {
+        if let id = resolver.resolve(bytes), assets[id] != nil || selected(id) {
             return id
         }
         throw .unknownAsset(target: bytes, line: line)
+    }
+}
+
+/// Which assets an app has selected, for the membership checks of one command: a few
+/// targets (one `select` from the picker) scan the list, which is cheaper than hashing an
+/// app's 1,000 grants; many targets get a set.
+private struct Selection {
+    private var set: Set<AssetID>?
+    /// The list when the command began (not copied: the command's own list grows apart).
+    private let before: [Grant]
+    private var added: [AssetID] = []
+
+    init(_ grants: [Grant], targets: Int) {
+        before = grants
+        set = targets > 8 ? Set(grants.map(\.asset)) : nil
+    }
+
+    func contains(_ id: AssetID) -> Bool {
+        if let set { return set.contains(id) }
+        return added.contains(id) || before.contains { $0.asset == id }
+    }
+
+    mutating func insert(_ id: AssetID) {
+        if set != nil { set?.insert(id) } else { added.append(id) }
     }
 }

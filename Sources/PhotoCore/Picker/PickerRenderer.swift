@@ -60,29 +60,9 @@ public enum PickerRenderer {
         var lines: [String] = []
         var visible = 0
         for grant in grants {
-            let terms = termsText(grant.terms)
-            if grant.terms.hasExpired(at: now) {
-                lines.append("# select \(name) \(grant.asset)\(terms)  # expired")
-                continue
-            }
-            let asset = assets[grant.asset]
-            let path = asset.map { PickerText.escaped($0.path.bytes) } ?? ""
-            switch visibility.classify(asset) {
-            case .visible:
-                visible += 1
-                lines.append("select \(name) \(grant.asset)\(terms)  # \(path)")
-            case .missing:
-                lines.append("# select \(name) \(grant.asset)\(terms)  # missing: no longer in the library")
-            case .filteredOut:
-                lines.append("# select \(name) \(grant.asset)\(terms)  # hidden: \(path) does not pass the filter")
-            case .withheld:
-                lines.append(
-                    "# select \(name) \(grant.asset)\(terms)  # withheld: \(path) cannot be served under --location \(app.locationPolicy.rawValue)"
-                )
-            case .withheldPrivate:
-                lines.append(
-                    "# select \(name) \(grant.asset)\(terms)  # withheld: \(path) cannot be blanked in place under --metadata private")
-            }
+            let line = grantLine(grant, of: app, visibility: visibility, assets: assets, now: now)
+            lines.append(line.text)
+            if line.visible { visible += 1 }
         }
         var ruleMatches = 0
         if !app.rules.isEmpty {
@@ -103,9 +83,47 @@ public enum PickerRenderer {
                 lines.append("# deselect \(name) \(id)  # excluded from the rules; missing: no longer in the library")
             }
         }
-        var out = "\n# \(name): \(grants.count) selected, \(visible) visible"
+        var out = opening(app, selected: grants.count, visible: visible, ruleMatches: ruleMatches)
+        for line in lines { out += line + "\n" }
+        return out + closing(app)
+    }
+
+    /// The line (without its newline) that stands for one of `app`'s grants in its block,
+    /// and whether the app is shown the asset (`visibility` is `AppVisibility(app)`).
+    public static func grantLine(_ grant: Grant, of app: App, visibility: AppVisibility, assets: AssetIndex, now: Int64) -> (
+        text: String, visible: Bool
+    ) {
+        let name = app.name
+        let terms = termsText(grant.terms)
+        if grant.terms.hasExpired(at: now) { return ("# select \(name) \(grant.asset)\(terms)  # expired", false) }
+        let asset = assets[grant.asset]
+        let path = asset.map { PickerText.escaped($0.path.bytes) } ?? ""
+        switch visibility.classify(asset) {
+        case .visible:
+            return ("select \(name) \(grant.asset)\(terms)  # \(path)", true)
+        case .missing:
+            return ("# select \(name) \(grant.asset)\(terms)  # missing: no longer in the library", false)
+        case .filteredOut:
+            return ("# select \(name) \(grant.asset)\(terms)  # hidden: \(path) does not pass the filter", false)
+        case .withheld:
+            return (
+                "# select \(name) \(grant.asset)\(terms)  # withheld: \(path) cannot be served under --location \(app.locationPolicy.rawValue)",
+                false
+            )
+        case .withheldPrivate:
+            return (
+                "# select \(name) \(grant.asset)\(terms)  # withheld: \(path) cannot be blanked in place under --metadata private", false
+            )
+        }
+    }
+
+    /// A block's lines before its grants: the count line, the `app add` line and the note of
+    /// a private app.
+    public static func opening(_ app: App, selected: Int, visible: Int, ruleMatches: Int = 0) -> String {
+        var out = "\n# \(app.name): \(selected) selected, \(visible) visible"
         if !app.rules.isEmpty || !app.exclusions.isEmpty {
-            out += ", \(app.rules.count) rule\(app.rules.count == 1 ? "" : "s") matching \(ruleMatches), \(app.exclusions.count) excluded"
+            out +=
+                ", \(app.rules.count) rule\(app.rules.count == 1 ? "" : "s") matching \(ruleMatches), \(app.exclusions.count) excluded"
         }
         // The default lifetime and the running one-time run come last: replayed before the
         // grants, they would give lasting grants an expiry or make them the run's.
@@ -113,9 +131,15 @@ public enum PickerRenderer {
         created.grantsExpireSeconds = nil
         out += "\n" + appLine(created) + "\n"
         if app.metadataPolicy == .private { out += Self.privateMetadataNote + "\n" }
-        for line in lines { out += line + "\n" }
-        if let seconds = app.grantsExpireSeconds { out += "app set \(name) --grants-expire \(ExpiryParser.text(seconds: seconds))\n" }
-        if let run = app.onceRun { out += "once begin \(name) \(run)\n" }
+        return out
+    }
+
+    /// A block's lines after its grants, rules and exclusions: the default lifetime and the
+    /// running one-time run.
+    public static func closing(_ app: App) -> String {
+        var out = ""
+        if let seconds = app.grantsExpireSeconds { out += "app set \(app.name) --grants-expire \(ExpiryParser.text(seconds: seconds))\n" }
+        if let run = app.onceRun { out += "once begin \(app.name) \(run)\n" }
         return out
     }
 

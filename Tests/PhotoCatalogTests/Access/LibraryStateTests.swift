@@ -50,4 +50,31 @@ struct LibraryStateTests {
         #expect(state.render().contains("select e \(ids[1])"))
         #expect(state.views.resolve(Array("library/folders/b/four.jpg".utf8)) != nil)
     }
+
+    /// `.picker` blocks are re-rendered line by line (a grant's line is kept while its grant,
+    /// the app and the assets are the same) and app views patched: after appends, deselects
+    /// in the middle, a reorder, new terms, a filter change, rules and exclusions, the text
+    /// and the views are still those made from scratch.
+    @Test func lineByLineRenderingAndPatchedViewsMatchFreshOnes() throws {
+        var photos: [String: String] = [:]
+        for n in 0..<8 { photos["p/\(n).jpg"] = "\(n)" }
+        let library = try TestLibrary(photos: photos)
+        let state = LibraryState(serving: library.catalog, filters: FilterLanguageResolver())
+        try state.load()
+        let ids = state.current.snapshot.assets.map(\.id.rawValue).sorted()
+        for write in [
+            "app add e --location keep\napp add g --location keep --grants-expire 7d\n",
+            "select e \(ids[0]) \(ids[1]) \(ids[2]) \(ids[3])\n",
+            "select e \(ids[4])\n", "deselect e \(ids[1])\n", "select e \(ids[1])\n", "select e \(ids[2]) --for 1h\n",
+            "select g \(ids[0]) \(ids[5])\n", "app set e --filter 'type:video'\n", "app set e --filter ''\n",
+            "deselect e \(ids[0]) \(ids[4])\nselect e \(ids[6])\n", "select e --rule 'type:image'\n", "deselect e \(ids[3])\n",
+            "deselect e --rule 'type:image'\n", "select e \(ids[7]) \(ids[0])\n", "clear e\n", "select e \(ids[5])\n",
+        ] {
+            let before = state.render()
+            _ = try state.execute(write: Array(write.utf8), now: WallClock.nanoseconds())
+            #expect(state.render() != before, "\(write)")
+            check(state)
+        }
+        #expect(state.render().contains("# e: 1 selected, 1 visible\n"))
+    }
 }
