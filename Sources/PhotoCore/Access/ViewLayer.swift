@@ -121,11 +121,16 @@ public struct ViewLayer: Sendable {
             let size = Int64(control?.render().count ?? Self.noPicker.count)
             return ViewAttributes(inode: node.inode, kind: .control, permissions: 0o600, uid: uid, size: size, changed: nil)
         case .file:
-            let asset = tree.asset(of: node)
+            // Fields read in place: a listing asks this for every entry, and copying each
+            // asset out retains every part of it.
+            let assets = tree.snapshot.assets
+            guard let position = tree.assetPosition(of: node) else {
+                return ViewAttributes(inode: node.inode, kind: .file, permissions: 0o444, uid: uid, size: 0, changed: 0)
+            }
+            let size = node.representation == .original ? assets[position].size : servedSize(of: node, asset: assets[position])
             return ViewAttributes(
-                inode: node.inode, kind: .file, permissions: 0o444, uid: uid,
-                size: max(0, asset.map { servedSize(of: node, asset: $0) } ?? 0),
-                changed: asset?.mtimeNanoseconds ?? 0)
+                inode: node.inode, kind: .file, permissions: 0o444, uid: uid, size: max(0, size), changed: assets[position].mtimeNanoseconds
+            )
         }
     }
 

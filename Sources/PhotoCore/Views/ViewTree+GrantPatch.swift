@@ -80,12 +80,38 @@ extension ViewTree {
             guard let index = firstByID.position(of: id, in: assets), visibility.shows(assets[Int(index)]) else { continue }
             arriving.append(index)
         }
-        builder.addFiles(
-            arriving, of: assets, to: 0, policy: app.locationPolicy, metadata: app.metadataPolicy, scope: .app(app.name),
-            representation: app.representation, quality: app.quality
-        ) { _, _, _ in nil }
+        Self.append(arriving, to: &builder, app: app, directory: directory.inode, path: directoryPath, assets: assets)
         if !leaving.isEmpty || !arriving.isEmpty { changes.invalidatedInodes.append(directory.inode) }
         return (builder.finish(), changes)
+    }
+
+    /// Adds the files of `members` (asset positions) after the directory's other files,
+    /// named as a build names them (`ViewPartBuilder.addFiles`: the plain name when free,
+    /// else a suffixed one), the names already there found in the part's table rather than
+    /// collected from the whole listing.
+    private static func append(
+        _ members: [Int32], to builder: inout ViewPartBuilder, app: App, directory: UInt64, path: [UInt8], assets: ChunkedArray<Asset>
+    ) {
+        guard !members.isEmpty else { return }
+        let prefix = ViewInode.filePrefix(directoryPath: path)
+        let convertedPrefix = ViewInode.compatibleFilePrefix(directoryPath: path, quality: app.quality)
+        let converted = FileRepresentation.compatibleJPEG(quality: UInt8(clamping: app.quality))
+        var forms: [(inode: UInt64, representation: FileRepresentation)] = []
+        let candidates = members.map { index -> ViewNaming.Candidate in
+            let id = assets[Int(index)].id
+            let converts = app.representation != .original && app.representation.servesJPEG(for: assets[Int(index)].metadata.format)
+            forms.append((ViewInode.file(in: converts ? convertedPrefix : prefix, asset: id), converts ? converted : .original))
+            var base = ViewNaming.sanitized(assets[Int(index)].path.fileName)
+            if converts { base = ViewNaming.jpegName(base) }
+            return ViewNaming.Candidate(base: base, id: id, previous: nil)
+        }
+        let names = Self.names(for: candidates, besides: builder, in: directory)
+        for (position, index) in members.enumerated() {
+            _ = builder.add(
+                inode: forms[position].inode, parent: 0, name: names[position],
+                kind: .file(asset: index, policy: app.locationPolicy, metadata: app.metadataPolicy), scope: .app(app.name),
+                representation: forms[position].representation, path: nil)
+        }
     }
 
     /// The position in `part` of the file node serving the asset at `index` (id `id`): found
@@ -104,6 +130,16 @@ extension ViewTree {
         }
         if let position = part.position(of: inode, hash: NodeTable.hash(inode: inode)), serves(position) { return position }
         return part.top.children.first(where: serves)
+    }
+
+    /// `ViewNaming.assign` for files new to `directory`, beside the names `part` has there.
+    private static func names(for candidates: [ViewNaming.Candidate], besides part: ViewPartBuilder, in directory: UInt64) -> [[UInt8]] {
+        ViewNaming.assign(candidates) { name in
+            part.entryTable.find(hash: NodeTable.hash(parent: directory, name: name)) { position in
+                let node = part.nodes[Int(position)]
+                return node.parent == directory && node.name == name
+            } != nil
+        }
     }
 }
 
