@@ -55,7 +55,6 @@ extension ViewTree {
         }
         let directory = part.top
         let directoryPath = Array("apps/".utf8) + Array(app.name.utf8)
-        builder.directoryPaths[0] = directoryPath
         var changes = ViewTreeChanges()
 
         // The files of revoked assets the app was shown (no other revoked asset has one).
