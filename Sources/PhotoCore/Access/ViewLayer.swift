@@ -199,11 +199,13 @@ public struct ViewLayer: Sendable {
     }
 
     /// The plan a read of `asset` under both policies overlays: from the layer's cache, or
-    /// fetched from `plans`; one of the other kind of view is refused.
+    /// fetched from `plans` with the plans of the files after it (read ahead); one of the
+    /// other kind of view is refused.
     func servedPlan(of asset: Asset, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError) -> ServedPlan {
         let plans = self.plans
-        let plan = try planCache.plan(of: asset, location: location, metadata: metadata) { () throws(ViewLayerError) -> ServedPlan in
-            try plans.plan(of: asset, location: location, metadata: metadata)
+        let plan = try planCache.plan(of: asset, location: location, metadata: metadata) {
+            (ahead: Int) throws(ViewLayerError) -> PlanBatch in
+            try plans.plans(from: asset, ahead: ahead, location: location, metadata: metadata)
         }
         switch (plan, metadata) {
         case (.location, .keep), (.privatePlans, .private): return plan
