@@ -36,9 +36,32 @@ public final class StoredPlans: RedactionPlanSource {
     public func plans(from asset: Asset, ahead: Int, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError)
         -> PlanBatch
     {
-        let found: PlanBatch?
+        let found = try withConnection(asset.id) { (db: Database) throws(CatalogError) -> PlanBatch? in
+            try Self.read(from: asset, ahead: max(0, ahead), location: location, metadata: metadata, in: db)
+        }
+        guard let found else { throw .stale }
+        return found
+    }
+
+    public func plans(at cursor: PlanCursor, count: Int, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError)
+        -> PlansAhead
+    {
+        try withConnection(cursor.id) { (db: Database) throws(CatalogError) -> PlansAhead in
+            let s = try db.statement(Self.query(location: location, metadata: metadata))
+            defer { s.reset() }
+            try s.bind(1, cursor.path.bytes)
+            try s.bind(2, max(0, count) + 1)
+            var ahead = PlansAhead()
+            try Self.readAhead(s, count: max(0, count), metadata: metadata, into: &ahead)
+            return ahead
+        }
+    }
+
+    /// Runs `body` on the connection (opened if it is not yet); a catalog error is the
+    /// read's `.planUnavailable`.
+    private func withConnection<T: Sendable>(_ id: AssetID, _ body: (Database) throws(CatalogError) -> T) throws(ViewLayerError) -> T {
         do throws(CatalogError) {
-            found = try connection.withLock { (db: inout Database?) throws(CatalogError) -> PlanBatch? in
+            return try connection.withLock { (db: inout Database?) throws(CatalogError) -> T in
                 let open: Database
                 if let db {
                     open = db
@@ -46,13 +69,11 @@ public final class StoredPlans: RedactionPlanSource {
                     open = try Self.open(path)
                 }
                 db = open
-                return try Self.read(from: asset, ahead: max(0, ahead), location: location, metadata: metadata, in: open)
+                return try body(open)
             }
         } catch {
-            throw .planUnavailable("read the redaction plan of \(asset.id.rawValue) from the catalog: \(error)")
+            throw .planUnavailable("read the redaction plan of \(id.rawValue) from the catalog: \(error)")
         }
-        guard let found else { throw .stale }
-        return found
     }
 
     /// The read-only connection (immutable when not even SQLite's shared memory can be made).
@@ -73,31 +94,36 @@ public final class StoredPlans: RedactionPlanSource {
         let s = try db.statement(query(location: location, metadata: metadata))
         defer { s.reset() }
         try s.bind(1, asset.path.bytes)
-        // One more row than read ahead: the asset after the last one, for `PlanBatch.next`.
+        // One more row than read ahead: the asset after the last one, for `PlansAhead.next`.
         try s.bind(2, ahead + 2)
         // The plan would not fit the bytes the views promise unless the row is this version.
         guard try s.step(), s.withTextBytes(0, { $0.elementsEqual(asset.id.rawValue.utf8) }), s.int64(1) == asset.size,
             s.int64(2) == asset.mtimeNanoseconds, UInt64(bitPattern: s.int64(3)) == asset.inode, s.int64(4) == asset.ctimeNanoseconds
         else { return nil }
         var batch = PlanBatch(plan: try plan(s, metadata: metadata, id: asset.id.rawValue))
-        while try s.step() {
-            guard let assetID = s.withTextBytes(0, { AssetID(utf8: $0) }) else { continue }
-            guard batch.following.count < ahead else {
-                batch.next = assetID
-                break
-            }
-            // A plan that does not decode is left for its own read to refuse.
-            guard let plan = try? plan(s, metadata: metadata, id: assetID.rawValue) else { continue }
-            batch.following.append(
-                VersionedPlan(
-                    id: assetID, size: s.int64(1), mtimeNanoseconds: s.int64(2), inode: UInt64(bitPattern: s.int64(3)),
-                    ctimeNanoseconds: s.int64(4), plan: plan))
-        }
+        try readAhead(s, count: ahead, metadata: metadata, into: &batch.ahead)
         return batch
     }
 
+    /// Reads the rows left in `s` into `ahead`: up to `count` plans, then the next cursor.
+    private static func readAhead(_ s: Statement, count: Int, metadata: MetadataPolicy, into ahead: inout PlansAhead) throws(CatalogError) {
+        while try s.step() {
+            guard let id = s.withTextBytes(0, { AssetID(utf8: $0) }) else { continue }
+            guard ahead.plans.count < count else {
+                ahead.next = PlanCursor(id: id, path: LibraryPath(bytes: s.blob(6)))
+                return
+            }
+            // A plan that does not decode is left for its own read to refuse.
+            guard let plan = try? plan(s, metadata: metadata, id: id.rawValue) else { continue }
+            ahead.plans.append(
+                VersionedPlan(
+                    id: id, size: s.int64(1), mtimeNanoseconds: s.int64(2), inode: UInt64(bitPattern: s.int64(3)),
+                    ctimeNanoseconds: s.int64(4), plan: plan))
+        }
+    }
+
     /// The fetch of a plan and the plans after it for a view with these policies: from
-    /// path `?1` on, `?2` rows of id, size, mtime, inode, ctime and plan.
+    /// path `?1` on, `?2` rows of id, size, mtime, inode, ctime, plan and path.
     static func query(location: LocationPolicy, metadata: MetadataPolicy) -> String {
         switch (metadata, location) {
         case (.private, _): privateQuery
@@ -113,7 +139,7 @@ public final class StoredPlans: RedactionPlanSource {
     /// The covering index is named: SQLite's planner would read `assets` itself, whose
     /// oversized cells make each lookup an order slower.
     private static func query(column: String, index: String) -> String {
-        "SELECT id, size, mtime_ns, inode, ctime_ns, \(column) FROM assets INDEXED BY \(index) WHERE path >= ?1 ORDER BY path LIMIT ?2"
+        "SELECT id, size, mtime_ns, inode, ctime_ns, \(column), path FROM assets INDEXED BY \(index) WHERE path >= ?1 ORDER BY path LIMIT ?2"
     }
 
     /// The plan in column 5 of the current row.

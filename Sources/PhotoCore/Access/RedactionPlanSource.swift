@@ -29,21 +29,41 @@ public struct VersionedPlan: Hashable, Sendable {
     }
 }
 
-/// One fetch of the read path: the plan of the file being read and the plans read ahead
+/// Where a read-ahead of a plan source starts: an asset in the source's order (the
+/// catalog's is library path order).
+public struct PlanCursor: Hashable, Sendable {
+    public let id: AssetID
+    public let path: LibraryPath
+
+    public init(id: AssetID, path: LibraryPath) {
+        self.id = id
+        self.path = path
+    }
+}
+
+/// Plans read ahead, in the source's order, and where the next read-ahead starts (nil at
+/// the end of the source).
+public struct PlansAhead: Hashable, Sendable {
+    public var plans: [VersionedPlan]
+    public var next: PlanCursor?
+
+    public init(plans: [VersionedPlan] = [], next: PlanCursor? = nil) {
+        self.plans = plans
+        self.next = next
+    }
+}
+
+/// One fetch on the read path: the plan of the file being read and the plans read ahead
 /// with it.
 public struct PlanBatch: Hashable, Sendable {
     /// The plan of the asset asked for.
     public var plan: ServedPlan
-    /// The plans of the assets that follow it in the source's order.
-    public var following: [VersionedPlan]
-    /// The asset after the last one read ahead (nil at the end, or with no read-ahead): a
-    /// later fetch for it continues a sequential read.
-    public var next: AssetID?
+    /// The plans of the assets that follow it.
+    public var ahead: PlansAhead
 
-    public init(plan: ServedPlan, following: [VersionedPlan] = [], next: AssetID? = nil) {
+    public init(plan: ServedPlan, ahead: PlansAhead = PlansAhead()) {
         self.plan = plan
-        self.following = following
-        self.next = next
+        self.ahead = ahead
     }
 }
 
@@ -63,6 +83,10 @@ public protocol RedactionPlanSource: Sendable {
     /// its folder), which a reader of the folder is likely to read next. A plan read
     /// ahead that cannot be decoded is left out (its own read reports it).
     func plans(from asset: Asset, ahead: Int, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError) -> PlanBatch
+
+    /// The plans of up to `count` assets from `cursor` on, for reads still to come.
+    func plans(at cursor: PlanCursor, count: Int, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError)
+        -> PlansAhead
 }
 
 extension RedactionPlanSource {
@@ -71,5 +95,12 @@ extension RedactionPlanSource {
         -> PlanBatch
     {
         PlanBatch(plan: try plan(of: asset, location: location, metadata: metadata))
+    }
+
+    /// No read-ahead.
+    public func plans(at cursor: PlanCursor, count: Int, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError)
+        -> PlansAhead
+    {
+        PlansAhead()
     }
 }

@@ -5,7 +5,8 @@ import Testing
 
 /// The read path's plan cache: a plan is served only for the version of the file it was
 /// fetched or read ahead for, a reader going through a folder in order finds the plans
-/// read ahead (the window doubling while it goes on), and any other miss reads ahead little.
+/// read ahead (in the background, the window doubling while it goes on), and any other
+/// miss reads ahead little.
 @Suite("plan cache: versions and read-ahead")
 struct PlanCacheTests {
     /// Assets `0…count-1` in the source's order, each with a plan of its own.
@@ -21,69 +22,110 @@ struct PlanCacheTests {
     final class Source: @unchecked Sendable {
         let assets: [Asset]
         var fetched: [(id: AssetID, ahead: Int)] = []
+        var readAhead: [(id: AssetID, count: Int)] = []
+        var failsReadAhead = false
 
         init(_ assets: [Asset]) { self.assets = assets }
 
         func fetch(_ asset: Asset, ahead: Int) throws(ViewLayerError) -> PlanBatch {
             fetched.append((asset.id, ahead))
             guard let at = assets.firstIndex(where: { $0.id == asset.id }), assets[at].isSameFile(as: asset) else { throw .stale }
-            let following = assets[(at + 1)..<min(assets.count, at + 1 + ahead)].map {
+            return PlanBatch(plan: PlanCacheTests.plan(of: asset), ahead: plans(from: at + 1, count: ahead))
+        }
+
+        func fetch(at cursor: PlanCursor, count: Int) throws(ViewLayerError) -> PlansAhead {
+            readAhead.append((cursor.id, count))
+            if failsReadAhead { throw .planUnavailable("read-ahead refused") }
+            guard let at = assets.firstIndex(where: { $0.id == cursor.id && $0.path == cursor.path }) else { return PlansAhead() }
+            return plans(from: at, count: count)
+        }
+
+        private func plans(from at: Int, count: Int) -> PlansAhead {
+            let end = min(assets.count, at + count)
+            let plans = assets[min(at, end)..<end].map {
                 VersionedPlan(
                     id: $0.id, size: $0.size, mtimeNanoseconds: $0.mtimeNanoseconds, inode: $0.inode,
                     ctimeNanoseconds: $0.ctimeNanoseconds, plan: PlanCacheTests.plan(of: $0))
             }
-            let next = at + 1 + ahead < assets.count ? assets[at + 1 + ahead].id : nil
-            return PlanBatch(plan: PlanCacheTests.plan(of: asset), following: following, next: next)
+            let next = end < assets.count ? PlanCursor(id: assets[end].id, path: assets[end].path) : nil
+            return PlansAhead(plans: plans, next: next)
         }
+    }
+
+    /// A cache whose background read-ahead runs at once, in the read that starts it.
+    static func cache(capacity: Int = 512) -> PlanCache {
+        PlanCache(capacity: capacity, initialWindow: 4, maxWindow: 64, start: { $0() })
     }
 
     func read(_ asset: Asset, _ cache: PlanCache, _ source: Source, location: LocationPolicy = .strip, metadata: MetadataPolicy = .keep)
         throws(ViewLayerError) -> ServedPlan
     {
-        try cache.plan(of: asset, location: location, metadata: metadata) { (ahead: Int) throws(ViewLayerError) -> PlanBatch in
-            try source.fetch(asset, ahead: ahead)
-        }
+        try cache.plan(
+            of: asset, location: location, metadata: metadata,
+            fetch: { (ahead: Int) throws(ViewLayerError) -> PlanBatch in try source.fetch(asset, ahead: ahead) },
+            readAhead: { (cursor: PlanCursor, count: Int) throws(ViewLayerError) -> PlansAhead in
+                try source.fetch(at: cursor, count: count)
+            })
     }
 
+    /// One fetch of the first plan; from then on, each time the reader is halfway through
+    /// the plans read ahead, the next window (twice as large, up to 64) is read ahead.
     @Test func aReaderGoingThroughAFolderFindsThePlansReadAhead() throws {
         let assets = Self.assets(300)
         let source = Source(assets)
-        let cache = PlanCache(capacity: 512, initialWindow: 4, maxWindow: 64)
+        let cache = Self.cache()
         for asset in assets { #expect(try read(asset, cache, source) == Self.plan(of: asset)) }
-        // 1 + 4, then 1 + 8, 1 + 16, ... up to 1 + 64 plans per fetch.
-        #expect(source.fetched.map(\.ahead) == [4, 8, 16, 32, 64, 64, 64, 64])
-        #expect(source.fetched.map(\.id) == [0, 5, 14, 31, 64, 129, 194, 259].map { assets[$0].id })
+        #expect(source.fetched.map(\.ahead) == [4])
+        #expect(source.readAhead.map(\.count) == [8, 16, 32, 64, 64, 64, 64])
+        #expect(source.readAhead.map(\.id) == [5, 13, 29, 61, 125, 189, 253].map { assets[$0].id })
         // Read again: every plan is kept, nothing is fetched.
         for asset in assets { _ = try read(asset, cache, source) }
-        #expect(source.fetched.count == 8)
+        #expect(source.fetched.count == 1)
+        #expect(source.readAhead.count == 7)
+    }
+
+    /// A reader ahead of the read-ahead (it failed, or has not ended) misses on the plan
+    /// after the last one read ahead: that fetch doubles the window itself.
+    @Test func aMissRightAfterTheReadAheadDoublesTheWindow() throws {
+        let assets = Self.assets(100)
+        let source = Source(assets)
+        source.failsReadAhead = true
+        let cache = Self.cache()
+        for asset in assets { #expect(try read(asset, cache, source) == Self.plan(of: asset)) }
+        #expect(source.fetched.map(\.ahead) == [4, 8, 16, 32, 64])
+        #expect(source.fetched.map(\.id) == [0, 5, 14, 31, 64].map { assets[$0].id })
     }
 
     @Test func aMissElsewhereReadsAheadLittle() throws {
         let assets = Self.assets(200)
         let source = Source(assets)
-        let cache = PlanCache(capacity: 512, initialWindow: 4, maxWindow: 64)
+        let cache = Self.cache()
         for asset in assets[0..<20] { _ = try read(asset, cache, source) }
-        #expect(source.fetched.map(\.ahead) == [4, 8, 16])
+        #expect(source.fetched.map(\.ahead) == [4])
+        #expect(source.readAhead.map(\.count) == [8, 16])
         // A jump past the plans read ahead: the window starts again.
         _ = try read(assets[150], cache, source)
         _ = try read(assets[100], cache, source)
-        #expect(source.fetched.map(\.ahead) == [4, 8, 16, 4, 4])
-        // Going on after the jump doubles again.
+        #expect(source.fetched.map(\.ahead) == [4, 4, 4])
+        // Going on after the jump reads ahead again.
         for asset in assets[101..<115] { _ = try read(asset, cache, source) }
-        #expect(source.fetched.map(\.ahead) == [4, 8, 16, 4, 4, 8, 16])
+        #expect(source.fetched.map(\.ahead) == [4, 4, 4])
+        #expect(source.readAhead.map(\.count) == [8, 16, 8, 16])
+        #expect(source.readAhead.map(\.id) == [5, 13, 105, 113].map { assets[$0].id })
     }
 
-    /// Each pair of policies has its window: two views read in turn both read ahead.
+    /// Each pair of policies has its read-ahead: three views read in turn all read ahead.
     @Test func viewsReadInTurnEachReadAhead() throws {
         let assets = Self.assets(40)
         let source = Source(assets)
-        let cache = PlanCache(capacity: 512, initialWindow: 4, maxWindow: 64)
+        let cache = Self.cache()
         for asset in assets {
             _ = try read(asset, cache, source, location: .strip)
             _ = try read(asset, cache, source, location: .coarse)
             _ = try read(asset, cache, source, location: .strip, metadata: .private)
         }
-        #expect(source.fetched.map(\.ahead) == [4, 4, 4, 8, 8, 8, 16, 16, 16, 32, 32, 32])
+        #expect(source.fetched.map(\.ahead) == [4, 4, 4])
+        #expect(source.readAhead.map(\.count) == [8, 8, 8, 16, 16, 16, 32, 32, 32])
     }
 
     /// A plan read ahead belongs to the version of the file the source had: an asset of
@@ -92,7 +134,7 @@ struct PlanCacheTests {
     @Test func aPlanReadAheadServesOnlyItsVersion() throws {
         let assets = Self.assets(10)
         let source = Source(assets)
-        let cache = PlanCache()
+        let cache = Self.cache()
         _ = try read(assets[0], cache, source)
         #expect(cache.holds(assets[1], location: .strip, metadata: .keep))
         #expect(!cache.holds(assets[1], location: .coarse, metadata: .keep))
@@ -120,7 +162,7 @@ struct PlanCacheTests {
         let source = Source(assets)
         var gone = assets[3]
         gone.size += 1
-        let cache = PlanCache(capacity: 8, initialWindow: 4, maxWindow: 64)
+        let cache = Self.cache(capacity: 8)
         #expect(throws: ViewLayerError.stale) { try read(gone, cache, source) }
         #expect(!cache.holds(assets[4], location: .strip, metadata: .keep))
         for asset in assets { _ = try read(asset, cache, source) }
