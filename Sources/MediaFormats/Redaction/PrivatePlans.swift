@@ -32,12 +32,12 @@ public struct PrivatePlans: Hashable, Sendable {
             var reader = PlanReader(bytes: bytes)
             let version = try reader.byte()
             guard version == Self.encodingVersion else { throw .unsupportedVersion(version) }
-            _ = try RedactionPlan(from: &reader)
+            try RedactionPlan.check(&reader)
             for _ in 0..<2 {
                 if reader.remaining > 0, bytes[reader.position] == Self.samePlan {
                     reader.position += 1
                 } else {
-                    _ = try RedactionPlan(from: &reader)
+                    try RedactionPlan.check(&reader)
                 }
             }
             guard reader.isAtEnd else { throw .trailingBytes(at: reader.position) }

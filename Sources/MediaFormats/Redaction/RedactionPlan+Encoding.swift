@@ -83,43 +83,77 @@ extension RedactionPlan {
     static let maxDecodedPatchBytes = 1 << 26
 
     init(from reader: inout PlanReader) throws(RedactionPlanDecodingError) {
+        var patches: [Patch] = []
+        let source = reader.bytes
+        let reason = try Self.walk(&reader) { offset, length, body in
+            switch body {
+            case .literal(let start): patches.append(Patch(offset: offset, bytes: Array(source[start..<(start + length)])))
+            case .fill(let byte): patches.append(Patch(offset: offset, bytes: [UInt8](repeating: byte, count: length)))
+            }
+        }
+        self = reason.map { .withheld(reason: $0) } ?? .patches(patches)
+    }
+
+    /// Checks one encoded plan exactly as decoding does, building nothing: the stored
+    /// private plans are checked when fetched and overlaid from their encoding.
+    static func check(_ reader: inout PlanReader) throws(RedactionPlanDecodingError) {
+        _ = try walk(&reader) { _, _, _ in }
+    }
+
+    /// Where a patch's bytes are in an encoding.
+    enum EncodedPatchBody {
+        /// `length` bytes from this position of the encoding.
+        case literal(at: Int)
+        /// One byte, `length` times.
+        case fill(UInt8)
+    }
+
+    /// Walks one encoded plan, checking every rule, and hands each patch to `patch` (its
+    /// offset, length and body); returns the reason of a withheld plan, nil for patches.
+    static func walk(
+        _ reader: inout PlanReader, _ patch: (_ offset: Int64, _ length: Int, _ body: EncodedPatchBody) -> Void
+    ) throws(RedactionPlanDecodingError) -> String? {
         let tag = try reader.byte()
         switch tag {
         case 0:
             let count = try reader.varint()
-            var patches: [Patch] = []
             var previousEnd: Int64 = 0
             var total = 0
             var remaining = count
+            var first = true
             while remaining > 0 {
                 remaining -= 1
                 let at = reader.position
                 let gap = try reader.varint()
                 let length = try reader.varint()
                 guard length > 0 else { throw .malformedPatch(at: at) }
-                guard patches.isEmpty || gap > 0 else { throw .malformedPatch(at: at) }
+                guard first || gap > 0 else { throw .malformedPatch(at: at) }
                 guard gap <= UInt64(Int64.max - previousEnd), length <= UInt64(Self.maxDecodedPatchBytes - total) else {
                     throw .malformedPatch(at: at)
                 }
                 let offset = previousEnd + Int64(gap)
                 guard Int64(length) <= Int64.max - offset else { throw .malformedPatch(at: at) }
-                let bytes: [UInt8]
+                let body: EncodedPatchBody
                 switch try reader.byte() {
-                case 0: bytes = try reader.bytes(Int(length))
-                case 1: bytes = [UInt8](repeating: try reader.byte(), count: Int(length))
+                case 0:
+                    guard Int(length) <= reader.remaining else { throw .truncated }
+                    body = .literal(at: reader.position)
+                    reader.position += Int(length)
+                case 1: body = .fill(try reader.byte())
                 default: throw .malformedPatch(at: at)
                 }
+                patch(offset, Int(length), body)
                 total += Int(length)
-                patches.append(Patch(offset: offset, bytes: bytes))
                 previousEnd = offset + Int64(length)
+                first = false
             }
-            self = .patches(patches)
+            return nil
         case 1:
             let length = try reader.varint()
             guard length <= UInt64(reader.remaining) else { throw .truncated }
             let bytes = try reader.bytes(Int(length))
             guard let reason = String(validating: bytes, as: UTF8.self) else { throw .invalidText }
-            self = .withheld(reason: reason)
+            return reason
         default:
             throw .unknownPlanKind(tag)
         }

@@ -2,13 +2,15 @@ import MediaFormats
 import PhotoCore
 import Synchronization
 
-/// Reads the redaction plan a file is served with from the catalog's `assets` row, for the
-/// read path (`RedactionPlanSource`): the views keep no plans, so a read of a redacted view
-/// fetches its plan here (once per file and version, see `ViewLayer`'s plan cache).
+/// Reads the redaction plan a file is served with from the catalog, for the read path
+/// (`RedactionPlanSource`): the views keep no plans, so a read of a redacted view fetches
+/// its plan here (once per file and version, see `ViewLayer`'s plan cache), with the plans
+/// of the files after it in its folder when the cache reads ahead.
 ///
 /// It has a read-only connection of its own, opened on first use: FUSE threads then never
 /// wait for the catalog's writer connection, which an index run holds for whole batches
-/// (WAL mode lets a reader go on beside a writer). One lookup by primary key per fetch.
+/// (WAL mode lets a reader go on beside a writer). One range read of the plan column's
+/// covering index (`Schema.planIndexesStep`) per fetch.
 public final class StoredPlans: RedactionPlanSource {
     private let path: String
     private let connection = Mutex<Database?>(nil)
@@ -28,9 +30,38 @@ public final class StoredPlans: RedactionPlanSource {
     }
 
     public func plan(of asset: Asset, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError) -> ServedPlan {
-        let found: ServedPlan?
+        try plans(from: asset, ahead: 0, location: location, metadata: metadata).plan
+    }
+
+    public func plans(from asset: Asset, ahead: Int, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError)
+        -> PlanBatch
+    {
+        let found = try withConnection(asset.id) { (db: Database) throws(CatalogError) -> PlanBatch? in
+            try Self.read(from: asset, ahead: max(0, ahead), location: location, metadata: metadata, in: db)
+        }
+        guard let found else { throw .stale }
+        return found
+    }
+
+    public func plans(at cursor: PlanCursor, count: Int, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError)
+        -> PlansAhead
+    {
+        try withConnection(cursor.id) { (db: Database) throws(CatalogError) -> PlansAhead in
+            let s = try db.statement(Self.query(location: location, metadata: metadata))
+            defer { s.reset() }
+            try s.bind(1, cursor.path.bytes)
+            try s.bind(2, max(0, count) + 1)
+            var ahead = PlansAhead()
+            try Self.readAhead(s, count: max(0, count), metadata: metadata, into: &ahead)
+            return ahead
+        }
+    }
+
+    /// Runs `body` on the connection (opened if it is not yet); a catalog error is the
+    /// read's `.planUnavailable`.
+    private func withConnection<T: Sendable>(_ id: AssetID, _ body: (Database) throws(CatalogError) -> T) throws(ViewLayerError) -> T {
         do throws(CatalogError) {
-            found = try connection.withLock { (db: inout Database?) throws(CatalogError) -> ServedPlan? in
+            return try connection.withLock { (db: inout Database?) throws(CatalogError) -> T in
                 let open: Database
                 if let db {
                     open = db
@@ -38,13 +69,11 @@ public final class StoredPlans: RedactionPlanSource {
                     open = try Self.open(path)
                 }
                 db = open
-                return try Self.read(asset, location: location, metadata: metadata, in: open)
+                return try body(open)
             }
         } catch {
-            throw .planUnavailable("read the redaction plan of \(asset.id.rawValue) from the catalog: \(error)")
+            throw .planUnavailable("read the redaction plan of \(id.rawValue) from the catalog: \(error)")
         }
-        guard let found else { throw .stale }
-        return found
     }
 
     /// The read-only connection (immutable when not even SQLite's shared memory can be made).
@@ -56,26 +85,66 @@ public final class StoredPlans: RedactionPlanSource {
         }
     }
 
-    /// The plan in the row of `asset`; nil when the row holds another version of its file
-    /// or is gone.
-    private static func read(_ asset: Asset, location: LocationPolicy, metadata: MetadataPolicy, in db: Database) throws(CatalogError)
-        -> ServedPlan?
+    /// The plan of `asset` and of up to `ahead` rows after its path; nil when the catalog
+    /// holds no row of that version of its file at its path (another version, re-indexed
+    /// since the views were built, or gone).
+    private static func read(from asset: Asset, ahead: Int, location: LocationPolicy, metadata: MetadataPolicy, in db: Database)
+        throws(CatalogError) -> PlanBatch?
     {
-        let column =
-            switch (metadata, location) {
-            case (.private, _): "private_plans"
-            case (.keep, .coarse): "redaction_coarse"
-            case (.keep, _): "redaction_strip"
-            }
-        let s = try db.statement("SELECT size, mtime_ns, inode, ctime_ns, \(column) FROM assets WHERE id = ?1")
+        let s = try db.statement(query(location: location, metadata: metadata))
         defer { s.reset() }
-        try s.bind(1, asset.id.rawValue)
-        // No row, or a row of another version (re-indexed since the views were built): the
-        // plan would not fit the bytes the views promise.
-        guard try s.step(), s.int64(0) == asset.size, s.int64(1) == asset.mtimeNanoseconds,
-            UInt64(bitPattern: s.int64(2)) == asset.inode, s.int64(3) == asset.ctimeNanoseconds
+        try s.bind(1, asset.path.bytes)
+        // One more row than read ahead: the asset after the last one, for `PlansAhead.next`.
+        try s.bind(2, ahead + 2)
+        // The plan would not fit the bytes the views promise unless the row is this version.
+        guard try s.step(), s.withTextBytes(0, { $0.elementsEqual(asset.id.rawValue.utf8) }), s.int64(1) == asset.size,
+            s.int64(2) == asset.mtimeNanoseconds, UInt64(bitPattern: s.int64(3)) == asset.inode, s.int64(4) == asset.ctimeNanoseconds
         else { return nil }
-        if metadata == .private { return .privatePlans(try AssetRows.privatePlans(s, 4, asset.id.rawValue)) }
-        return .location(try AssetRows.plan(s, 4, asset.id.rawValue))
+        var batch = PlanBatch(plan: try plan(s, metadata: metadata, id: asset.id.rawValue))
+        try readAhead(s, count: ahead, metadata: metadata, into: &batch.ahead)
+        return batch
+    }
+
+    /// Reads the rows left in `s` into `ahead`: up to `count` plans, then the next cursor.
+    private static func readAhead(_ s: Statement, count: Int, metadata: MetadataPolicy, into ahead: inout PlansAhead) throws(CatalogError) {
+        while try s.step() {
+            guard let id = s.withTextBytes(0, { AssetID(utf8: $0) }) else { continue }
+            guard ahead.plans.count < count else {
+                ahead.next = PlanCursor(id: id, path: LibraryPath(bytes: s.blob(6)))
+                return
+            }
+            // A plan that does not decode is left for its own read to refuse.
+            guard let plan = try? plan(s, metadata: metadata, id: id.rawValue) else { continue }
+            ahead.plans.append(
+                VersionedPlan(
+                    id: id, size: s.int64(1), mtimeNanoseconds: s.int64(2), inode: UInt64(bitPattern: s.int64(3)),
+                    ctimeNanoseconds: s.int64(4), plan: plan))
+        }
+    }
+
+    /// The fetch of a plan and the plans after it for a view with these policies: from
+    /// path `?1` on, `?2` rows of id, size, mtime, inode, ctime, plan and path.
+    static func query(location: LocationPolicy, metadata: MetadataPolicy) -> String {
+        switch (metadata, location) {
+        case (.private, _): privateQuery
+        case (.keep, .coarse): coarseQuery
+        case (.keep, _): stripQuery
+        }
+    }
+
+    private static let stripQuery = query(column: "redaction_strip", index: "assets_plan_strip")
+    private static let coarseQuery = query(column: "redaction_coarse", index: "assets_plan_coarse")
+    private static let privateQuery = query(column: "private_plans", index: "assets_plan_private")
+
+    /// The covering index is named: SQLite's planner would read `assets` itself, whose
+    /// oversized cells make each lookup an order slower.
+    private static func query(column: String, index: String) -> String {
+        "SELECT id, size, mtime_ns, inode, ctime_ns, \(column), path FROM assets INDEXED BY \(index) WHERE path >= ?1 ORDER BY path LIMIT ?2"
+    }
+
+    /// The plan in column 5 of the current row.
+    private static func plan(_ s: Statement, metadata: MetadataPolicy, id: String) throws(CatalogError) -> ServedPlan {
+        if metadata == .private { return .privatePlans(try AssetRows.privatePlans(s, 5, id)) }
+        return .location(try AssetRows.plan(s, 5, id))
     }
 }

@@ -26,9 +26,10 @@
 /// Version 6: rule grants, exclusions, expiry, one-time runs (see `Schema+GrantTerms.swift`).
 /// Version 7: `apps.representation` and `apps.quality` (see `Schema+Representation.swift`).
 /// Version 8: `apps.metadata`, `assets.private_plans` (see `Schema+MetadataPolicy.swift`).
+/// Version 9: covering indexes for the read path's plan fetch (see `Schema+PlanIndexes.swift`).
 enum Schema {
     /// The newest schema version this code writes and understands.
-    static let currentVersion = 8
+    static let currentVersion = 9
 
     /// The SQL that takes a catalog from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -100,6 +101,7 @@ enum Schema {
         grantTermsStep,
         representationStep,
         metadataPolicyStep,
+        planIndexesStep,
     ]
 
     /// Brings the database to `currentVersion`; a no-op when it is there already.

@@ -204,12 +204,18 @@ public struct ViewLayer: Sendable {
     }
 
     /// The plan a read of `asset` under both policies overlays: from the layer's cache, or
-    /// fetched from `plans`; one of the other kind of view is refused.
+    /// fetched from `plans` with the plans of the files after it (read ahead, and further
+    /// in the background); one of the other kind of view is refused.
     func servedPlan(of asset: Asset, location: LocationPolicy, metadata: MetadataPolicy) throws(ViewLayerError) -> ServedPlan {
         let plans = self.plans
-        let plan = try planCache.plan(of: asset, location: location, metadata: metadata) { () throws(ViewLayerError) -> ServedPlan in
-            try plans.plan(of: asset, location: location, metadata: metadata)
-        }
+        let plan = try planCache.plan(
+            of: asset, location: location, metadata: metadata,
+            fetch: { (ahead: Int) throws(ViewLayerError) -> PlanBatch in
+                try plans.plans(from: asset, ahead: ahead, location: location, metadata: metadata)
+            },
+            readAhead: { (cursor: PlanCursor, count: Int) throws(ViewLayerError) -> PlansAhead in
+                try plans.plans(at: cursor, count: count, location: location, metadata: metadata)
+            })
         switch (plan, metadata) {
         case (.location, .keep), (.privatePlans, .private): return plan
         default: throw .planUnavailable("a plan of the other metadata policy")

@@ -87,3 +87,106 @@ struct StoredPlansTests {
         }
     }
 }
+
+/// Read-ahead: one fetch gives the plans of the files after the one read, in library path
+/// order, each with the version of its file, from the plan columns' covering indexes.
+@Suite("stored plans: read-ahead from the covering indexes")
+struct StoredPlansReadAheadTests {
+    static let photos = [
+        "a/1.jpg": "Ada", "a/2.jpg": "Grace Hopper", "a/3.jpg": "Alan Turing", "a/4.jpg": "Emmy Noether", "b/1.jpg": "Kurt Gödel",
+    ]
+
+    @Test func aFetchReadsAheadInPathOrderWithEachFilesVersion() throws {
+        let library = try TestLibrary(folders: ["a", "b"], photos: Self.photos)
+        let records = try ["a/1.jpg", "a/2.jpg", "a/3.jpg", "a/4.jpg", "b/1.jpg"].map { path in
+            try #require(try library.catalog.asset(at: LibraryPath(path)))
+        }
+        let plans = StoredPlans(path: library.catalogPath)
+        for (location, metadata) in [(LocationPolicy.strip, MetadataPolicy.keep), (.coarse, .keep), (.strip, .private)] {
+            func served(_ record: AssetRecord) -> ServedPlan {
+                metadata == .private ? .privatePlans(record.redaction.privatePlans) : .location(record.redaction.plan(for: location))
+            }
+            let batch = try plans.plans(from: records[0].asset, ahead: 2, location: location, metadata: metadata)
+            #expect(batch.plan == served(records[0]))
+            #expect(
+                batch.ahead.plans
+                    == records[1...2].map {
+                        VersionedPlan(
+                            id: $0.asset.id, size: $0.asset.size, mtimeNanoseconds: $0.asset.mtimeNanoseconds, inode: $0.asset.inode,
+                            ctimeNanoseconds: $0.asset.ctimeNanoseconds, plan: served($0))
+                    })
+            #expect(batch.ahead.next == PlanCursor(id: records[3].asset.id, path: records[3].asset.path))
+            // Past the end: what there is, and no next.
+            let last = try plans.plans(from: records[3].asset, ahead: 5, location: location, metadata: metadata)
+            #expect(last.ahead.plans.map(\.id) == [records[4].asset.id])
+            #expect(last.ahead.next == nil)
+            #expect(try plans.plans(from: records[4].asset, ahead: 0, location: location, metadata: metadata).ahead.plans.isEmpty)
+            // A read-ahead from a cursor: that asset first.
+            let ahead = try plans.plans(at: try #require(batch.ahead.next), count: 1, location: location, metadata: metadata)
+            #expect(ahead.plans.map(\.id) == [records[3].asset.id])
+            #expect(ahead.plans.first?.plan == served(records[3]))
+            #expect(ahead.next == PlanCursor(id: records[4].asset.id, path: records[4].asset.path))
+        }
+    }
+
+    /// The asset asked for is checked as before: another version, or another file now at
+    /// its path, is stale.
+    @Test func theAssetAskedForMustBeThatVersionAtItsPath() throws {
+        let library = try TestLibrary(folders: ["a", "b"], photos: Self.photos)
+        let asset = try #require(try library.catalog.asset(at: LibraryPath("a/2.jpg"))?.asset)
+        let plans = StoredPlans(path: library.catalogPath)
+        var moved = asset
+        moved.path = LibraryPath("a/1.jpg")
+        var elsewhere = asset
+        elsewhere.path = LibraryPath("a/25.jpg")
+        var changed = asset
+        changed.ctimeNanoseconds += 1
+        for other in [moved, elsewhere, changed] {
+            #expect(throws: ViewLayerError.stale, "\(other.path)") {
+                try plans.plans(from: other, ahead: 3, location: .strip, metadata: .keep)
+            }
+        }
+    }
+
+    /// A plan read ahead that does not decode is left out; its own read fails closed.
+    @Test func anUndecodablePlanReadAheadIsLeftOut() throws {
+        let library = try TestLibrary(folders: ["a", "b"], photos: Self.photos)
+        let first = try #require(try library.catalog.asset(at: LibraryPath("a/1.jpg"))?.asset)
+        let broken = try #require(try library.catalog.asset(at: LibraryPath("a/2.jpg"))?.asset)
+        let db = try Database(path: library.catalogPath)
+        let update = try db.statement("UPDATE assets SET redaction_strip = ?1 WHERE id = ?2")
+        try update.bind(1, [0, 1])
+        try update.bind(2, broken.id.rawValue)
+        try update.run()
+        let plans = StoredPlans(path: library.catalogPath)
+        let batch = try plans.plans(from: first, ahead: 2, location: .strip, metadata: .keep)
+        let after = try ["a/3.jpg", "a/4.jpg"].map { try #require(try library.catalog.asset(at: LibraryPath($0))?.asset.id) }
+        #expect(batch.ahead.plans.map(\.id) == after)
+        do {
+            let served = try plans.plan(of: broken, location: .strip, metadata: .keep)
+            Issue.record("an undecodable plan was served: \(served)")
+        } catch {
+            guard case .planUnavailable = error else {
+                Issue.record("\(error), not planUnavailable")
+                return
+            }
+        }
+    }
+
+    /// Every fetch is answered from a covering index in path order (no read of `assets`
+    /// itself, whose lookups are an order slower), on a catalog migrated to the current version.
+    @Test func everyFetchReadsACoveringIndex() throws {
+        let library = try TestLibrary(photos: ["a.jpg": "Ada"])
+        let db = try Database(path: library.catalogPath)
+        for (location, metadata) in [
+            (LocationPolicy.strip, MetadataPolicy.keep), (.coarse, .keep), (.strip, .private), (.coarse, .private),
+        ] {
+            let explain = try db.statement("EXPLAIN QUERY PLAN " + StoredPlans.query(location: location, metadata: metadata))
+            var details: [String] = []
+            while try explain.step() { details.append(explain.text(3)) }
+            explain.reset()
+            #expect(details.count == 1 && details[0].contains("USING COVERING INDEX assets_plan_"), "\(location) \(metadata): \(details)")
+            #expect(!details.joined().contains("TEMP B-TREE"), "\(location) \(metadata): sorted apart: \(details)")
+        }
+    }
+}
