@@ -24,12 +24,12 @@ extension ViewListing {
         guard position >= 0 else { return }
         switch source {
         case .part(let part, let directory):
-            let count = part.nodes[Int(directory)].children.count
+            let count = part.records[Int(directory)].children.count
             var next = position
             while next < count {
-                let child = Int(part.nodes[Int(directory)].children[next])
-                let going = part.nodes[child].name.withUnsafeBufferPointer { name in
-                    body(part.nodes[child].inode, name, part.nodes[child].kind)
+                let child = Int(part.records[Int(directory)].children[next])
+                let going = part.names.withName(part.records[child].name) { name in
+                    body(part.records[child].inode, name, part.records[child].kind)
                 }
                 if !going { return }
                 next += 1

@@ -3,6 +3,9 @@ import MediaFormats
 /// One name in the mounted tree: a directory, the control file, or one asset as one view
 /// shows it. The same asset in two views is two nodes with two inodes, because a view may
 /// serve different bytes (redaction) and must not share page cache with another.
+///
+/// Parts store nodes as `PartNode`s (the name in the part's `NameArena`); a `ViewNode` is
+/// made from one when a query asks for it.
 public struct ViewNode: Sendable {
     /// The inode number the kernel sees; stable per (view directory, asset) across snapshots.
     public let inode: UInt64
@@ -12,17 +15,47 @@ public struct ViewNode: Sendable {
     public let name: [UInt8]
     /// Who may see the node: decides lookups, listings, ownership and mode bits.
     public let scope: ViewScope
-    /// Children in listing order (directories only; node indices into the tree).
+    /// Children in listing order (directories only; node indices into the part).
     var children: [Int32]
-    // `kind` and `representation` come last so that they share one eight-byte word: a
-    // library of 1,000,000 assets holds four million nodes.
     public internal(set) var kind: ViewNodeKind
     /// What a file serves: the asset's bytes, or the compatible JPEG made from them (which
     /// has its own name, inode and size).
     public let representation: FileRepresentation
 
+    /// The node stored as `stored`, its name read from `names`.
+    init(_ stored: PartNode, names: NameArena) {
+        inode = stored.inode
+        parent = stored.parent
+        name = names.name(stored.name)
+        scope = stored.scope
+        children = stored.children
+        kind = stored.kind
+        representation = stored.representation
+    }
+
+    /// Whether the node is a directory.
+    public var isDirectory: Bool {
+        if case .directory = kind { return true }
+        return false
+    }
+}
+
+/// A node as a part stores it: its name is a span of the part's `NameArena`, so that a
+/// node holds no buffer of its own (only a directory's `children`).
+struct PartNode: Sendable {
+    let inode: UInt64
+    let parent: UInt64
+    let name: NameSpan
+    let scope: ViewScope
+    /// Children in listing order (directories only; node indices into the part).
+    var children: [Int32]
+    // `kind` and `representation` come last so that they share one eight-byte word: a
+    // library of 1,000,000 assets holds four million nodes.
+    var kind: ViewNodeKind
+    let representation: FileRepresentation
+
     init(
-        inode: UInt64, parent: UInt64, name: [UInt8], kind: ViewNodeKind, scope: ViewScope, representation: FileRepresentation = .original
+        inode: UInt64, parent: UInt64, name: NameSpan, kind: ViewNodeKind, scope: ViewScope, representation: FileRepresentation = .original
     ) {
         self.inode = inode
         self.parent = parent
@@ -34,7 +67,7 @@ public struct ViewNode: Sendable {
     }
 
     /// Whether the node is a directory.
-    public var isDirectory: Bool {
+    var isDirectory: Bool {
         if case .directory = kind { return true }
         return false
     }

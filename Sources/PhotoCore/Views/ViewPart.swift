@@ -5,9 +5,12 @@ import MediaFormats
 /// `apps/` and its files). A grant change rebuilds one app's part and shares every other
 /// part with the tree it replaces; an open directory keeps only the part it lists.
 ///
-/// Node positions (`children`, the tables) are indices into this part's `nodes`.
+/// Node positions (`children`, the tables) are indices into this part's `records`.
 final class ViewPart: Sendable {
-    let nodes: ChunkedArray<ViewNode>
+    /// The stored nodes.
+    let records: ChunkedArray<PartNode>
+    /// Every node's name.
+    let names: NameArena
     /// Node positions by inode.
     let inodeTable: NodeTable
     /// Node positions by (parent inode, name).
@@ -15,16 +18,30 @@ final class ViewPart: Sendable {
     /// Positions of nodes a patch removed (in no table, in no listing): reused by the next patch.
     let free: [Int32]
 
-    init(nodes: ChunkedArray<ViewNode>, inodeTable: NodeTable, entryTable: NodeTable, free: [Int32] = []) {
-        self.nodes = nodes
+    init(records: ChunkedArray<PartNode>, names: NameArena, inodeTable: NodeTable, entryTable: NodeTable, free: [Int32] = []) {
+        self.records = records
+        self.names = names
         self.inodeTable = inodeTable
         self.entryTable = entryTable
         self.free = free
     }
 
+    /// The nodes by position, each made into a `ViewNode` when read (its name copied out).
+    var nodes: Nodes { Nodes(part: self) }
+
+    /// The nodes of a part by position, made into `ViewNode`s on reading.
+    struct Nodes {
+        let part: ViewPart
+        var count: Int { part.records.count }
+        subscript(position: Int) -> ViewNode { ViewNode(part.records[position], names: part.names) }
+    }
+
+    /// The node at `position` as a `ViewNode`.
+    func node(at position: Int32) -> ViewNode { ViewNode(records[Int(position)], names: names) }
+
     /// Whether the node at `position` is in the part (not a removed node's leftover).
     func isLive(_ position: Int) -> Bool {
-        let inode = nodes[position].inode
+        let inode = records[position].inode
         return self.position(of: inode, hash: NodeTable.hash(inode: inode)) == Int32(position)
     }
 
@@ -33,25 +50,25 @@ final class ViewPart: Sendable {
 
     /// The position of the node with this inode, given `NodeTable.hash(inode:)` of it.
     func position(of inode: UInt64, hash: Int) -> Int32? {
-        inodeTable.find(hash: hash) { nodes[Int($0)].inode == inode }
+        inodeTable.find(hash: hash) { records[Int($0)].inode == inode }
     }
 
     /// The position of `name` in directory `parent`, given `NodeTable.hash(parent:name:)`.
     func position(parent: UInt64, name: [UInt8], hash: Int) -> Int32? {
         entryTable.find(hash: hash) { position in
-            let node = nodes[Int(position)]
-            return node.parent == parent && node.name == name
+            records[Int(position)].parent == parent && names.name(records[Int(position)].name, equals: name)
         }
     }
 
     /// The first node: the root of the library part, the app directory of an app part.
-    var top: ViewNode { nodes[0] }
+    var top: ViewNode { node(at: 0) }
 }
 
 /// Accumulates the nodes of one part; resolves inode collisions (within the part and with
 /// the inodes `taken` says other parts hold) by probing upward from the hashed number.
 struct ViewPartBuilder {
-    var nodes = ChunkedArray<ViewNode>()
+    var records = ChunkedArray<PartNode>()
+    var names = NameArena()
     var inodeTable: NodeTable
     var entryTable: NodeTable
     /// Whether another part of the same tree already holds an inode.
@@ -62,7 +79,7 @@ struct ViewPartBuilder {
     var free: [Int32] = []
 
     init(capacity: Int, taken: @escaping (UInt64) -> Bool = { _ in false }) {
-        nodes.reserveCapacity(capacity)
+        records.reserveCapacity(capacity)
         inodeTable = NodeTable(capacity: capacity)
         entryTable = NodeTable(capacity: capacity)
         self.taken = taken
@@ -70,25 +87,35 @@ struct ViewPartBuilder {
 
     /// A builder that continues `part` (for a patch), checking `taken` for other parts' inodes.
     init(continuing part: ViewPart, taken: @escaping (UInt64) -> Bool) {
-        nodes = part.nodes
+        records = part.records
+        names = part.names
         inodeTable = part.inodeTable
         entryTable = part.entryTable
         free = part.free
         self.taken = taken
     }
 
-    func finish() -> ViewPart { ViewPart(nodes: nodes, inodeTable: inodeTable, entryTable: entryTable, free: free) }
+    func finish() -> ViewPart { ViewPart(records: records, names: names, inodeTable: inodeTable, entryTable: entryTable, free: free) }
+
+    /// The name of the node at `position`.
+    func name(at position: Int32) -> [UInt8] { names.name(records[Int(position)].name) }
+
+    /// The hash of the node at `position` of `records` in the entry table.
+    static func entryHash(_ position: Int32, records: ChunkedArray<PartNode>, names: NameArena) -> Int {
+        let record = records[Int(position)]
+        return names.withName(record.name) { NodeTable.hash(parent: record.parent, name: $0) }
+    }
 
     /// Takes the node at `position` out of both tables (its parent's listing is the caller's
     /// business) and keeps the position for reuse.
     mutating func unlink(_ position: Int32) {
-        let nodes = self.nodes
-        let node = nodes[Int(position)]
-        inodeTable.remove(position, hash: NodeTable.hash(inode: node.inode)) { NodeTable.hash(inode: nodes[Int($0)].inode) }
-        if node.inode != ViewInode.root {
-            entryTable.remove(position, hash: NodeTable.hash(parent: node.parent, name: node.name)) {
-                NodeTable.hash(parent: nodes[Int($0)].parent, name: nodes[Int($0)].name)
-            }
+        // Copies of the arrays, not of `self`: the tables being changed must not be shared.
+        let (records, names) = (self.records, self.names)
+        let inode = records[Int(position)].inode
+        inodeTable.remove(position, hash: NodeTable.hash(inode: inode)) { NodeTable.hash(inode: records[Int($0)].inode) }
+        if inode != ViewInode.root {
+            let entryHash = { (position: Int32) in Self.entryHash(position, records: records, names: names) }
+            entryTable.remove(position, hash: entryHash(position), entryHash)
         }
         free.append(position)
     }
@@ -114,8 +141,8 @@ struct ViewPartBuilder {
     ) {
         guard !members.isEmpty else { return }
         let directoryPath = directoryPaths[directory] ?? []
-        let directoryInode = nodes[Int(directory)].inode
-        let reserved = Set(nodes[Int(directory)].children.map { NameKey(nodes[Int($0)].name) })
+        let directoryInode = records[Int(directory)].inode
+        let reserved = Set(records[Int(directory)].children.map { NameKey(name(at: $0)) })
         var inodes: [UInt64] = []
         inodes.reserveCapacity(members.count)
         let prefix = ViewInode.filePrefix(directoryPath: directoryPath)
@@ -151,25 +178,26 @@ struct ViewPartBuilder {
     ) -> Int32 {
         var inode = wanted
         var hash = NodeTable.hash(inode: inode)
-        while inodeTable.find(hash: hash, { nodes[Int($0)].inode == inode }) != nil || taken(inode) {
+        while inodeTable.find(hash: hash, { records[Int($0)].inode == inode }) != nil || taken(inode) {
             inode = inode &+ 1
             if inode < ViewInode.firstDerived { inode = ViewInode.firstDerived }
             hash = NodeTable.hash(inode: inode)
         }
-        let parentNumber = parent.map { nodes[Int($0)].inode } ?? parentInode ?? inode
-        let node = ViewNode(inode: inode, parent: parentNumber, name: name, kind: kind, scope: scope, representation: representation)
+        let parentNumber = parent.map { records[Int($0)].inode } ?? parentInode ?? inode
+        let node = PartNode(
+            inode: inode, parent: parentNumber, name: names.append(name), kind: kind, scope: scope, representation: representation)
         let index: Int32
         if let reused = free.popLast() {
             index = reused
-            nodes[Int(index)] = node
+            records[Int(index)] = node
         } else {
-            index = Int32(nodes.count)
-            nodes.append(node)
+            index = Int32(records.count)
+            records.append(node)
         }
         if inodeTable.isFull || entryTable.isFull { growTables() }
         inodeTable.insert(index, hash: hash)
         if let parent {
-            if listed { nodes[Int(parent)].children.append(index) }
+            if listed { records[Int(parent)].children.append(index) }
             entryTable.insert(index, hash: NodeTable.hash(parent: parentNumber, name: name))
         }
         if let path { directoryPaths[index] = path }
@@ -178,9 +206,9 @@ struct ViewPartBuilder {
 
     /// Doubles both tables (only when the node count outgrows the estimate made up front).
     private mutating func growTables() {
-        let nodes = self.nodes
+        let (records, names) = (self.records, self.names)
         // `grow` re-inserts every stored position: positions on the free list are in no table.
-        inodeTable.grow { NodeTable.hash(inode: nodes[Int($0)].inode) }
-        entryTable.grow { NodeTable.hash(parent: nodes[Int($0)].parent, name: nodes[Int($0)].name) }
+        inodeTable.grow { NodeTable.hash(inode: records[Int($0)].inode) }
+        entryTable.grow { Self.entryHash($0, records: records, names: names) }
     }
 }

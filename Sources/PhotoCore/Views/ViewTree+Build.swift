@@ -268,9 +268,15 @@ struct LibraryPartBuilder {
         let ordered = directories.values.sorted()
         for directory in ordered {
             addFiles(files[directory] ?? [], to: directory)
-            let names = part.nodes[Int(directory)].children.map { ($0, part.nodes[Int($0)].name) }
-            part.nodes[Int(directory)].children = names.sorted { ViewNaming.precedes($0.1, $1.1) }.map(\.0)
+            let sorted = Self.sortedByName(part.records[Int(directory)].children, in: part)
+            part.records[Int(directory)].children = sorted
         }
+    }
+
+    /// `children` (positions in `part`) in name order.
+    private static func sortedByName(_ children: [Int32], in part: ViewPartBuilder) -> [Int32] {
+        let spans = children.map { ($0, part.records[Int($0)].name) }
+        return spans.sorted { part.names.precedes($0.1, $1.1) }.map(\.0)
     }
 
     /// `value` in decimal, zero-padded to `width` digits (the by-date directory names).
