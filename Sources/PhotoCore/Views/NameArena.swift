@@ -32,7 +32,7 @@ struct NameArena: Sendable {
         let chunk = chunks.count - 1
         let offset = chunks[chunk].count
         chunks[chunk].append(contentsOf: name)
-        return NameSpan(start: UInt32(chunk) << 16 | UInt32(offset), count: UInt32(name.count))
+        return NameSpan(start: UInt32(chunk) << 16 | UInt32(offset), count: UInt16(name.count))
     }
 
     /// Calls `body` with the bytes of the name at `span`, read in place (valid during the call).
@@ -71,10 +71,11 @@ struct NameArena: Sendable {
     }
 }
 
-/// Where one name lies in a `NameArena`: chunk number and offset packed in `start`.
+/// Where one name lies in a `NameArena`: chunk number and offset packed in `start`. Six
+/// bytes, so that a `PartNode` has room for its scope index beside it.
 struct NameSpan: Hashable, Sendable {
     let start: UInt32
-    let count: UInt32
+    let count: UInt16
 
     /// The span of the empty name (the root's).
     static let empty = NameSpan(start: 0, count: 0)

@@ -22,12 +22,12 @@ public struct ViewNode: Sendable {
     /// has its own name, inode and size).
     public let representation: FileRepresentation
 
-    /// The node stored as `stored`, its name read from `names`.
-    init(_ stored: PartNode, names: NameArena) {
+    /// The node stored as `stored`, its name read from `names`, its scope from `scopes`.
+    init(_ stored: PartNode, names: NameArena, scopes: [ViewScope]) {
         inode = stored.inode
         parent = stored.parent
         name = names.name(stored.name)
-        scope = stored.scope
+        scope = scopes[Int(stored.scope)]
         children = stored.children
         kind = stored.kind
         representation = stored.representation
@@ -40,13 +40,15 @@ public struct ViewNode: Sendable {
     }
 }
 
-/// A node as a part stores it: its name is a span of the part's `NameArena`, so that a
-/// node holds no buffer of its own (only a directory's `children`).
+/// A node as a part stores it: its name is a span of the part's `NameArena` and its scope
+/// an index into the part's `scopes`, so that a node holds no buffer or string of its own
+/// (only a directory's `children`) and takes 40 bytes.
 struct PartNode: Sendable {
     let inode: UInt64
     let parent: UInt64
     let name: NameSpan
-    let scope: ViewScope
+    /// The node's scope: an index into its part's `scopes`.
+    let scope: UInt8
     /// Children in listing order (directories only; node indices into the part).
     var children: [Int32]
     // `kind` and `representation` come last so that they share one eight-byte word: a
@@ -55,7 +57,7 @@ struct PartNode: Sendable {
     let representation: FileRepresentation
 
     init(
-        inode: UInt64, parent: UInt64, name: NameSpan, kind: ViewNodeKind, scope: ViewScope, representation: FileRepresentation = .original
+        inode: UInt64, parent: UInt64, name: NameSpan, kind: ViewNodeKind, scope: UInt8, representation: FileRepresentation = .original
     ) {
         self.inode = inode
         self.parent = parent

@@ -11,6 +11,8 @@ final class ViewPart: Sendable {
     let records: ChunkedArray<PartNode>
     /// Every node's name.
     let names: NameArena
+    /// The scopes the part's nodes have (a node holds an index into them).
+    let scopes: [ViewScope]
     /// Node positions by inode.
     let inodeTable: NodeTable
     /// Node positions by (parent inode, name).
@@ -18,9 +20,13 @@ final class ViewPart: Sendable {
     /// Positions of nodes a patch removed (in no table, in no listing): reused by the next patch.
     let free: [Int32]
 
-    init(records: ChunkedArray<PartNode>, names: NameArena, inodeTable: NodeTable, entryTable: NodeTable, free: [Int32] = []) {
+    init(
+        records: ChunkedArray<PartNode>, names: NameArena, scopes: [ViewScope], inodeTable: NodeTable, entryTable: NodeTable,
+        free: [Int32] = []
+    ) {
         self.records = records
         self.names = names
+        self.scopes = scopes
         self.inodeTable = inodeTable
         self.entryTable = entryTable
         self.free = free
@@ -33,11 +39,11 @@ final class ViewPart: Sendable {
     struct Nodes {
         let part: ViewPart
         var count: Int { part.records.count }
-        subscript(position: Int) -> ViewNode { ViewNode(part.records[position], names: part.names) }
+        subscript(position: Int) -> ViewNode { ViewNode(part.records[position], names: part.names, scopes: part.scopes) }
     }
 
     /// The node at `position` as a `ViewNode`.
-    func node(at position: Int32) -> ViewNode { ViewNode(records[Int(position)], names: names) }
+    func node(at position: Int32) -> ViewNode { ViewNode(records[Int(position)], names: names, scopes: scopes) }
 
     /// Whether the node at `position` is in the part (not a removed node's leftover).
     func isLive(_ position: Int) -> Bool {
@@ -69,6 +75,7 @@ final class ViewPart: Sendable {
 struct ViewPartBuilder {
     var records = ChunkedArray<PartNode>()
     var names = NameArena()
+    var scopes: [ViewScope] = []
     var inodeTable: NodeTable
     var entryTable: NodeTable
     /// Whether another part of the same tree already holds an inode.
@@ -89,13 +96,16 @@ struct ViewPartBuilder {
     init(continuing part: ViewPart, taken: @escaping (UInt64) -> Bool) {
         records = part.records
         names = part.names
+        scopes = part.scopes
         inodeTable = part.inodeTable
         entryTable = part.entryTable
         free = part.free
         self.taken = taken
     }
 
-    func finish() -> ViewPart { ViewPart(records: records, names: names, inodeTable: inodeTable, entryTable: entryTable, free: free) }
+    func finish() -> ViewPart {
+        ViewPart(records: records, names: names, scopes: scopes, inodeTable: inodeTable, entryTable: entryTable, free: free)
+    }
 
     /// The name of the node at `position`.
     func name(at position: Int32) -> [UInt8] { names.name(records[Int(position)].name) }
@@ -131,10 +141,13 @@ struct ViewPartBuilder {
     /// existing children; `previous` gives the name a file had in the tree being replaced.
     /// `baseNames`, when given, holds every asset's sanitized file name by position, so
     /// that the four library views of an asset share one name buffer; `ids`, when given,
-    /// every asset's id (read from a dense column rather than from each asset). Under the
+    /// every asset's id (read from a dense column rather than from each asset); `baseSpans`,
+    /// when given, where each asset's base name already lies in this part's arena, so that a
+    /// file keeping its base name stores no bytes of its own. Under the
     /// compatible `representation`, the assets it converts are named `.jpg` and numbered apart.
     mutating func addFiles(
-        _ members: [Int32], of assets: ChunkedArray<Asset>, ids: [AssetID]? = nil, baseNames: [[UInt8]]? = nil, to directory: Int32,
+        _ members: [Int32], of assets: ChunkedArray<Asset>, ids: [AssetID]? = nil, baseNames: [[UInt8]]? = nil,
+        baseSpans: [NameSpan]? = nil, to directory: Int32,
         policy: LocationPolicy,
         metadata: MetadataPolicy = .keep, scope: ViewScope, representation: Representation = .original,
         quality: Int = JPEGQualityText.defaultQuality, previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
@@ -163,17 +176,20 @@ struct ViewPartBuilder {
         }
         let names = ViewNaming.assign(candidates, reserved: reserved)
         for (position, index) in members.enumerated() {
+            let shared = forms[position] == .original && names[position] == candidates[position].base
             _ = add(
-                inode: inodes[position], parent: directory, name: names[position],
+                inode: inodes[position], parent: directory, name: names[position], stored: shared ? baseSpans?[Int(index)] : nil,
                 kind: .file(asset: index, policy: policy, metadata: metadata), scope: scope,
                 representation: forms[position], path: nil)
         }
     }
 
     /// Inserts a node, moving its inode number up past any number already taken. With
-    /// `parentInode` (the top node of an app part), the parent lives in another part.
+    /// `parentInode` (the top node of an app part), the parent lives in another part; with
+    /// `stored`, the name is the one already at that span of the arena.
     mutating func add(
-        inode wanted: UInt64, parent: Int32?, parentInode: UInt64? = nil, name: [UInt8], kind: ViewNodeKind, scope: ViewScope,
+        inode wanted: UInt64, parent: Int32?, parentInode: UInt64? = nil, name: [UInt8], stored: NameSpan? = nil, kind: ViewNodeKind,
+        scope: ViewScope,
         representation: FileRepresentation = .original, path: [UInt8]?, listed: Bool = true
     ) -> Int32 {
         var inode = wanted
@@ -184,8 +200,11 @@ struct ViewPartBuilder {
             hash = NodeTable.hash(inode: inode)
         }
         let parentNumber = parent.map { records[Int($0)].inode } ?? parentInode ?? inode
+        let scopeIndex = scopes.firstIndex(of: scope) ?? scopes.count
+        if scopeIndex == scopes.count { scopes.append(scope) }
         let node = PartNode(
-            inode: inode, parent: parentNumber, name: names.append(name), kind: kind, scope: scope, representation: representation)
+            inode: inode, parent: parentNumber, name: stored ?? names.append(name), kind: kind, scope: UInt8(scopeIndex),
+            representation: representation)
         let index: Int32
         if let reused = free.popLast() {
             index = reused

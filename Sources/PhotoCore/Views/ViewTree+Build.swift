@@ -113,6 +113,9 @@ struct LibraryPartBuilder {
     private var baseNames: [[UInt8]] = []
     /// Per asset, its id (a dense column of them, while the build runs).
     private var ids: [AssetID] = []
+    /// Per asset, where its base name lies in the part's arena: the four views of an asset
+    /// that keep the base name store it once.
+    private var baseSpans: [NameSpan] = []
 
     init(snapshot: LibrarySnapshot, previous: ViewTree?) {
         self.snapshot = snapshot
@@ -128,6 +131,7 @@ struct LibraryPartBuilder {
         let sortKeys = columns.sortKeys
         self.ids = ids
         baseNames = columns.baseNames
+        baseSpans = baseNames.map { part.names.append($0) }
         // One node per id: the first by path wins, so a duplicate can't shadow another.
         firstByID = AssetPositions(capacity: assets.count)
         var byPath: [Int32] = []
@@ -168,6 +172,7 @@ struct LibraryPartBuilder {
         buildByCamera(byDate, columns: columns, under: cameras)
         buildFolders(byPath, under: folders)
         baseNames = []
+        baseSpans = []
         self.ids = []
     }
 
@@ -175,7 +180,7 @@ struct LibraryPartBuilder {
         let previousPart = previous?.library
         let previousAssets = previous?.snapshot.assets ?? []
         part.addFiles(
-            members, of: snapshot.assets, ids: ids, baseNames: baseNames, to: directory, policy: .keep, scope: .owner
+            members, of: snapshot.assets, ids: ids, baseNames: baseNames, baseSpans: baseSpans, to: directory, policy: .keep, scope: .owner
         ) {
             inode, parent, id in
             previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
