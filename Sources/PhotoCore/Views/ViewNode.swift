@@ -12,7 +12,11 @@ public struct ViewNode: Sendable {
     /// The inode of the directory that holds this node (the root holds itself).
     public let parent: UInt64
     /// The name in the parent directory, as bytes (may be any bytes but `/` and NUL).
-    public let name: [UInt8]
+    public var name: [UInt8] { names.name(nameSpan) }
+    /// The arena of the part the node was read from, and where its name lies there: the
+    /// name is copied out only when asked for (a lookup or a listing page needs none).
+    private let names: NameArena
+    private let nameSpan: NameSpan
     /// Who may see the node: decides lookups, listings, ownership and mode bits.
     public let scope: ViewScope
     /// Children in listing order (directories only; node indices into the part).
@@ -26,7 +30,8 @@ public struct ViewNode: Sendable {
     init(_ stored: PartNode, names: NameArena, scopes: [ViewScope]) {
         inode = stored.inode
         parent = stored.parent
-        name = names.name(stored.name)
+        self.names = names
+        nameSpan = stored.name
         scope = scopes[Int(stored.scope)]
         children = stored.children
         kind = stored.kind
@@ -38,6 +43,9 @@ public struct ViewNode: Sendable {
         if case .directory = kind { return true }
         return false
     }
+
+    /// Calls `body` with the name's bytes, read in place (valid only during the call).
+    public func withName<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result { names.withName(nameSpan, body) }
 }
 
 /// A node as a part stores it: its name is a span of the part's `NameArena` and its scope
