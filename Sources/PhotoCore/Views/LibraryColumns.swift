@@ -8,13 +8,14 @@ import MediaFormats
 /// so did comparing paths held in a million separate arrays. A column is a few bytes per
 /// asset, and the paths sit back to back in one buffer.
 struct LibraryColumns {
-    let ids: [AssetID]
+    /// Each asset's id, base name and where the base name lies in the part's arena: what
+    /// naming a file reads, in one place, so that visiting assets in date order misses the
+    /// cache once per file rather than once per column.
+    let files: [LibraryFile]
     /// `effectiveDate.sortKey` (YYYYMMDDHHMMSS).
     let sortKeys: [Int64]
     /// The `by-date` day (YYYYMMDD) of each asset.
     let days: [Int64]
-    /// Each asset's sanitized file name (the last component of its path).
-    let baseNames: [[UInt8]]
     /// Each asset's `by-camera` directory, as an index into `cameraNames`.
     let cameras: [Int32]
     /// The `by-camera` directory names, each once.
@@ -23,19 +24,18 @@ struct LibraryColumns {
     private let pathBytes: [UInt8]
     private let pathStarts: [Int]
 
-    init(_ assets: ChunkedArray<Asset>) {
+    /// The columns of `assets`, each asset's base name appended to `names`.
+    init(_ assets: ChunkedArray<Asset>, names: inout NameArena) {
         let count = assets.count
-        var ids: [AssetID] = []
+        var files: [LibraryFile] = []
         var sortKeys: [Int64] = []
         var days: [Int64] = []
-        var baseNames: [[UInt8]] = []
         var cameras: [Int32] = []
         var pathStarts: [Int] = [0]
         var pathBytes: [UInt8] = []
-        ids.reserveCapacity(count)
+        files.reserveCapacity(count)
         sortKeys.reserveCapacity(count)
         days.reserveCapacity(count)
-        baseNames.reserveCapacity(count)
         cameras.reserveCapacity(count)
         pathStarts.reserveCapacity(count + 1)
         var cameraNames: [[UInt8]] = []
@@ -46,13 +46,14 @@ struct LibraryColumns {
         var last: (key: CameraKey, camera: Int32)?
         for position in 0..<count {
             // Fields read in place: copying a whole asset retains each of its parts.
-            ids.append(assets[position].id)
+            let id = assets[position].id
             let date = assets[position].effectiveDate
             sortKeys.append(date.sortKey)
             days.append(Self.day(of: date))
             assets[position].path.bytes.withUnsafeBufferPointer { path in
                 pathBytes.append(contentsOf: path)
-                baseNames.append(ViewNaming.sanitized(Self.lastComponent(of: path)))
+                let base = ViewNaming.sanitized(Self.lastComponent(of: path))
+                files.append(LibraryFile(id: id, base: base, span: names.append(base)))
             }
             pathStarts.append(pathBytes.count)
             let key = CameraKey(make: assets[position].metadata.make, model: assets[position].metadata.model)
@@ -75,10 +76,9 @@ struct LibraryColumns {
             last = (key, camera)
             cameras.append(camera)
         }
-        self.ids = ids
+        self.files = files
         self.sortKeys = sortKeys
         self.days = days
-        self.baseNames = baseNames
         self.cameras = cameras
         self.cameraNames = cameraNames
         self.pathBytes = pathBytes
@@ -103,7 +103,7 @@ struct LibraryColumns {
     /// Every asset position in path order (byte-wise, then id). A catalog read in path
     /// order is checked in one pass and not sorted again.
     func pathOrder() -> [Int] {
-        var order = Array(ids.indices)
+        var order = Array(files.indices)
         pathBytes.withUnsafeBufferPointer { bytes in
             let precedes = { (a: Int, b: Int) -> Bool in
                 let (startA, endA, startB, endB) = (pathStarts[a], pathStarts[a + 1], pathStarts[b], pathStarts[b + 1])
@@ -115,10 +115,18 @@ struct LibraryColumns {
                     offset += 1
                 }
                 let (lengthA, lengthB) = (endA - startA, endB - startB)
-                return lengthA == lengthB ? ids[a] < ids[b] : lengthA < lengthB
+                return lengthA == lengthB ? files[a].id < files[b].id : lengthA < lengthB
             }
             if !zip(order, order.dropFirst()).allSatisfy({ !precedes($1, $0) }) { order.sort(by: precedes) }
         }
         return order
     }
+}
+
+/// What naming one asset's files in the library views reads: its id, its sanitized file name
+/// and where that name lies in the part's arena (shared by the views that keep it).
+struct LibraryFile {
+    let id: AssetID
+    let base: [UInt8]
+    let span: NameSpan
 }

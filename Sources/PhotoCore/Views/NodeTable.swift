@@ -92,9 +92,14 @@ struct NodeTable: Sendable {
 
     /// The hash of a name in a directory.
     static func hash(parent: UInt64, name: [UInt8]) -> Int {
+        name.withUnsafeBufferPointer { hash(parent: parent, name: $0) }
+    }
+
+    /// The hash of a name in a directory, the name read in place.
+    static func hash(parent: UInt64, name: UnsafeBufferPointer<UInt8>) -> Int {
         var hasher = Hasher()
         hasher.combine(parent)
-        name.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(bytes: UnsafeRawBufferPointer(name))
         return hasher.finalize()
     }
 }

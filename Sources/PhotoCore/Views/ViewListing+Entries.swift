@@ -24,15 +24,14 @@ extension ViewListing {
         guard position >= 0 else { return }
         switch source {
         case .part(let part, let directory):
-            let count = part.nodes[Int(directory)].children.count
-            var next = position
-            while next < count {
-                let child = Int(part.nodes[Int(directory)].children[next])
-                let going = part.nodes[child].name.withUnsafeBufferPointer { name in
-                    body(part.nodes[child].inode, name, part.nodes[child].kind)
-                }
+            // One copy of the children array for the whole page, not one read of the
+            // directory's node per entry.
+            let children = part.records[Int(directory)].children
+            let (records, names) = (part.records, part.names)
+            for next in children.indices.dropFirst(position) {
+                let child = Int(children[next])
+                let going = names.withName(records[child].name) { name in body(records[child].inode, name, records[child].kind) }
                 if !going { return }
-                next += 1
             }
         case .apps(let apps):
             for app in apps.dropFirst(position) {

@@ -3,26 +3,69 @@ import MediaFormats
 /// One name in the mounted tree: a directory, the control file, or one asset as one view
 /// shows it. The same asset in two views is two nodes with two inodes, because a view may
 /// serve different bytes (redaction) and must not share page cache with another.
+///
+/// Parts store nodes as `PartNode`s (the name in the part's `NameArena`); a `ViewNode` is
+/// made from one when a query asks for it.
 public struct ViewNode: Sendable {
     /// The inode number the kernel sees; stable per (view directory, asset) across snapshots.
     public let inode: UInt64
     /// The inode of the directory that holds this node (the root holds itself).
     public let parent: UInt64
     /// The name in the parent directory, as bytes (may be any bytes but `/` and NUL).
-    public let name: [UInt8]
+    public var name: [UInt8] { names.name(nameSpan) }
+    /// The arena of the part the node was read from, and where its name lies there: the
+    /// name is copied out only when asked for (a lookup or a listing page needs none).
+    private let names: NameArena
+    private let nameSpan: NameSpan
     /// Who may see the node: decides lookups, listings, ownership and mode bits.
     public let scope: ViewScope
-    /// Children in listing order (directories only; node indices into the tree).
+    /// Children in listing order (directories only; node indices into the part).
     var children: [Int32]
-    // `kind` and `representation` come last so that they share one eight-byte word: a
-    // library of 1,000,000 assets holds four million nodes.
     public internal(set) var kind: ViewNodeKind
     /// What a file serves: the asset's bytes, or the compatible JPEG made from them (which
     /// has its own name, inode and size).
     public let representation: FileRepresentation
 
+    /// The node stored as `stored`, its name read from `names`, its scope from `scopes`.
+    init(_ stored: PartNode, names: NameArena, scopes: [ViewScope]) {
+        inode = stored.inode
+        parent = stored.parent
+        self.names = names
+        nameSpan = stored.name
+        scope = scopes[Int(stored.scope)]
+        children = stored.children
+        kind = stored.kind
+        representation = stored.representation
+    }
+
+    /// Whether the node is a directory.
+    public var isDirectory: Bool {
+        if case .directory = kind { return true }
+        return false
+    }
+
+    /// Calls `body` with the name's bytes, read in place (valid only during the call).
+    public func withName<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result { names.withName(nameSpan, body) }
+}
+
+/// A node as a part stores it: its name is a span of the part's `NameArena` and its scope
+/// an index into the part's `scopes`, so that a node holds no buffer or string of its own
+/// (only a directory's `children`) and takes 40 bytes.
+struct PartNode: Sendable {
+    let inode: UInt64
+    let parent: UInt64
+    let name: NameSpan
+    /// The node's scope: an index into its part's `scopes`.
+    let scope: UInt8
+    /// Children in listing order (directories only; node indices into the part).
+    var children: [Int32]
+    // `kind` and `representation` come last so that they share one eight-byte word: a
+    // library of 1,000,000 assets holds four million nodes.
+    var kind: ViewNodeKind
+    let representation: FileRepresentation
+
     init(
-        inode: UInt64, parent: UInt64, name: [UInt8], kind: ViewNodeKind, scope: ViewScope, representation: FileRepresentation = .original
+        inode: UInt64, parent: UInt64, name: NameSpan, kind: ViewNodeKind, scope: UInt8, representation: FileRepresentation = .original
     ) {
         self.inode = inode
         self.parent = parent
@@ -34,7 +77,7 @@ public struct ViewNode: Sendable {
     }
 
     /// Whether the node is a directory.
-    public var isDirectory: Bool {
+    var isDirectory: Bool {
         if case .directory = kind { return true }
         return false
     }

@@ -5,9 +5,14 @@ import MediaFormats
 /// `apps/` and its files). A grant change rebuilds one app's part and shares every other
 /// part with the tree it replaces; an open directory keeps only the part it lists.
 ///
-/// Node positions (`children`, the tables) are indices into this part's `nodes`.
+/// Node positions (`children`, the tables) are indices into this part's `records`.
 final class ViewPart: Sendable {
-    let nodes: ChunkedArray<ViewNode>
+    /// The stored nodes.
+    let records: ChunkedArray<PartNode>
+    /// Every node's name.
+    let names: NameArena
+    /// The scopes the part's nodes have (a node holds an index into them).
+    let scopes: [ViewScope]
     /// Node positions by inode.
     let inodeTable: NodeTable
     /// Node positions by (parent inode, name).
@@ -15,16 +20,34 @@ final class ViewPart: Sendable {
     /// Positions of nodes a patch removed (in no table, in no listing): reused by the next patch.
     let free: [Int32]
 
-    init(nodes: ChunkedArray<ViewNode>, inodeTable: NodeTable, entryTable: NodeTable, free: [Int32] = []) {
-        self.nodes = nodes
+    init(
+        records: ChunkedArray<PartNode>, names: NameArena, scopes: [ViewScope], inodeTable: NodeTable, entryTable: NodeTable,
+        free: [Int32] = []
+    ) {
+        self.records = records
+        self.names = names
+        self.scopes = scopes
         self.inodeTable = inodeTable
         self.entryTable = entryTable
         self.free = free
     }
 
+    /// The nodes by position, each made into a `ViewNode` when read (its name copied out).
+    var nodes: Nodes { Nodes(part: self) }
+
+    /// The nodes of a part by position, made into `ViewNode`s on reading.
+    struct Nodes {
+        let part: ViewPart
+        var count: Int { part.records.count }
+        subscript(position: Int) -> ViewNode { ViewNode(part.records[position], names: part.names, scopes: part.scopes) }
+    }
+
+    /// The node at `position` as a `ViewNode`.
+    func node(at position: Int32) -> ViewNode { ViewNode(records[Int(position)], names: names, scopes: scopes) }
+
     /// Whether the node at `position` is in the part (not a removed node's leftover).
     func isLive(_ position: Int) -> Bool {
-        let inode = nodes[position].inode
+        let inode = records[position].inode
         return self.position(of: inode, hash: NodeTable.hash(inode: inode)) == Int32(position)
     }
 
@@ -33,25 +56,26 @@ final class ViewPart: Sendable {
 
     /// The position of the node with this inode, given `NodeTable.hash(inode:)` of it.
     func position(of inode: UInt64, hash: Int) -> Int32? {
-        inodeTable.find(hash: hash) { nodes[Int($0)].inode == inode }
+        inodeTable.find(hash: hash) { records[Int($0)].inode == inode }
     }
 
     /// The position of `name` in directory `parent`, given `NodeTable.hash(parent:name:)`.
     func position(parent: UInt64, name: [UInt8], hash: Int) -> Int32? {
         entryTable.find(hash: hash) { position in
-            let node = nodes[Int(position)]
-            return node.parent == parent && node.name == name
+            records[Int(position)].parent == parent && names.name(records[Int(position)].name, equals: name)
         }
     }
 
     /// The first node: the root of the library part, the app directory of an app part.
-    var top: ViewNode { nodes[0] }
+    var top: ViewNode { node(at: 0) }
 }
 
 /// Accumulates the nodes of one part; resolves inode collisions (within the part and with
 /// the inodes `taken` says other parts hold) by probing upward from the hashed number.
 struct ViewPartBuilder {
-    var nodes = ChunkedArray<ViewNode>()
+    var records = ChunkedArray<PartNode>()
+    var names = NameArena()
+    var scopes: [ViewScope] = []
     var inodeTable: NodeTable
     var entryTable: NodeTable
     /// Whether another part of the same tree already holds an inode.
@@ -62,7 +86,7 @@ struct ViewPartBuilder {
     var free: [Int32] = []
 
     init(capacity: Int, taken: @escaping (UInt64) -> Bool = { _ in false }) {
-        nodes.reserveCapacity(capacity)
+        records.reserveCapacity(capacity)
         inodeTable = NodeTable(capacity: capacity)
         entryTable = NodeTable(capacity: capacity)
         self.taken = taken
@@ -70,25 +94,38 @@ struct ViewPartBuilder {
 
     /// A builder that continues `part` (for a patch), checking `taken` for other parts' inodes.
     init(continuing part: ViewPart, taken: @escaping (UInt64) -> Bool) {
-        nodes = part.nodes
+        records = part.records
+        names = part.names
+        scopes = part.scopes
         inodeTable = part.inodeTable
         entryTable = part.entryTable
         free = part.free
         self.taken = taken
     }
 
-    func finish() -> ViewPart { ViewPart(nodes: nodes, inodeTable: inodeTable, entryTable: entryTable, free: free) }
+    func finish() -> ViewPart {
+        ViewPart(records: records, names: names, scopes: scopes, inodeTable: inodeTable, entryTable: entryTable, free: free)
+    }
+
+    /// The name of the node at `position`.
+    func name(at position: Int32) -> [UInt8] { names.name(records[Int(position)].name) }
+
+    /// The hash of the node at `position` of `records` in the entry table.
+    static func entryHash(_ position: Int32, records: ChunkedArray<PartNode>, names: NameArena) -> Int {
+        let record = records[Int(position)]
+        return names.withName(record.name) { NodeTable.hash(parent: record.parent, name: $0) }
+    }
 
     /// Takes the node at `position` out of both tables (its parent's listing is the caller's
     /// business) and keeps the position for reuse.
     mutating func unlink(_ position: Int32) {
-        let nodes = self.nodes
-        let node = nodes[Int(position)]
-        inodeTable.remove(position, hash: NodeTable.hash(inode: node.inode)) { NodeTable.hash(inode: nodes[Int($0)].inode) }
-        if node.inode != ViewInode.root {
-            entryTable.remove(position, hash: NodeTable.hash(parent: node.parent, name: node.name)) {
-                NodeTable.hash(parent: nodes[Int($0)].parent, name: nodes[Int($0)].name)
-            }
+        // Copies of the arrays, not of `self`: the tables being changed must not be shared.
+        let (records, names) = (self.records, self.names)
+        let inode = records[Int(position)].inode
+        inodeTable.remove(position, hash: NodeTable.hash(inode: inode)) { NodeTable.hash(inode: records[Int($0)].inode) }
+        if inode != ViewInode.root {
+            let entryHash = { (position: Int32) in Self.entryHash(position, records: records, names: names) }
+            entryTable.remove(position, hash: entryHash(position), entryHash)
         }
         free.append(position)
     }
@@ -102,20 +139,21 @@ struct ViewPartBuilder {
     /// Adds `members` (asset positions in `assets`, in priority order) as files of
     /// `directory`, named without clashing with each other or with the directory's
     /// existing children; `previous` gives the name a file had in the tree being replaced.
-    /// `baseNames`, when given, holds every asset's sanitized file name by position, so
-    /// that the four library views of an asset share one name buffer; `ids`, when given,
-    /// every asset's id (read from a dense column rather than from each asset). Under the
+    /// `files`, when given, holds every asset's id and sanitized file name by position (read
+    /// from a dense column rather than from each asset) and where that name already lies in
+    /// this part's arena, so that a file keeping its base name stores no bytes of its own.
+    /// Under the
     /// compatible `representation`, the assets it converts are named `.jpg` and numbered apart.
     mutating func addFiles(
-        _ members: [Int32], of assets: ChunkedArray<Asset>, ids: [AssetID]? = nil, baseNames: [[UInt8]]? = nil, to directory: Int32,
+        _ members: [Int32], of assets: ChunkedArray<Asset>, files: [LibraryFile]? = nil, to directory: Int32,
         policy: LocationPolicy,
         metadata: MetadataPolicy = .keep, scope: ViewScope, representation: Representation = .original,
         quality: Int = JPEGQualityText.defaultQuality, previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
     ) {
         guard !members.isEmpty else { return }
         let directoryPath = directoryPaths[directory] ?? []
-        let directoryInode = nodes[Int(directory)].inode
-        let reserved = Set(nodes[Int(directory)].children.map { NameKey(nodes[Int($0)].name) })
+        let directoryInode = records[Int(directory)].inode
+        let reserved = Set(records[Int(directory)].children.map { NameKey(name(at: $0)) })
         var inodes: [UInt64] = []
         inodes.reserveCapacity(members.count)
         let prefix = ViewInode.filePrefix(directoryPath: directoryPath)
@@ -123,53 +161,65 @@ struct ViewPartBuilder {
         let convertedPrefix = ViewInode.compatibleFilePrefix(directoryPath: directoryPath, quality: quality)
         var forms: [FileRepresentation] = []
         forms.reserveCapacity(members.count)
+        // Where each member's base name lies in the arena (nil when converted or not known).
+        var spans: [NameSpan?] = []
+        spans.reserveCapacity(members.count)
         let candidates = members.map { index -> ViewNaming.Candidate in
+            let file = files?[Int(index)]
             // Fields read in place: copying a whole asset retains each of its parts.
-            let id = ids?[Int(index)] ?? assets[Int(index)].id
+            let id = file?.id ?? assets[Int(index)].id
             let converts = representation != .original && representation.servesJPEG(for: assets[Int(index)].metadata.format)
             let inode = ViewInode.file(in: converts ? convertedPrefix : prefix, asset: id)
             inodes.append(inode)
             forms.append(converts ? converted : .original)
-            var base = baseNames?[Int(index)] ?? ViewNaming.sanitized(assets[Int(index)].path.fileName)
+            spans.append(converts ? nil : file?.span)
+            var base = file?.base ?? ViewNaming.sanitized(assets[Int(index)].path.fileName)
             if converts { base = ViewNaming.jpegName(base) }
             return ViewNaming.Candidate(base: base, id: id, previous: previous(inode, directoryInode, id))
         }
         let names = ViewNaming.assign(candidates, reserved: reserved)
         for (position, index) in members.enumerated() {
+            let shared = names[position] == candidates[position].base
             _ = add(
-                inode: inodes[position], parent: directory, name: names[position],
+                inode: inodes[position], parent: directory, name: names[position], stored: shared ? spans[position] : nil,
                 kind: .file(asset: index, policy: policy, metadata: metadata), scope: scope,
                 representation: forms[position], path: nil)
         }
     }
 
     /// Inserts a node, moving its inode number up past any number already taken. With
-    /// `parentInode` (the top node of an app part), the parent lives in another part.
+    /// `parentInode` (the top node of an app part), the parent lives in another part; with
+    /// `stored`, the name is the one already at that span of the arena.
     mutating func add(
-        inode wanted: UInt64, parent: Int32?, parentInode: UInt64? = nil, name: [UInt8], kind: ViewNodeKind, scope: ViewScope,
+        inode wanted: UInt64, parent: Int32?, parentInode: UInt64? = nil, name: [UInt8], stored: NameSpan? = nil, kind: ViewNodeKind,
+        scope: ViewScope,
         representation: FileRepresentation = .original, path: [UInt8]?, listed: Bool = true
     ) -> Int32 {
         var inode = wanted
         var hash = NodeTable.hash(inode: inode)
-        while inodeTable.find(hash: hash, { nodes[Int($0)].inode == inode }) != nil || taken(inode) {
+        while inodeTable.find(hash: hash, { records[Int($0)].inode == inode }) != nil || taken(inode) {
             inode = inode &+ 1
             if inode < ViewInode.firstDerived { inode = ViewInode.firstDerived }
             hash = NodeTable.hash(inode: inode)
         }
-        let parentNumber = parent.map { nodes[Int($0)].inode } ?? parentInode ?? inode
-        let node = ViewNode(inode: inode, parent: parentNumber, name: name, kind: kind, scope: scope, representation: representation)
+        let parentNumber = parent.map { records[Int($0)].inode } ?? parentInode ?? inode
+        let scopeIndex = scopes.firstIndex(of: scope) ?? scopes.count
+        if scopeIndex == scopes.count { scopes.append(scope) }
+        let node = PartNode(
+            inode: inode, parent: parentNumber, name: stored ?? names.append(name), kind: kind, scope: UInt8(scopeIndex),
+            representation: representation)
         let index: Int32
         if let reused = free.popLast() {
             index = reused
-            nodes[Int(index)] = node
+            records[Int(index)] = node
         } else {
-            index = Int32(nodes.count)
-            nodes.append(node)
+            index = Int32(records.count)
+            records.append(node)
         }
         if inodeTable.isFull || entryTable.isFull { growTables() }
         inodeTable.insert(index, hash: hash)
         if let parent {
-            if listed { nodes[Int(parent)].children.append(index) }
+            if listed { records[Int(parent)].children.append(index) }
             entryTable.insert(index, hash: NodeTable.hash(parent: parentNumber, name: name))
         }
         if let path { directoryPaths[index] = path }
@@ -178,9 +228,9 @@ struct ViewPartBuilder {
 
     /// Doubles both tables (only when the node count outgrows the estimate made up front).
     private mutating func growTables() {
-        let nodes = self.nodes
+        let (records, names) = (self.records, self.names)
         // `grow` re-inserts every stored position: positions on the free list are in no table.
-        inodeTable.grow { NodeTable.hash(inode: nodes[Int($0)].inode) }
-        entryTable.grow { NodeTable.hash(parent: nodes[Int($0)].parent, name: nodes[Int($0)].name) }
+        inodeTable.grow { NodeTable.hash(inode: records[Int($0)].inode) }
+        entryTable.grow { Self.entryHash($0, records: records, names: names) }
     }
 }

@@ -109,10 +109,9 @@ struct LibraryPartBuilder {
     var part: ViewPartBuilder
     /// Per id, the position of the asset shown for it.
     var firstByID = AssetPositions(capacity: 0)
-    /// Per asset, its sanitized file name, computed once and shared by the four views.
-    private var baseNames: [[UInt8]] = []
-    /// Per asset, its id (a dense column of them, while the build runs).
-    private var ids: [AssetID] = []
+    /// Per asset, its id, sanitized file name and that name's place in the part's arena
+    /// (while the build runs): the four views of an asset that keep the name store it once.
+    private var files: [LibraryFile] = []
 
     init(snapshot: LibrarySnapshot, previous: ViewTree?) {
         self.snapshot = snapshot
@@ -123,24 +122,23 @@ struct LibraryPartBuilder {
 
     mutating func build() {
         let assets = snapshot.assets
-        let columns = LibraryColumns(assets)
-        let ids = columns.ids
+        let columns = LibraryColumns(assets, names: &part.names)
+        let files = columns.files
         let sortKeys = columns.sortKeys
-        self.ids = ids
-        baseNames = columns.baseNames
+        self.files = files
         // One node per id: the first by path wins, so a duplicate can't shadow another.
         firstByID = AssetPositions(capacity: assets.count)
         var byPath: [Int32] = []
         byPath.reserveCapacity(assets.count)
         let pathOrder = columns.pathOrder()
-        for index in pathOrder where firstByID.position(of: ids[index], in: assets) == nil {
+        for index in pathOrder where firstByID.position(of: files[index].id, in: assets) == nil {
             firstByID.insert(Int32(index), in: assets)
             byPath.append(Int32(index))
         }
         let byDate = byPath.sorted { a, b in
             let (ka, kb) = (sortKeys[Int(a)], sortKeys[Int(b)])
             if ka != kb { return ka < kb }
-            return ids[Int(a)] < ids[Int(b)]
+            return files[Int(a)].id < files[Int(b)].id
         }
 
         let root = part.add(inode: ViewInode.root, parent: nil, name: [], kind: .directory, scope: .shared, path: [])
@@ -167,15 +165,14 @@ struct LibraryPartBuilder {
         buildByDate(byDate, days: columns.days, under: dates)
         buildByCamera(byDate, columns: columns, under: cameras)
         buildFolders(byPath, under: folders)
-        baseNames = []
-        self.ids = []
+        self.files = []
     }
 
     private mutating func addFiles(_ members: [Int32], to directory: Int32) {
         let previousPart = previous?.library
         let previousAssets = previous?.snapshot.assets ?? []
         part.addFiles(
-            members, of: snapshot.assets, ids: ids, baseNames: baseNames, to: directory, policy: .keep, scope: .owner
+            members, of: snapshot.assets, files: files, to: directory, policy: .keep, scope: .owner
         ) {
             inode, parent, id in
             previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
@@ -268,9 +265,15 @@ struct LibraryPartBuilder {
         let ordered = directories.values.sorted()
         for directory in ordered {
             addFiles(files[directory] ?? [], to: directory)
-            let names = part.nodes[Int(directory)].children.map { ($0, part.nodes[Int($0)].name) }
-            part.nodes[Int(directory)].children = names.sorted { ViewNaming.precedes($0.1, $1.1) }.map(\.0)
+            let sorted = Self.sortedByName(part.records[Int(directory)].children, in: part)
+            part.records[Int(directory)].children = sorted
         }
+    }
+
+    /// `children` (positions in `part`) in name order.
+    private static func sortedByName(_ children: [Int32], in part: ViewPartBuilder) -> [Int32] {
+        let spans = children.map { ($0, part.records[Int($0)].name) }
+        return spans.sorted { part.names.precedes($0.1, $1.1) }.map(\.0)
     }
 
     /// `value` in decimal, zero-padded to `width` digits (the by-date directory names).

@@ -149,14 +149,14 @@ struct LibraryPatcher {
                 guard let (directory, path) = find(place), let file = file(of: asset.id, position, in: directory, path: path) else {
                     return false
                 }
-                let node = part.nodes[Int(file)]
-                removedNames[node.inode] = (node.parent, node.name)
+                let node = part.records[Int(file)]
+                removedNames[node.inode] = (node.parent, part.names.name(node.name))
                 forget(file)
                 dropped[directory, default: []].insert(file)
             }
         }
         for (directory, files) in dropped {
-            part.nodes[Int(directory)].children.removeAll { files.contains($0) }
+            part.records[Int(directory)].children.removeAll { files.contains($0) }
         }
         // 2. Directories left empty go, up to the fixed ones.
         for directory in dropped.keys { prune(directory) }
@@ -171,7 +171,7 @@ struct LibraryPatcher {
                 repointed.append((file, move.to))
             }
         }
-        for (file, asset) in repointed { part.nodes[Int(file)].kind = .file(asset: asset, policy: .keep, metadata: .keep) }
+        for (file, asset) in repointed { part.records[Int(file)].kind = .file(asset: asset, policy: .keep, metadata: .keep) }
         // 4. Directories for new files, then 5. the files, named per directory.
         for position in change.added {
             for place in Self.places(of: new[Int(position)]) {
@@ -185,13 +185,13 @@ struct LibraryPatcher {
 
         var invalidated = Set(changes.invalidatedInodes)
         for directory in Set(dropped.keys).union(incoming.keys) where isLive(directory) {
-            invalidated.insert(part.nodes[Int(directory)].inode)
+            invalidated.insert(part.records[Int(directory)].inode)
         }
         changes.invalidatedInodes = Array(invalidated)
         // A changed file that kept its directory, name and inode needs no forgotten name.
         var kept = ViewTreeChanges(invalidatedInodes: changes.invalidatedInodes)
         for (entry, inode) in zip(changes.removedEntries, removedInodes) {
-            if let position = lookup(entry.parent, entry.name), part.nodes[Int(position)].inode == inode { continue }
+            if let position = lookup(entry.parent, entry.name), part.records[Int(position)].inode == inode { continue }
             kept.removedEntries.append(entry)
         }
         changes = kept
@@ -201,25 +201,27 @@ struct LibraryPatcher {
     // MARK: - Finding and removing
 
     private func position(ofInode inode: UInt64) -> Int32? {
-        let nodes = part.nodes
-        return part.inodeTable.find(hash: NodeTable.hash(inode: inode)) { nodes[Int($0)].inode == inode }
+        let records = part.records
+        return part.inodeTable.find(hash: NodeTable.hash(inode: inode)) { records[Int($0)].inode == inode }
     }
 
     private func lookup(_ parent: UInt64, _ name: [UInt8]) -> Int32? {
-        let nodes = part.nodes
+        let (records, names) = (part.records, part.names)
         return part.entryTable.find(hash: NodeTable.hash(parent: parent, name: name)) {
-            nodes[Int($0)].parent == parent && nodes[Int($0)].name == name
+            records[Int($0)].parent == parent && names.name(records[Int($0)].name, equals: name)
         }
     }
 
-    private func isLive(_ position: Int32) -> Bool { self.position(ofInode: part.nodes[Int(position)].inode) == position }
+    private func isLive(_ position: Int32) -> Bool { self.position(ofInode: part.records[Int(position)].inode) == position }
 
     /// The existing directory for `place` and its view path.
     private func find(_ place: Place) -> (Int32, [UInt8])? {
         guard var directory = position(ofInode: place.base) else { return nil }
         var path = place.basePath
         for component in place.components {
-            guard let child = lookup(part.nodes[Int(directory)].inode, component), part.nodes[Int(child)].isDirectory else { return nil }
+            guard let child = lookup(part.records[Int(directory)].inode, component), part.records[Int(child)].isDirectory else {
+                return nil
+            }
             directory = child
             path += [UInt8(ascii: "/")] + component
         }
@@ -228,22 +230,22 @@ struct LibraryPatcher {
 
     /// The file node of the asset `id` at snapshot position `asset` in `directory`.
     private func file(of id: AssetID, _ asset: Int32, in directory: Int32, path: [UInt8]) -> Int32? {
-        let parent = part.nodes[Int(directory)].inode
-        let serves = { (node: ViewNode) -> Bool in
+        let parent = part.records[Int(directory)].inode
+        let serves = { (node: PartNode) -> Bool in
             if node.parent == parent, case .file(asset, _, _) = node.kind { return true }
             return false
         }
-        if let found = position(ofInode: ViewInode.file(directoryPath: path, asset: id)), serves(part.nodes[Int(found)]) {
+        if let found = position(ofInode: ViewInode.file(directoryPath: path, asset: id)), serves(part.records[Int(found)]) {
             return found
         }
         // Its number was moved up past a clash: look through the listing.
-        return part.nodes[Int(directory)].children.first { serves(part.nodes[Int($0)]) }
+        return part.records[Int(directory)].children.first { serves(part.records[Int($0)]) }
     }
 
     /// Removes a node from the tables and records what the kernel must forget about it.
     private mutating func forget(_ position: Int32) {
-        let node = part.nodes[Int(position)]
-        changes.removedEntries.append(ViewEntry(parent: node.parent, name: node.name))
+        let node = part.records[Int(position)]
+        changes.removedEntries.append(ViewEntry(parent: node.parent, name: part.names.name(node.name)))
         removedInodes.append(node.inode)
         changes.invalidatedInodes.append(node.inode)
         part.unlink(position)
@@ -252,11 +254,11 @@ struct LibraryPatcher {
     /// Removes `directory` when it is empty and not a fixed one, then its parent likewise.
     private mutating func prune(_ directory: Int32) {
         var current = directory
-        while isLive(current), part.nodes[Int(current)].children.isEmpty, part.nodes[Int(current)].inode >= ViewInode.firstDerived,
-            let parent = position(ofInode: part.nodes[Int(current)].parent)
+        while isLive(current), part.records[Int(current)].children.isEmpty, part.records[Int(current)].inode >= ViewInode.firstDerived,
+            let parent = position(ofInode: part.records[Int(current)].parent)
         {
             forget(current)
-            part.nodes[Int(parent)].children.removeAll { $0 == current }
+            part.records[Int(parent)].children.removeAll { $0 == current }
             dropped[parent, default: []].insert(current)
             current = parent
         }
@@ -272,8 +274,8 @@ struct LibraryPatcher {
         if place.byName { listedByName.insert(directory) }
         for component in place.components {
             path += [UInt8(ascii: "/")] + component
-            if let child = lookup(part.nodes[Int(directory)].inode, component) {
-                guard part.nodes[Int(child)].isDirectory else { return nil }
+            if let child = lookup(part.records[Int(directory)].inode, component) {
+                guard part.records[Int(child)].isDirectory else { return nil }
                 directory = child
             } else {
                 let made = part.add(
@@ -294,7 +296,7 @@ struct LibraryPatcher {
         let byName = listedByName.contains(directory)
         let ordered = members.sorted { byName ? pathPrecedes($0, $1) : datePrecedes($0, $1) }
         let path = directoryPaths[directory] ?? []
-        let parent = part.nodes[Int(directory)].inode
+        let parent = part.records[Int(directory)].inode
         let prefix = ViewInode.filePrefix(directoryPath: path)
         let inodes = ordered.map { ViewInode.file(in: prefix, asset: new[Int($0)].id) }
         let candidates = zip(ordered, inodes).map { position, inode -> ViewNaming.Candidate in
@@ -315,7 +317,7 @@ struct LibraryPatcher {
     /// Inserts new children into a directory's listing at their places.
     private mutating func merge(_ children: [Int32], into directory: Int32) {
         let listing = merged(children, into: directory)
-        part.nodes[Int(directory)].children = listing
+        part.records[Int(directory)].children = listing
     }
 
     /// A directory's listing with `children` inserted at their places.
@@ -323,7 +325,7 @@ struct LibraryPatcher {
         let byName = listedByName.contains(directory)
         let precedes = { (a: Int32, b: Int32) -> Bool in self.listingPrecedes(a, b, byName: byName) }
         let arriving = children.sorted(by: precedes)
-        let existing = part.nodes[Int(directory)].children
+        let existing = part.records[Int(directory)].children
         var merged: [Int32] = []
         merged.reserveCapacity(existing.count + arriving.count)
         var next = 0
@@ -345,9 +347,9 @@ struct LibraryPatcher {
     /// Listing order: by name in the folders view and among directories, else by capture
     /// date then id (as `LibraryPartBuilder` lists files).
     private func listingPrecedes(_ a: Int32, _ b: Int32, byName: Bool) -> Bool {
-        let (x, y) = (part.nodes[Int(a)], part.nodes[Int(b)])
+        let (x, y) = (part.records[Int(a)], part.records[Int(b)])
         if !byName, case .file(let first, _, _) = x.kind, case .file(let second, _, _) = y.kind { return datePrecedes(first, second) }
-        return ViewNaming.precedes(x.name, y.name)
+        return part.names.precedes(x.name, y.name)
     }
 
     private func datePrecedes(_ a: Int32, _ b: Int32) -> Bool {

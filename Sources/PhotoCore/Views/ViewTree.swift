@@ -63,7 +63,7 @@ public final class ViewTree: Sendable {
     /// The node with this inode number, or nil when the snapshot has no such node.
     public func node(inode: UInt64) -> ViewNode? {
         guard let (part, position) = location(of: inode) else { return nil }
-        return part.nodes[Int(position)]
+        return part.node(at: position)
     }
 
     /// The child called `name` of directory `parent`, or nil. `.` and `..` resolve to the
@@ -80,9 +80,9 @@ public final class ViewTree: Sendable {
             }
         }
         let hash = NodeTable.hash(parent: parent, name: name)
-        if let position = library.position(parent: parent, name: name, hash: hash) { return library.nodes[Int(position)] }
+        if let position = library.position(parent: parent, name: name, hash: hash) { return library.node(at: position) }
         for app in apps {
-            if let position = app.part.position(parent: parent, name: name, hash: hash) { return app.part.nodes[Int(position)] }
+            if let position = app.part.position(parent: parent, name: name, hash: hash) { return app.part.node(at: position) }
         }
         return nil
     }
@@ -91,7 +91,7 @@ public final class ViewTree: Sendable {
     /// unknown inodes).
     public func listing(of inode: UInt64) -> ViewListing? {
         if inode == ViewInode.apps { return ViewListing(apps: apps) }
-        guard let (part, position) = location(of: inode), part.nodes[Int(position)].isDirectory else { return nil }
+        guard let (part, position) = location(of: inode), part.records[Int(position)].isDirectory else { return nil }
         return ViewListing(part: part, position: position)
     }
 
@@ -126,10 +126,10 @@ public final class ViewTree: Sendable {
     {
         guard let found = part.position(of: inode, hash: NodeTable.hash(inode: inode)) else { return nil }
         let position = Int(found)
-        guard part.nodes[position].parent == parent, case .file(let asset, _, _) = part.nodes[position].kind, asset >= 0,
+        guard part.records[position].parent == parent, case .file(let asset, _, _) = part.records[position].kind, asset >= 0,
             Int(asset) < assets.count, assets[Int(asset)].id == id
         else { return nil }
-        return part.nodes[position].name
+        return part.names.name(part.records[position].name)
     }
 
     /// The node's path from the mount root, components joined by `/` (for messages and tests).
@@ -180,7 +180,7 @@ public struct ViewListing: Sendable {
     /// The number of children.
     public var count: Int {
         switch source {
-        case .part(let part, let position): part.nodes[Int(position)].children.count
+        case .part(let part, let position): part.records[Int(position)].children.count
         case .apps(let apps): apps.count
         }
     }
@@ -189,7 +189,7 @@ public struct ViewListing: Sendable {
     public func child(at position: Int) -> ViewNode? {
         guard position >= 0, position < count else { return nil }
         switch source {
-        case .part(let part, let directory): return part.nodes[Int(part.nodes[Int(directory)].children[position])]
+        case .part(let part, let directory): return part.node(at: part.records[Int(directory)].children[position])
         case .apps(let apps): return apps[position].part.top
         }
     }

@@ -44,7 +44,9 @@ extension PhotoFileSystem {
             if !plus, directory.caller == .owner, unchanged, let listing {
                 var next = offset + 1
                 listing.forEachEntry(from: offset) { inode, name, kind in
-                    let shown = kind == .picker ? currentPickerText().inode : inode
+                    // A pattern, not `==`: the derived equality of the kind costs a call per name.
+                    var shown = inode
+                    if case .picker = kind { shown = currentPickerText().inode }
                     let needed = addPlainEntry(request, buffer, at: used, capacity: capacity, name, inode: shown, kind: kind, next: next)
                     guard needed <= capacity - used else { return false }
                     used += needed
@@ -67,18 +69,20 @@ extension PhotoFileSystem {
             page { child, position in
                 let needed: Int
                 if plus {
-                    needed = child.name.withCString { name -> Int in
-                        let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
-                        let picker = child.kind == .picker ? currentPickerText() : nil
-                        var entry = entry(for: child, in: current, picker: picker)
-                        let needed = fuse_add_direntry_plus(request, space, capacity - used, name, &entry, off_t(position))
-                        // The kernel holds the entry (a lookup) only if it fit.
-                        if let picker, needed <= capacity - used { controlFile.generations.retain(picker) }
-                        return needed
+                    needed = child.withName {
+                        $0.withCString { name -> Int in
+                            let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
+                            let picker = child.kind == .picker ? currentPickerText() : nil
+                            var entry = entry(for: child, in: current, picker: picker)
+                            let needed = fuse_add_direntry_plus(request, space, capacity - used, name, &entry, off_t(position))
+                            // The kernel holds the entry (a lookup) only if it fit.
+                            if let picker, needed <= capacity - used { controlFile.generations.retain(picker) }
+                            return needed
+                        }
                     }
                 } else {
                     let shown = child.kind == .picker ? currentPickerText().inode : child.inode
-                    needed = child.name.withUnsafeBufferPointer { name in
+                    needed = child.withName { name in
                         addPlainEntry(request, buffer, at: used, capacity: capacity, name, inode: shown, kind: child.kind, next: position)
                     }
                 }
@@ -104,7 +108,7 @@ extension PhotoFileSystem {
             let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
             var status = stat()
             status.st_ino = __ino_t(inode)
-            status.st_mode = kind == .directory ? S_IFDIR : S_IFREG
+            if case .directory = kind { status.st_mode = S_IFDIR } else { status.st_mode = S_IFREG }
             return fuse_add_direntry(request, space, capacity - used, terminated.baseAddress, &status, off_t(next))
         }
     }
@@ -120,10 +124,15 @@ extension PhotoFileSystem {
 extension Array where Element == UInt8 {
     /// Calls `body` with the bytes as a NUL-terminated C string (names hold no NUL).
     func withCString<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        withUnsafeBufferPointer { $0.withCString(body) }
+    }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// Calls `body` with the bytes as a NUL-terminated C string (names hold no NUL).
+    func withCString<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buffer in
-            withUnsafeBytes { bytes in
-                for index in 0..<count { buffer[index] = CChar(bitPattern: bytes[index]) }
-            }
+            for index in 0..<count { buffer[index] = CChar(bitPattern: self[index]) }
             buffer[count] = 0
             return body(UnsafePointer(buffer.baseAddress!))
         }
