@@ -7,7 +7,7 @@ import Testing
 @Suite struct AssetLayoutTests {
     @Test func assetsAndMetadataStayCompact() {
         #expect(MemoryLayout<MediaMetadata>.stride <= 72)
-        #expect(MemoryLayout<Asset>.stride <= 136)
+        #expect(MemoryLayout<Asset>.stride <= 128)
     }
 
     @Test(arguments: [
