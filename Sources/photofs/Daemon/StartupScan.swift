@@ -89,15 +89,18 @@ final class StartupScan: Sendable {
                     report("the startup scan's index run failed (the next change or a remount retries): \(error)", true)
                     return
                 }
+                if summary.changedCatalog {
+                    do throws(CatalogError) {
+                        try deliver(summary)
+                    } catch {
+                        report("cannot show what the startup scan indexed (the next change or a remount shows it): \(error)", true)
+                        return
+                    }
+                }
+                // Logged once the views show the run (tests wait for this line).
                 report(
                     "startup scan: \(scan.fileCount) files; indexed \(summary.new) new, \(summary.changed) changed, "
                         + "\(summary.moved) moved, \(summary.removed) removed in \(Int(summary.seconds * 1000)) ms", false)
-                guard summary.changedCatalog else { return }
-                do throws(CatalogError) {
-                    try deliver(summary)
-                } catch {
-                    report("cannot show what the startup scan indexed (the next change or a remount shows it): \(error)", true)
-                }
             case .failure(let error):
                 report("the startup scan failed (changes made while unmounted show after the next change or a remount): \(error)", true)
             case nil:
