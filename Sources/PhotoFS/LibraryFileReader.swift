@@ -53,7 +53,10 @@ public struct LibraryFileReader: SourceReading {
     /// Opens an asset's source and checks it is the file the catalog describes: otherwise
     /// the listed size is wrong and patch offsets may not fit (the watcher will catch up).
     /// The ctime is checked too: a same-size rewrite with its mtime set back keeps size and
-    /// mtime, and must not be served under the old file's redaction plan.
+    /// mtime, and must not be served under the old file's redaction plan; the inode too, so
+    /// that a file put in another's place is refused even where the clocks are coarse. A
+    /// mount serves its catalog before the startup scan has caught up with the library:
+    /// this check is what keeps a file changed while unmounted from being served.
     private func open(_ asset: Asset) throws(ViewLayerError) -> Int32 {
         let fd = SourceOpener(libraryFD: libraryFD).open(asset.path)
         guard fd >= 0 else {
@@ -62,6 +65,7 @@ public struct LibraryFileReader: SourceReading {
         }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) == asset.size,
+            UInt64(status.st_ino) == asset.inode,
             Self.sameTime(status.st_mtim, asset.mtimeNanoseconds),
             Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec) == asset.ctimeNanoseconds
         else {

@@ -24,7 +24,8 @@ public struct EmbeddedThumbnails: ThumbnailSource {
     }
 
     public func thumbnail(of asset: Asset, path: String) -> (bytes: [UInt8], type: String)? {
-        guard asset.metadata.format == .jpeg, let head = Self.read(path, upTo: 256 << 10), let thumbnail = EXIFThumbnail.extract(head)
+        guard asset.metadata.format == .jpeg, let head = Self.read(path, of: asset, upTo: 256 << 10),
+            let thumbnail = EXIFThumbnail.extract(head)
         else {
             // No embedded thumbnail: a small file is its own thumbnail (location stripped).
             return asset.size <= 512 << 10 ? preview(of: asset, path: path) : nil
@@ -38,16 +39,24 @@ public struct EmbeddedThumbnails: ThumbnailSource {
         // Never the original bytes: only what a location-stripping view would serve.
         guard case .location(let plan)? = try? plans.plan(of: asset, location: .strip, metadata: .keep), let patches = plan.patchesToServe
         else { return nil }
-        guard var bytes = Self.read(path, upTo: Int(asset.size)), bytes.count == Int(asset.size) else { return nil }
+        guard var bytes = Self.read(path, of: asset, upTo: Int(asset.size)), bytes.count == Int(asset.size) else { return nil }
         PatchOverlay.apply(patches, to: &bytes, at: 0)
         return (bytes, asset.metadata.format.mime)
     }
 
-    /// Up to `limit` bytes from the start of a file (never following a final symlink).
-    static func read(_ path: String, upTo limit: Int) -> [UInt8]? {
+    /// Up to `limit` bytes from the start of `asset`'s file (never following a final
+    /// symlink); nil unless the file still has the catalog's size, mtime, inode and ctime: a
+    /// file changed since it was indexed must not be shown, least of all with the old plan.
+    static func read(_ path: String, of asset: Asset, upTo limit: Int) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) == asset.size,
+            UInt64(status.st_ino) == asset.inode,
+            sameTime(status.st_mtim, asset.mtimeNanoseconds),
+            Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec) == asset.ctimeNanoseconds
+        else { return nil }
         var bytes = [UInt8](repeating: 0, count: limit)
         var total = 0
         while total < limit {
@@ -59,6 +68,14 @@ public struct EmbeddedThumbnails: ThumbnailSource {
         bytes.removeSubrange(total...)
         return bytes
     }
+}
+
+/// Whether a file time equals the catalog's nanoseconds (a catalog that kept only whole
+/// seconds matches any nanoseconds in that second).
+private func sameTime(_ time: timespec, _ nanoseconds: Int64) -> Bool {
+    let seconds = Int64(time.tv_sec)
+    if nanoseconds % 1_000_000_000 == 0 { return seconds &* 1_000_000_000 == nanoseconds }
+    return seconds &* 1_000_000_000 &+ Int64(time.tv_nsec) == nanoseconds
 }
 
 /// Finds the thumbnail JPEG in IFD1 of a JPEG's EXIF block.

@@ -2,39 +2,52 @@
 /// fingerprint (a SHA-256 over its size and its first and last 64 KiB), so renaming or
 /// moving a file keeps its id and different content gets a different one (see
 /// `AssetFingerprint`); a further identical copy gets an id derived from it.
+///
+/// Held as the 48-bit number the digits spell (8 bytes, compared and hashed as one word:
+/// a million of them are kept and looked up); `rawValue` spells it again without
+/// allocating (12 ASCII bytes fit a small string). Ordering by the number is ordering by
+/// the digits.
 public struct AssetID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The hex digits, e.g. `3f9a1c0d2b7e`.
-    public let rawValue: String
+    private let bits: UInt64
 
     /// The number of hex digits in an id.
     public static let length = 12
 
+    /// The hex digits, e.g. `3f9a1c0d2b7e`.
+    public var rawValue: String {
+        String(unsafeUninitializedCapacity: Self.length) { out in
+            for i in 0..<Self.length {
+                let nibble = UInt8(truncatingIfNeeded: bits >> UInt64(4 * (Self.length - 1 - i))) & 0xF
+                out[i] = nibble < 10 ? 48 + nibble : 87 + nibble
+            }
+            return Self.length
+        }
+    }
+
     /// Accepts exactly `length` hex digits (any case); anything else is not an id.
     public init?(_ text: some StringProtocol) {
-        guard text.count == Self.length,
-            text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) })
-        else { return nil }
-        rawValue = text.lowercased()
+        var utf8 = Array(text.utf8)
+        guard let id = utf8.withUnsafeMutableBufferPointer({ AssetID(utf8: UnsafeBufferPointer($0)) }) else { return nil }
+        self = id
     }
 
     /// Accepts exactly `length` ASCII hex digits given as UTF-8 bytes (any case). The same
-    /// rule as `init?(_:)` without the generic string walk: the catalog reads 100,000 ids
+    /// rule as `init?(_:)` without the generic string walk: the catalog reads a million ids
     /// at a time straight from SQLite's buffers.
     public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == Self.length else { return nil }
-        var valid = true
-        let text = String(unsafeUninitializedCapacity: Self.length) { out in
-            for (i, byte) in bytes.enumerated() {
-                switch byte {
-                case 48...57, 97...102: out[i] = byte
-                case 65...70: out[i] = byte + 32
-                default: valid = false
-                }
+        var value: UInt64 = 0
+        for byte in bytes {
+            let nibble: UInt8
+            switch byte {
+            case 48...57: nibble = byte - 48
+            case 97...102: nibble = byte - 87
+            case 65...70: nibble = byte - 55
+            default: return nil
             }
-            return valid ? Self.length : 0
+            value = value << 4 | UInt64(nibble)
         }
-        guard valid else { return nil }
-        rawValue = text
+        bits = value
     }
 
     public var description: String { rawValue }
@@ -42,5 +55,5 @@ public struct AssetID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The first four digits: the suffix that tells two same-named assets apart.
     public var shortSuffix: String { String(rawValue.prefix(4)) }
 
-    public static func < (lhs: AssetID, rhs: AssetID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: AssetID, rhs: AssetID) -> Bool { lhs.bits < rhs.bits }
 }

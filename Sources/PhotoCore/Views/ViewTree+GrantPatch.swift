@@ -71,7 +71,7 @@ extension ViewTree {
             changes.invalidatedInodes.append(node.inode)
             builder.unlink(position)
         }
-        if !leaving.isEmpty { builder.nodes[0].children.removeAll { leaving.contains($0) } }
+        if !leaving.isEmpty { builder.records[0].children.removeAll { leaving.contains($0) } }
 
         // The new members the app is shown, in selection order, after the files it keeps.
         var arriving: [Int32] = []

@@ -13,8 +13,9 @@ struct Readiness: Sendable {
     /// and sends `READY=1` with `status`; from another thread. `statvfs` always reaches the
     /// daemon and leaves nothing behind: no descriptor open in the mount (an unmount right
     /// after readiness is not refused as busy) and no cached attributes of the root (which
-    /// would hide a dead daemon from the stale-mount check for their timeout).
-    func readyWhenAnswering(_ mountpoint: String, readyFD: Int32?, status: String) {
+    /// would hide a dead daemon from the stale-mount check for their timeout). `then` runs
+    /// on that thread after `READY=1` (the mount's startup scan).
+    func readyWhenAnswering(_ mountpoint: String, readyFD: Int32?, status: String, then: (@Sendable () -> Void)? = nil) {
         Thread.detachNewThread {
             var info = statvfs()
             _ = statvfs(mountpoint, &info)
@@ -24,6 +25,7 @@ struct Readiness: Sendable {
                 close(readyFD)
             }
             Systemd.notify("READY=1\nSTATUS=" + status)
+            then?()
         }
     }
 

@@ -2,18 +2,21 @@ import Glibc
 import PhotoCatalog
 import PhotoCore
 
-/// `photofs mount LIBRARY MOUNTPOINT`: indexes what is new, mounts, and goes to the
-/// background once the mount works (`-f` stays in the foreground).
+/// `photofs mount LIBRARY MOUNTPOINT`: mounts, indexes what is new (before the mount is
+/// ready only on a first mount), and goes to the background once the mount works (`-f`
+/// stays in the foreground).
 enum MountCommand {
     static let command = Command(
         name: "mount",
-        summary: "index what is new, mount a library and run in the background",
+        summary: "mount a library, index what is new and run in the background",
         usage: ["mount [-f] [-o OPT[,OPT...]] [--allow-other] [--catalog PATH] LIBRARY MOUNTPOINT"],
         details: """
             Mounts LIBRARY read-only on MOUNTPOINT (an empty directory outside the library) with \
             library/ (all, by-date, by-camera, folders), apps/<app>/ and the .picker control file. \
-            New and changed files are indexed first. Without -f the command returns once the mount \
-            is ready (exit 0) or with the daemon's reason (non-zero). SIGINT and SIGTERM unmount \
+            A first mount indexes the library before it is ready; a library already in the catalog is \
+            served as catalogued at once, and what is new, changed or gone since is indexed right after \
+            (until then a changed file is refused, never served as the file it replaced). Without -f \
+            the command returns once the mount is ready (exit 0) or with the daemon's reason (non-zero). SIGINT and SIGTERM unmount \
             cleanly; so does 'photofs unmount MOUNTPOINT'. A stale mount left by a daemon that died \
             is cleared first. With --allow-other, uids bound to apps may read their own view; the \
             kernel enforces ownership and mode bits (default_permissions); needs 'user_allow_other' \

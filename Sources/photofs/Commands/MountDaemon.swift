@@ -25,14 +25,15 @@ enum MountDaemon {
         let watcher = makeWatcher(indexer: indexer, state: state, invalidator: invalidator, logger: logger)
         defer { watcher?.stop() }
         clock.lap("catalog open")
-        // The library is walked (and each folder watched before it is read) on another
-        // thread while this one loads the catalog and computes the views: on an unchanged
-        // library nothing more is needed; otherwise what is new is indexed first.
+        // The library is walked (and each folder watched before it is read) and compared
+        // with the catalog on another thread. A catalog that holds assets is served as it
+        // is: the walk starts once the mount answers, and what it finds new is indexed then
+        // (`StartupScan.catchUp`). A first mount indexes before it is ready.
         let scanning = StartupScan(indexer: indexer, watcher: watcher)
+        defer { scanning.stop() }
         do throws(CatalogError) {
-            try state.load(read: { scanning.compare(with: $0) })
+            try state.load()
         } catch {
-            scanning.compare(with: LibrarySnapshot())
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
         clock.lap("snapshot and views")
@@ -47,23 +48,15 @@ enum MountDaemon {
         let control = PickerControl(state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
         let fileSystem = try makeFileSystem(
             configuration, state: state, control: control, invalidator: invalidator, library: library, mountpoint: mountpoint)
-        // The scan is dropped once used: a 100,000-file walk holds about 10 MB.
-        var (scan, needsIndexing) = try scanning.result(context: context) as (LibraryScan?, Bool)
-        let fileCount = scan?.fileCount ?? 0
-        clock.lap("scan wait")
-        if needsIndexing, let walked = scan {
-            scan = nil
-            readiness.status("indexing new and changed files of \(library)")
-            _ = try IndexCommand.run(context, indexer: indexer, scan: walked, quiet: arguments.flag("quiet"), environment: environment)
-            do throws(CatalogError) {
-                // Not mounted yet: nothing for the kernel to forget.
-                try state.reload()
-            } catch {
-                throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
-            }
-            clock.lap("index")
+        let scanAfterReady = !state.current.snapshot.assets.isEmpty
+        if !scanAfterReady {
+            // Nothing catalogued yet: nothing to serve until the first index run.
+            scanning.start(comparingWith: state.current.snapshot)
+            try indexFirst(
+                scanning, context: context, indexer: indexer, state: state, readiness: readiness, arguments: arguments,
+                environment: environment)
+            clock.lap("scan wait and index")
         }
-        scan = nil
         let mount: FuseMount
         do throws(MountError) {
             mount = try FuseMount(fileSystem: fileSystem, mountpoint: mountpoint, options: options, debug: arguments.flag("debug"))
@@ -78,12 +71,33 @@ enum MountDaemon {
         let grantEnding = GrantEndingTimer(state: state, invalidator: invalidator, logger: logger)
         grantEnding.start()
         defer { grantEnding.stop() }
-        logger.debug("startup (\(fileCount) files): " + clock.summary)
+        logger.debug("startup: " + clock.summary)
         if !arguments.flag("quiet") { output.error("mounted \(library) on \(mountpoint)") }
         logger.info("mount ready on \(mountpoint) (\(state.current.snapshot.assets.count) assets)")
-        readiness.readyWhenAnswering(mountpoint, readyFD: readyFD, status: Readiness.serving(state.current.snapshot, on: mountpoint))
-        // Changes queued since each folder got its watch are handled from here on.
-        watcher?.run()
+        // Changes queued since each folder got its watch are handled from here on (after
+        // the startup scan's run, which knows only the older walk).
+        var caughtUp: (@Sendable () -> Void)?
+        if scanAfterReady {
+            let handler = catalogChangeHandler(state: state, invalidator: invalidator, logger: logger)
+            caughtUp = {
+                scanning.start(comparingWith: state.current.snapshot)
+                scanning.catchUp(
+                    deliver: { summary throws(CatalogError) in
+                        try handler(summary)
+                        readiness.status(Readiness.serving(state.current.snapshot, on: mountpoint))
+                    },
+                    report: { line, failed in failed ? logger.error(line) : logger.debug(line) },
+                    then: {
+                        // The walk (about 100 bytes a file) is freed: give its pages back.
+                        invalidator.releaseFreedMemory()
+                        watcher?.run()
+                    })
+            }
+        } else {
+            watcher?.run()
+        }
+        readiness.readyWhenAnswering(
+            mountpoint, readyFD: readyFD, status: Readiness.serving(state.current.snapshot, on: mountpoint), then: caughtUp)
         if arguments.flag("detach") {
             let null = open("/dev/null", O_RDWR | O_CLOEXEC)
             if null >= 0 {
@@ -115,19 +129,7 @@ enum MountDaemon {
     /// changes show after a remount.
     private static func makeWatcher(indexer: Indexer, state: LibraryState, invalidator: Invalidator, logger: Logger) -> LibraryWatcher? {
         let watcher = LibraryWatcher(
-            indexer: indexer,
-            onCatalogChange: { summary throws(CatalogError) in
-                logger.debug(
-                    "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed "
-                        + "(indexed in \(Int(summary.seconds * 1000)) ms)")
-                var clock = PhaseClock()
-                let changes = try state.reload(changed: summary.changedIDs)
-                clock.lap("catalog and views")
-                invalidator.submit(changes, wait: 2)
-                invalidator.releaseFreedMemory()
-                clock.lap("invalidation")
-                logger.debug("reload: " + clock.summary)
-            },
+            indexer: indexer, onCatalogChange: catalogChangeHandler(state: state, invalidator: invalidator, logger: logger),
             onError: { logger.error("re-indexing after a change failed (retried on the next change): \($0)") })
         do throws(WatchError) {
             try watcher.open()
@@ -135,6 +137,43 @@ enum MountDaemon {
         } catch {
             logger.warning("not watching the library for changes (\(error)); changes show after a remount.")
             return nil
+        }
+    }
+
+    /// What an index run that changed the catalog does to a running mount (the watcher's
+    /// runs and the startup scan's): reload the changed assets, install the views, and send
+    /// the kernel what it must forget.
+    private static func catalogChangeHandler(state: LibraryState, invalidator: Invalidator, logger: Logger)
+        -> LibraryWatcher.CatalogChangeHandler
+    {
+        { summary throws(CatalogError) in
+            logger.debug(
+                "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed "
+                    + "(indexed in \(Int(summary.seconds * 1000)) ms)")
+            var clock = PhaseClock()
+            let changes = try state.reload(changed: summary.changedIDs)
+            clock.lap("catalog and views")
+            invalidator.submit(changes, wait: 2)
+            invalidator.releaseFreedMemory()
+            clock.lap("invalidation")
+            logger.debug("reload: " + clock.summary)
+        }
+    }
+
+    /// A first mount (nothing catalogued): waits for the walk and indexes what it found
+    /// before the mount is ready. Not mounted yet: nothing for the kernel to forget.
+    private static func indexFirst(
+        _ scanning: StartupScan, context: LibraryContext, indexer: Indexer, state: LibraryState, readiness: Readiness,
+        arguments: ParsedArguments, environment: Environment
+    ) throws(CLIError) {
+        let (scan, needsIndexing) = try scanning.result(context: context)
+        guard needsIndexing else { return }
+        readiness.status("indexing new and changed files of \(context.library)")
+        _ = try IndexCommand.run(context, indexer: indexer, scan: scan, quiet: arguments.flag("quiet"), environment: environment)
+        do throws(CatalogError) {
+            try state.reload()
+        } catch {
+            throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
     }
 

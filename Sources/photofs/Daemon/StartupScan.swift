@@ -4,28 +4,41 @@ import PhotoCore
 import PhotoFS
 import Synchronization
 
-/// The walk of the library that a mount makes on a thread of its own while the catalog is
-/// loaded and the views are computed; once the catalog's snapshot is handed over
-/// (`compare(with:)`), the same thread also decides whether anything is new. With a
-/// watcher, each folder is watched just before it is read, so any change the walk cannot
-/// have seen is queued for the watcher.
+/// The walk of the library that a mount compares with its catalog, on a thread of its own,
+/// to find what is new, changed or gone. With a watcher, each folder is watched just before
+/// it is read, so any change the walk cannot have seen is queued for the watcher.
+///
+/// A first mount (an empty catalog) waits for it and indexes before it is ready (`result`).
+/// A mount of a catalog that holds assets does not: it serves the catalog as it is, starts
+/// the walk once the mount answers, and `catchUp` indexes what the walk found, handing the
+/// summary to the same handler as the watcher. Serving first is safe because every read
+/// checks the source's size, mtime, inode and ctime against the catalog and refuses a file
+/// that differs (ESTALE), so a file changed while nothing was mounted is never served with
+/// the plan of the file it replaced.
 final class StartupScan: Sendable {
     /// The walk and whether it needs an index run, or why it failed.
     private let outcome = Mutex<Result<(LibraryScan, Bool), IndexError>?>(nil)
-    private let snapshot = Mutex<LibrarySnapshot?>(nil)
-    private let snapshotReady = DispatchSemaphore(value: 0)
     private let done = DispatchGroup()
+    /// The catch-up run after the mount is ready (`catchUp`), waited for by `stop`.
+    private let catchingUp = DispatchGroup()
+    private let indexer: Indexer
+    private let watcher: LibraryWatcher?
 
-    /// Starts walking now.
+    /// A scan of `indexer`'s library that watches folders with `watcher`; not started.
     init(indexer: Indexer, watcher: LibraryWatcher?) {
+        self.indexer = indexer
+        self.watcher = watcher
+    }
+
+    /// Starts walking now, on another thread, and compares the walk with `snapshot` (the
+    /// catalog's, as the mount serves it). Call once.
+    func start(comparingWith snapshot: LibrarySnapshot) {
         done.enter()
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        DispatchQueue.global(qos: .utility).async { [self] in
             let result: Result<(LibraryScan, Bool), IndexError>
             do throws(IndexError) {
                 let scan = try indexer.scan(entering: watcher.map { watcher in { watcher.watch($0) } })
-                snapshotReady.wait()
-                let loaded = snapshot.withLock { $0 } ?? LibrarySnapshot()
-                result = .success((scan, try indexer.needsRun(scan, snapshot: loaded)))
+                result = .success((scan, try indexer.needsRun(scan, snapshot: snapshot)))
             } catch {
                 result = .failure(error)
             }
@@ -34,25 +47,78 @@ final class StartupScan: Sendable {
         }
     }
 
-    /// Hands over the catalog's snapshot that the walk is compared with (call once).
-    func compare(with loaded: LibrarySnapshot) {
-        snapshot.withLock { $0 = loaded }
-        snapshotReady.signal()
-    }
-
     /// Waits for the walk and the comparison: the scan, and whether an index run is
     /// needed; the CLI's error (as `photofs index` words it) when the walk or the catalog
-    /// failed. Call once: the scan is handed over, not kept.
+    /// failed. Call once, after `start` (or `catchUp` instead): the scan is handed over, not kept.
     func result(context: LibraryContext) throws(CLIError) -> (scan: LibraryScan, needsIndexing: Bool) {
-        done.wait()
-        let taken = outcome.withLock { outcome in
-            defer { outcome = nil }
-            return outcome
-        }
-        switch taken {
+        switch take() {
         case .success(let (scan, needed)): return (scan, needed)
         case .failure(let error): throw IndexCommand.describe(error, context: context)
         case nil: throw .failure("the scan of \(context.library) did not finish.")
+        }
+    }
+
+    /// On a thread of its own: waits for the walk and the comparison and, when the walk
+    /// found something new, changed or gone, indexes it and hands the summary to
+    /// `deliver` (the watcher's handler: reload the changed assets, invalidate).
+    /// `report` gets one line about the outcome, or the reason the scan or the run failed
+    /// (the watcher's next change retries; a remount scans again). `then` runs last, in
+    /// every case: the watcher starts there, so that the changes it queued during the walk
+    /// are indexed after this run of the older walk, never undone by it. Call once, after
+    /// `start`, instead of `result`.
+    func catchUp(
+        deliver: @escaping LibraryWatcher.CatalogChangeHandler, report: @escaping @Sendable (_ line: String, _ failed: Bool) -> Void,
+        then: @escaping @Sendable () -> Void
+    ) {
+        catchingUp.enter()
+        DispatchQueue.global(qos: .utility).async { [self] in
+            defer {
+                then()
+                catchingUp.leave()
+            }
+            switch take() {
+            case .success(let (scan, needed)):
+                guard needed else {
+                    report("startup scan: \(scan.fileCount) files, nothing new", false)
+                    return
+                }
+                let summary: IndexSummary
+                do throws(IndexError) {
+                    summary = try indexer.run(scan: scan)
+                } catch {
+                    report("the startup scan's index run failed (the next change or a remount retries): \(error)", true)
+                    return
+                }
+                if summary.changedCatalog {
+                    do throws(CatalogError) {
+                        try deliver(summary)
+                    } catch {
+                        report("cannot show what the startup scan indexed (the next change or a remount shows it): \(error)", true)
+                        return
+                    }
+                }
+                // Logged once the views show the run (tests wait for this line).
+                report(
+                    "startup scan: \(scan.fileCount) files; indexed \(summary.new) new, \(summary.changed) changed, "
+                        + "\(summary.moved) moved, \(summary.removed) removed in \(Int(summary.seconds * 1000)) ms", false)
+            case .failure(let error):
+                report("the startup scan failed (changes made while unmounted show after the next change or a remount): \(error)", true)
+            case nil:
+                report("the startup scan did not finish", true)
+            }
+        }
+    }
+
+    /// Waits for a catch-up run in progress (before the daemon exits).
+    func stop() {
+        catchingUp.wait()
+    }
+
+    private func take() -> Result<(LibraryScan, Bool), IndexError>? {
+        done.wait()
+        return outcome.withLock { outcome in
+            defer { outcome = nil }
+            return outcome
         }
     }
 }

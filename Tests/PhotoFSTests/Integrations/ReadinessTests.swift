@@ -3,8 +3,9 @@ import Glibc
 import Testing
 
 /// `Type=notify` readiness: the messages a foreground `photofs mount -f` sends to
-/// `$NOTIFY_SOCKET` (a datagram socket the test binds, as systemd would): a status while it
-/// indexes, `READY=1` only once the mount answers, a status with the numbers, and
+/// `$NOTIFY_SOCKET` (a datagram socket the test binds, as systemd would): `READY=1` only
+/// once the mount answers, with a status with the numbers; a status while a first mount
+/// indexes, or once the startup scan of a catalogued library has shown what was new; and
 /// `STOPPING=1` when it is unmounted.
 @Suite("systemd readiness (sd_notify)", .serialized, .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists))
 struct ReadinessTests {
@@ -31,7 +32,7 @@ struct ReadinessTests {
         let library = try IntegrationLibrary(prefix: "photofs-notify")
         defer { library.remove() }
         try library.grant("editor", [0, 1])
-        // A file the catalog does not know yet, so the daemon indexes before it mounts.
+        // A file the catalog does not know yet: the daemon serves the catalog, then indexes it.
         let source = library.library + "/" + library.assets[0].path
         #expect(run(["/bin/cp", source, library.library + "/added.jpg"]).status == 0)
         let socket = try DatagramSocket(path: library.base + "/notify.sock")
@@ -52,10 +53,14 @@ struct ReadinessTests {
         // At READY=1 the mount is there and answers.
         #expect(IntegrationLibrary.isMounted(library.mountpoint))
         #expect(IntegrationLibrary.names(library.mountpoint + "/apps/editor").count == 2)
-        let expectedStatus = "serving \(library.assets.count + 1) assets to 1 app on \(library.mountpoint)"
+        let readyStatus = "serving \(library.assets.count) assets to 1 app on \(library.mountpoint)"
         #expect(
-            untilReady == ["STATUS=indexing new and changed files of \(library.library)", "READY=1\nSTATUS=" + expectedStatus],
+            untilReady == ["READY=1\nSTATUS=" + readyStatus],
             "\(untilReady); log: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        // The startup scan indexes the new file after READY=1 and says so.
+        let caughtUp = "serving \(library.assets.count + 1) assets to 1 app on \(library.mountpoint)"
+        #expect(socket.receive(until: caughtUp, timeout: 30) == ["STATUS=" + caughtUp])
+        #expect(IntegrationLibrary.names(library.mountpoint + "/library/all").count == library.assets.count + 1)
         #expect(run([DaemonProcess.binary, "unmount", library.mountpoint]).status == 0)
         let untilStopping = socket.receive(until: "STOPPING=1", timeout: 10)
         #expect(untilStopping == ["STOPPING=1\nSTATUS=unmounting \(library.mountpoint)"])

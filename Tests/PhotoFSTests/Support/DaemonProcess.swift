@@ -40,7 +40,9 @@ final class DaemonProcess {
         environment: [String: String] = [:]
     ) throws {
         self.mountpoint = mountpoint
-        logPath = mountpoint + ".log"
+        // One log per daemon: a remount on the same mountpoint must not share (and, when the
+        // replaced daemon's object goes, lose) the new daemon's log.
+        logPath = mountpoint + "." + String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".log"
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw StartFailure(description: "pipe failed") }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
@@ -51,7 +53,7 @@ final class DaemonProcess {
             ]
         var variables = ProcessInfo.processInfo.environment
         variables.merge(environment) { $1 }
-        let log = mountpoint + ".log"
+        let log = logPath
         let started = spawnUnblocked(argv, environment: variables.map { "\($0.key)=\($0.value)" }) { actions in
             posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
             posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -104,6 +106,19 @@ final class DaemonProcess {
 
     /// What the daemon wrote to stderr.
     var log: String { Self.read(logPath) }
+
+    /// Waits (up to `timeout` seconds) until the startup scan of a catalogued library has
+    /// compared the library with the catalog and shown what it indexed (the mount is ready
+    /// before that); true once its debug line is logged.
+    @discardableResult
+    func waitForStartupScan(timeout: Double = 60) -> Bool {
+        for _ in 0..<Int(timeout * 50) {
+            // Every outcome's line (nothing new, indexed, failed) names the startup scan.
+            if log.contains("startup scan") { return true }
+            usleep(20_000)
+        }
+        return false
+    }
 
     /// Records an issue for every log line that breaks the logging rules; runs
     /// once, after the daemon exited.

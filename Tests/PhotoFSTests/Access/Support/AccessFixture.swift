@@ -50,9 +50,11 @@ final class AccessFixture {
         settleBaseline()
     }
 
-    /// Starts a new daemon on the same library and catalog (after `crash()` or `unmount`).
+    /// Starts a new daemon on the same library and catalog (after `crash()` or `unmount`),
+    /// and waits until its startup scan has shown what changed while nothing was mounted.
     func remount() throws {
         daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: catalog, extra: extra)
+        daemon.waitForStartupScan()
         assets = try Self.catalogued(catalog: catalog, library: library)
         daemon.forbiddenCoordinates = assets.flatMap(\.coordinates)
         settleBaseline()
