@@ -135,8 +135,8 @@ extension ViewTree {
     private static func names(for candidates: [ViewNaming.Candidate], besides part: ViewPartBuilder, in directory: UInt64) -> [[UInt8]] {
         ViewNaming.assign(candidates) { name in
             part.entryTable.find(hash: NodeTable.hash(parent: directory, name: name)) { position in
-                let node = part.nodes[Int(position)]
-                return node.parent == directory && node.name == name
+                let record = part.records[Int(position)]
+                return record.parent == directory && part.names.name(record.name, equals: name)
             } != nil
         }
     }
