@@ -87,10 +87,10 @@ public struct MediaMetadata: Hashable, Sendable {
         set {
             if let date = newValue, let packed = PackedDate.pack(date) {
                 packedDate = packed
-                updateUnpacked { $0.captureDate = nil }
+                if unpacked?.captureDate != nil { updateUnpacked { $0.captureDate = nil } }
             } else {
                 packedDate = 0
-                updateUnpacked { $0.captureDate = newValue }
+                if newValue != unpacked?.captureDate { updateUnpacked { $0.captureDate = newValue } }
             }
         }
     }
@@ -98,15 +98,30 @@ public struct MediaMetadata: Hashable, Sendable {
     /// The EXIF orientation, 1...8, when present.
     public var orientation: Int? {
         get { packedOrientation == Int8.min ? unpacked?.orientation : Int(packedOrientation) }
-        set { packedOrientation = pack(newValue, spill: \.orientation) }
+        set {
+            let narrow = newValue.flatMap { Int8(exactly: $0) }.flatMap { $0 == Int8.min ? nil : $0 }
+            packedOrientation = narrow ?? Int8.min
+            let spilled = narrow == nil ? newValue : nil
+            if spilled != unpacked?.orientation { updateUnpacked { $0.orientation = spilled } }
+        }
     }
     public var width: Int? {
-        get { Self.unpack(packedWidth) ?? unpacked?.width }
-        set { packedWidth = pack(newValue, spill: \.width) }
+        get { packedWidth == Int32.min ? unpacked?.width : Int(packedWidth) }
+        set {
+            let narrow = Self.narrow(newValue)
+            packedWidth = narrow ?? Int32.min
+            let spilled = narrow == nil ? newValue : nil
+            if spilled != unpacked?.width { updateUnpacked { $0.width = spilled } }
+        }
     }
     public var height: Int? {
-        get { Self.unpack(packedHeight) ?? unpacked?.height }
-        set { packedHeight = pack(newValue, spill: \.height) }
+        get { packedHeight == Int32.min ? unpacked?.height : Int(packedHeight) }
+        set {
+            let narrow = Self.narrow(newValue)
+            packedHeight = narrow ?? Int32.min
+            let spilled = narrow == nil ? newValue : nil
+            if spilled != unpacked?.height { updateUnpacked { $0.height = spilled } }
+        }
     }
 
     /// The position the file's EXIF GPS block gives, when it has one.
@@ -176,19 +191,12 @@ public struct MediaMetadata: Hashable, Sendable {
         static let altitude = Flags(rawValue: 1 << 3)
     }
 
-    private static func unpack(_ value: Int32) -> Int? { value == Int32.min ? nil : Int(value) }
-
-    /// The narrow form of `value`, or `.min` with the value kept in `unpacked` when it does
-    /// not fit.
-    private mutating func pack<Narrow: FixedWidthInteger & SignedInteger>(
-        _ value: Int?, spill field: WritableKeyPath<Unpacked.Values, Int?>
-    ) -> Narrow {
-        if let value, let narrow = Narrow(exactly: value), narrow != Narrow.min {
-            updateUnpacked { $0[keyPath: field] = nil }
-            return narrow
-        }
-        updateUnpacked { $0[keyPath: field] = value }
-        return Narrow.min
+    /// The 32-bit form of `value`, nil when it has none (then `unpacked` keeps it). Written
+    /// out per field, without key paths or generics: the catalog read sets them a million
+    /// times.
+    private static func narrow(_ value: Int?) -> Int32? {
+        guard let value, let narrow = Int32(exactly: value), narrow != Int32.min else { return nil }
+        return narrow
     }
 
     /// Changes the unpacked values, dropping the box when nothing is left in it.

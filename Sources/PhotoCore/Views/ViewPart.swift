@@ -32,7 +32,8 @@ final class ViewPart: Sendable {
         self.free = free
     }
 
-    /// The nodes by position, each made into a `ViewNode` when read (its name copied out).
+    /// The nodes by position, each made into a `ViewNode` when read (what comparing two
+    /// parts reads; lookups and listings read `records` in place).
     var nodes: Nodes { Nodes(part: self) }
 
     /// The nodes of a part by position, made into `ViewNode`s on reading.
@@ -142,8 +143,8 @@ struct ViewPartBuilder {
     /// `files`, when given, holds every asset's id and sanitized file name by position (read
     /// from a dense column rather than from each asset) and where that name already lies in
     /// this part's arena, so that a file keeping its base name stores no bytes of its own.
-    /// Under the
-    /// compatible `representation`, the assets it converts are named `.jpg` and numbered apart.
+    /// Under the compatible `representation`, the assets it converts are named `.jpg` and
+    /// numbered apart.
     mutating func addFiles(
         _ members: [Int32], of assets: ChunkedArray<Asset>, files: [LibraryFile]? = nil, to directory: Int32,
         policy: LocationPolicy,
