@@ -140,8 +140,11 @@ enum AssetRows {
         var withheld: WithheldPlans = []
         if try isWithheld(s, 23, idText) { withheld.insert(.strip) }
         if try isWithheld(s, 24, idText) { withheld.insert(.coarse) }
-        let privatePlans = try privatePlans(s, 28, idText)
-        for policy in LocationPolicy.allCases where privatePlans.isWithheld(for: policy) {
+        // Only which private plans withhold the file, without decoding them (a third of the
+        // read's CPU when they were decoded): one that does not read withholds the file, and
+        // the read path, which decodes the plan it serves, refuses it (EIO).
+        let privateEncoded = s.blob(28)
+        for policy in LocationPolicy.allCases where PrivatePlans.isWithheld(for: policy, encoded: privateEncoded) {
             withheld.insert(WithheldPlans.privatePlan(policy))
         }
         return Asset(

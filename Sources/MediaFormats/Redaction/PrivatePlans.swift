@@ -47,6 +47,15 @@ public struct PrivatePlans: Hashable, Sendable {
 
     private init(validated bytes: [UInt8]) { encoded = bytes }
 
+    /// Whether a private app with location policy `policy` is refused the file, read from
+    /// an encoding without decoding or checking its plans (the catalog's snapshot needs
+    /// only this, a million times; the read path decodes the plan it serves). An encoding
+    /// that does not read, or an empty one, withholds the file.
+    public static func isWithheld(for policy: LocationPolicy, encoded bytes: [UInt8]) -> Bool {
+        guard bytes.first == encodingVersion else { return true }
+        return PrivatePlans(validated: bytes).isWithheld(for: policy)
+    }
+
     /// The same plan for every location policy (a file withheld from every private app).
     static func all(_ plan: RedactionPlan) -> PrivatePlans { PrivatePlans(keep: plan, strip: plan, coarse: plan) }
 

@@ -62,6 +62,28 @@ struct StoredPlansTests {
         #expect(try plans.plan(of: after.asset, location: .strip, metadata: .private) == .privatePlans(after.redaction.privatePlans))
     }
 
+    /// The snapshot reads only which private plans withhold a file: private plans that do
+    /// not read withhold it from every private view (the catalog still loads), and plans
+    /// that do read keep their bits.
+    @Test func theSnapshotWithholdsAFileWhosePrivatePlansDoNotRead() throws {
+        let library = try TestLibrary(photos: ["a.jpg": "Ada Lovelace", "b.jpg": "Charles Babbage"])
+        let good = try #require(try library.catalog.asset(at: LibraryPath("b.jpg")))
+        let asset = try #require(try library.catalog.asset(at: LibraryPath("a.jpg"))?.asset)
+        let db = try Database(path: library.catalogPath)
+        let update = try db.statement("UPDATE assets SET private_plans = ?1 WHERE id = ?2")
+        try update.bind(1, [9, 0, 0])
+        try update.bind(2, asset.id.rawValue)
+        try update.run()
+        let snapshot = try Catalog.open(at: library.catalogPath).snapshot()
+        let loaded = try #require(snapshot.assets.first { $0.id == asset.id })
+        for policy in LocationPolicy.allCases {
+            #expect(loaded.withheld.isWithheld(for: policy, metadata: .private))
+        }
+        let kept = try #require(snapshot.assets.first { $0.id == good.asset.id })
+        #expect(kept.withheld == WithheldPlans(good.redaction))
+        #expect(good.redaction.privatePlans != .notPlanned)
+    }
+
     /// Fail closed: a stored plan that does not decode is an error for the read, not a plan.
     @Test func anUndecodablePlanIsAnError() throws {
         let library = try TestLibrary(photos: ["a.jpg": "Ada Lovelace"])
