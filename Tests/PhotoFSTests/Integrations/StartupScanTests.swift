@@ -24,19 +24,11 @@ struct StartupScanTests {
         let (clean, gps, patches) = try DisguisedOverwriteTests.pair()
         let base = temporaryDirectory("photofs-startup-scan")
         defer { run(["/bin/rm", "-rf", base]) }
-        let library = base + "/library"
-        mkdir(library, 0o755)
-        let file = library + "/photo.jpg"
-        try ByteFiles.write(Array(file.utf8), clean)
-        let old = timespec(tv_sec: 1_500_000_000, tv_nsec: 0)
-        var times = [old, old]
-        #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
-        let mountpoint = base + "/mnt"
-        mkdir(mountpoint, 0o755)
+        let (library, file, mountpoint, catalog) = try DisguisedOverwriteTests.stage(clean, in: base)
+        var times = [DisguisedOverwriteTests.oldTime, DisguisedOverwriteTests.oldTime]
         // The second mount has a mountpoint (and so a log file) of its own.
         let remount = base + "/remount"
         mkdir(remount, 0o755)
-        let catalog = base + "/catalog.sqlite"
 
         // The first mount indexes before it is ready; the app gets the clean photo.
         let first = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: catalog)

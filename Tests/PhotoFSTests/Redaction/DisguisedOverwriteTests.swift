@@ -19,6 +19,23 @@ struct DisguisedOverwriteTests {
 
     /// Two JPEGs of the same picture and size: one with GPS (and its strip patches), one
     /// without, whose EXIF is padded with a UserComment to the same length.
+    /// The mtime given to staged photos, so that a rewrite can set it back.
+    static let oldTime = timespec(tv_sec: 1_500_000_000, tv_nsec: 0)
+
+    /// Writes `clean` as `library/photo.jpg` below `base` with `oldTime` as its times and
+    /// makes the mountpoint `mnt`; returns the paths, the catalog's included.
+    static func stage(_ clean: [UInt8], in base: String) throws -> (library: String, file: String, mountpoint: String, catalog: String) {
+        let library = base + "/library"
+        mkdir(library, 0o755)
+        let file = library + "/photo.jpg"
+        try ByteFiles.write(Array(file.utf8), clean)
+        var times = [oldTime, oldTime]
+        #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
+        let mountpoint = base + "/mnt"
+        mkdir(mountpoint, 0o755)
+        return (library, file, mountpoint, base + "/catalog.sqlite")
+    }
+
     static func pair() throws -> (clean: [UInt8], gps: [UInt8], patches: [Patch]) {
         let picture = ProceduralPicture.draw(seed: 7, width: 320, height: 240)
         func jpeg(location: GeoLocation?, padding: Int) throws -> [UInt8] {
@@ -55,16 +72,8 @@ struct DisguisedOverwriteTests {
 
         let base = temporaryDirectory("photofs-overwrite")
         defer { run(["/bin/rm", "-rf", base]) }
-        let library = base + "/library"
-        mkdir(library, 0o755)
-        let file = library + "/photo.jpg"
-        try ByteFiles.write(Array(file.utf8), clean)
-        let old = timespec(tv_sec: 1_500_000_000, tv_nsec: 0)
-        var times = [old, old]
-        #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
-        let mountpoint = base + "/mnt"
-        mkdir(mountpoint, 0o755)
-        let catalog = base + "/catalog.sqlite"
+        let (library, file, mountpoint, catalog) = try Self.stage(clean, in: base)
+        var times = [Self.oldTime, Self.oldTime]
         var daemon = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: catalog)
         var mounted = true
         defer { if mounted { daemon.unmount() } }
@@ -84,7 +93,7 @@ struct DisguisedOverwriteTests {
         close(fd)
         #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
         let after = try ByteFiles.stat(Array(file.utf8))
-        try #require(after.st_size == clean.count && after.st_mtim.tv_sec == old.tv_sec, "the overwrite is not disguised")
+        try #require(after.st_size == clean.count && after.st_mtim.tv_sec == Self.oldTime.tv_sec, "the overwrite is not disguised")
 
         /// Reads the app's view: whatever it answers (an error, other bytes), never the GPS.
         func check(_ moment: String) {
