@@ -117,8 +117,10 @@ public final class StoredPlans: RedactionPlanSource {
             guard let plan = try? plan(s, metadata: metadata, id: id.rawValue) else { continue }
             ahead.plans.append(
                 VersionedPlan(
-                    id: id, size: s.int64(1), mtimeNanoseconds: s.int64(2), inode: UInt64(bitPattern: s.int64(3)),
-                    ctimeNanoseconds: s.int64(4), plan: plan))
+                    version: FileVersion(
+                        id: id, size: s.int64(1), mtimeNanoseconds: s.int64(2), inode: UInt64(bitPattern: s.int64(3)),
+                        ctimeNanoseconds: s.int64(4)),
+                    plan: plan))
         }
     }
 

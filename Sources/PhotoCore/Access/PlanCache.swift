@@ -17,13 +17,8 @@ import Synchronization
 /// for it. One read-ahead per pair of policies, since each view of an app is read on its own.
 final class PlanCache: Sendable {
     struct Key: Hashable {
-        let id: AssetID
-        let size: Int64
-        let mtimeNanoseconds: Int64
-        let inode: UInt64
-        let ctimeNanoseconds: Int64
-        let location: LocationPolicy
-        let metadata: MetadataPolicy
+        let version: FileVersion
+        let policies: Policies
     }
 
     /// The policies a plan serves (a read-ahead each).
@@ -81,8 +76,8 @@ final class PlanCache: Sendable {
         fetch: (_ ahead: Int) throws(ViewLayerError) -> PlanBatch,
         readAhead: @escaping @Sendable (_ from: PlanCursor, _ count: Int) throws(ViewLayerError) -> PlansAhead
     ) throws(ViewLayerError) -> ServedPlan {
-        let key = Self.key(asset.id, asset.size, asset.mtimeNanoseconds, asset.inode, asset.ctimeNanoseconds, location, metadata)
         let policies = Policies(location: location, metadata: metadata)
+        let key = Key(version: FileVersion(of: asset), policies: policies)
         let (initialWindow, maxWindow) = (self.initialWindow, self.maxWindow)
         let (found, ahead, background) = entries.withLock { (e: inout Entries) -> (ServedPlan?, Int, (PlanCursor, Int)?) in
             var state = e.readAhead[policies] ?? ReadAhead()
@@ -138,22 +133,11 @@ final class PlanCache: Sendable {
 
     /// The plan whose use starts the next read-ahead: halfway through the window.
     private static func middle(of plans: [VersionedPlan]) -> AssetID? {
-        plans.isEmpty ? nil : plans[plans.count / 2].id
-    }
-
-    private static func key(
-        _ id: AssetID, _ size: Int64, _ mtime: Int64, _ inode: UInt64, _ ctime: Int64, _ location: LocationPolicy,
-        _ metadata: MetadataPolicy
-    ) -> Key {
-        Key(id: id, size: size, mtimeNanoseconds: mtime, inode: inode, ctimeNanoseconds: ctime, location: location, metadata: metadata)
+        plans.isEmpty ? nil : plans[plans.count / 2].version.id
     }
 
     private func keep(_ plans: [VersionedPlan], _ policies: Policies, in e: inout Entries) {
-        for other in plans {
-            let key = Self.key(
-                other.id, other.size, other.mtimeNanoseconds, other.inode, other.ctimeNanoseconds, policies.location, policies.metadata)
-            keep(key, other.plan, in: &e)
-        }
+        for other in plans { keep(Key(version: other.version, policies: policies), other.plan, in: &e) }
     }
 
     /// Adds one plan (unless kept already), dropping the oldest when full.
@@ -167,7 +151,7 @@ final class PlanCache: Sendable {
 
     /// Whether a plan for `asset` under both policies is kept (tests).
     func holds(_ asset: Asset, location: LocationPolicy, metadata: MetadataPolicy) -> Bool {
-        let key = Self.key(asset.id, asset.size, asset.mtimeNanoseconds, asset.inode, asset.ctimeNanoseconds, location, metadata)
+        let key = Key(version: FileVersion(of: asset), policies: Policies(location: location, metadata: metadata))
         return entries.withLock { $0.plans[key] != nil }
     }
 }

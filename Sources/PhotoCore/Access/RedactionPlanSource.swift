@@ -12,19 +12,11 @@ public enum ServedPlan: Hashable, Sendable {
 /// A plan read ahead of its file's first read, with the version of the file it was made
 /// for: it serves only an asset with that id, size, mtime, inode and ctime.
 public struct VersionedPlan: Hashable, Sendable {
-    public let id: AssetID
-    public let size: Int64
-    public let mtimeNanoseconds: Int64
-    public let inode: UInt64
-    public let ctimeNanoseconds: Int64
+    public let version: FileVersion
     public let plan: ServedPlan
 
-    public init(id: AssetID, size: Int64, mtimeNanoseconds: Int64, inode: UInt64, ctimeNanoseconds: Int64, plan: ServedPlan) {
-        self.id = id
-        self.size = size
-        self.mtimeNanoseconds = mtimeNanoseconds
-        self.inode = inode
-        self.ctimeNanoseconds = ctimeNanoseconds
+    public init(version: FileVersion, plan: ServedPlan) {
+        self.version = version
         self.plan = plan
     }
 }

@@ -48,8 +48,7 @@ public struct Asset: Hashable, Sendable, Identifiable {
     /// Whether `other` describes the same version of the same file: same id, size, mtime,
     /// inode and ctime. A stored plan serves only the version it was made from.
     public func isSameFile(as other: Asset) -> Bool {
-        id == other.id && size == other.size && mtimeNanoseconds == other.mtimeNanoseconds && inode == other.inode
-            && ctimeNanoseconds == other.ctimeNanoseconds
+        FileVersion(of: self) == FileVersion(of: other)
     }
 
     /// The capture date, or the file's mtime (as UTC wall-clock) when the file has none.

@@ -133,19 +133,17 @@ struct StoredPlansReadAheadTests {
             #expect(
                 batch.ahead.plans
                     == records[1...2].map {
-                        VersionedPlan(
-                            id: $0.asset.id, size: $0.asset.size, mtimeNanoseconds: $0.asset.mtimeNanoseconds, inode: $0.asset.inode,
-                            ctimeNanoseconds: $0.asset.ctimeNanoseconds, plan: served($0))
+                        VersionedPlan(version: FileVersion(of: $0.asset), plan: served($0))
                     })
             #expect(batch.ahead.next == PlanCursor(id: records[3].asset.id, path: records[3].asset.path))
             // Past the end: what there is, and no next.
             let last = try plans.plans(from: records[3].asset, ahead: 5, location: location, metadata: metadata)
-            #expect(last.ahead.plans.map(\.id) == [records[4].asset.id])
+            #expect(last.ahead.plans.map(\.version.id) == [records[4].asset.id])
             #expect(last.ahead.next == nil)
             #expect(try plans.plans(from: records[4].asset, ahead: 0, location: location, metadata: metadata).ahead.plans.isEmpty)
             // A read-ahead from a cursor: that asset first.
             let ahead = try plans.plans(at: try #require(batch.ahead.next), count: 1, location: location, metadata: metadata)
-            #expect(ahead.plans.map(\.id) == [records[3].asset.id])
+            #expect(ahead.plans.map(\.version.id) == [records[3].asset.id])
             #expect(ahead.plans.first?.plan == served(records[3]))
             #expect(ahead.next == PlanCursor(id: records[4].asset.id, path: records[4].asset.path))
         }
@@ -183,7 +181,7 @@ struct StoredPlansReadAheadTests {
         let plans = StoredPlans(path: library.catalogPath)
         let batch = try plans.plans(from: first, ahead: 2, location: .strip, metadata: .keep)
         let after = try ["a/3.jpg", "a/4.jpg"].map { try #require(try library.catalog.asset(at: LibraryPath($0))?.asset.id) }
-        #expect(batch.ahead.plans.map(\.id) == after)
+        #expect(batch.ahead.plans.map(\.version.id) == after)
         do {
             let served = try plans.plan(of: broken, location: .strip, metadata: .keep)
             Issue.record("an undecodable plan was served: \(served)")

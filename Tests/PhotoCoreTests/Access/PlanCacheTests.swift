@@ -43,9 +43,7 @@ struct PlanCacheTests {
         private func plans(from at: Int, count: Int) -> PlansAhead {
             let end = min(assets.count, at + count)
             let plans = assets[min(at, end)..<end].map {
-                VersionedPlan(
-                    id: $0.id, size: $0.size, mtimeNanoseconds: $0.mtimeNanoseconds, inode: $0.inode,
-                    ctimeNanoseconds: $0.ctimeNanoseconds, plan: PlanCacheTests.plan(of: $0))
+                VersionedPlan(version: FileVersion(of: $0), plan: PlanCacheTests.plan(of: $0))
             }
             let next = end < assets.count ? PlanCursor(id: assets[end].id, path: assets[end].path) : nil
             return PlansAhead(plans: plans, next: next)
