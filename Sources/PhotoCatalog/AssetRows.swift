@@ -2,19 +2,16 @@ import MediaFormats
 import PhotoCore
 
 /// Reading and writing rows of the `assets` table. Column order is fixed by `columns`;
-/// reads and binds use the same positions.
+/// reads and binds use the same positions. The plans live in `asset_plans` (`PlanRows`),
+/// written and deleted with the row; the row keeps which of them withhold the file.
 enum AssetRows {
     static let columns = """
         id, fingerprint, path, size, mtime_ns, inode, format, capture_key, capture_offset_min, \
         date_source, make, model, lens, orientation, width, height, latitude, longitude, altitude, \
-        has_exif, software, says_screenshot, problems, redaction_strip, redaction_coarse, indexed_at_ns, ctime_ns, \
-        location_sources, private_plans
+        has_exif, software, says_screenshot, problems, withheld, indexed_at_ns, ctime_ns, location_sources
         """
 
-    static let insertSQL = "INSERT OR REPLACE INTO assets(\(columns)) VALUES(" + (1...29).map { "?\($0)" }.joined(separator: ",") + ")"
-
-    /// The encoded identity plan, the commonest BLOB: decoded without work.
-    private static let identityBlob = RedactionPlan.identity.encoded()
+    static let insertSQL = "INSERT OR REPLACE INTO assets(\(columns)) VALUES(" + (1...27).map { "?\($0)" }.joined(separator: ",") + ")"
 
     /// Every asset, in one query. An asset equal to one in `previous` is that value, sharing
     /// its path, texts and plans: after a re-index only what changed is new in memory, so
@@ -50,12 +47,15 @@ enum AssetRows {
         var records: [AssetRecord] = []
         var interner = TextInterner()
         while try s.step() { records.append(try read(s, interner: &interner)) }
+        s.reset()
+        for index in records.indices { records[index].redaction = try PlanRows.plans(of: records[index].asset, in: db) }
         return records
     }
 
-    /// Inserts or replaces one row (the id decides; a row holding the same path must be
-    /// deleted first, or the UNIQUE path constraint refuses the insert).
+    /// Inserts or replaces one row and its plan rows (the id decides; a row holding the same
+    /// path must be deleted first, or the UNIQUE path constraint refuses the insert).
     static func write(_ record: AssetRecord, in db: Database) throws(CatalogError) {
+        try PlanRows.write(record, in: db)
         let s = try db.statement(insertSQL)
         let a = record.asset
         let m = a.metadata
@@ -83,33 +83,32 @@ enum AssetRows {
         try s.bind(22, m.saysScreenshot)
         // One problem per line: a line break inside a problem would split it on the way back.
         try s.bind(23, m.problems.map { String(decoding: $0.utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self) }.joined(separator: "\n"))
-        try s.bind(24, record.redaction.strip.encoded())
-        try s.bind(25, record.redaction.coarse.encoded())
-        try s.bind(26, record.indexedAtNanoseconds)
-        try s.bind(27, a.ctimeNanoseconds)
-        try s.bind(28, Int64(m.locationSources.rawValue))
-        try s.bind(29, record.redaction.privatePlans.encoded)
+        try s.bind(24, Int64(WithheldPlans(record.redaction).rawValue))
+        try s.bind(25, record.indexedAtNanoseconds)
+        try s.bind(26, a.ctimeNanoseconds)
+        try s.bind(27, Int64(m.locationSources.rawValue))
         try s.run()
     }
 
-    /// Deletes the row with this id, if any.
+    /// Deletes the row with this id and its plan rows, if any.
     static func delete(_ id: AssetID, in db: Database) throws(CatalogError) {
+        try PlanRows.delete(id, in: db)
         let s = try db.statement("DELETE FROM assets WHERE id = ?1")
         try s.bind(1, id.rawValue)
         try s.run()
     }
 
-    /// Decodes the current row of a statement that selected `columns`, plans included.
+    /// Decodes the current row of a statement that selected `columns`, with its plans not
+    /// yet read (`PlanRows.plans(of:in:)` reads them).
     static func read(_ s: Statement, interner: inout TextInterner) throws(CatalogError) -> AssetRecord {
         let asset = try readAsset(s, interner: &interner)
-        let idText = asset.id.rawValue
-        let redaction = RedactionPlans(
-            strip: try plan(s, 23, idText), coarse: try plan(s, 24, idText), privatePlans: try privatePlans(s, 28, idText))
-        return AssetRecord(asset: asset, fingerprint: s.text(1), indexedAtNanoseconds: s.int64(25), redaction: redaction)
+        var record = AssetRecord(asset: asset, fingerprint: s.text(1), indexedAtNanoseconds: s.int64(24), redaction: .notPlanned)
+        record.asset.withheld = asset.withheld
+        return record
     }
 
     /// Decodes the asset of the current row (not the catalog-only columns); of the plans it
-    /// keeps only what they withhold.
+    /// has only what they withhold (the row's `withheld` bits).
     static func readAsset(_ s: Statement, interner: inout TextInterner) throws(CatalogError) -> Asset {
         guard let id = s.withTextBytes(0, { AssetID(utf8: $0) }) else {
             throw .badStoredValue(column: "assets.id", detail: "not an asset id: \(s.text(0))")
@@ -133,64 +132,19 @@ enum AssetRows {
             format: format, captureDate: captureDate, dateSource: dateSource,
             make: shared(s, 10, &interner), model: shared(s, 11, &interner), lens: shared(s, 12, &interner),
             orientation: s.optionalInt(13), width: s.optionalInt(14), height: s.optionalInt(15),
-            location: location, locationSources: LocationSources(rawValue: UInt32(truncatingIfNeeded: s.int64(27))),
+            location: location, locationSources: LocationSources(rawValue: UInt32(truncatingIfNeeded: s.int64(26))),
             hasExif: s.int64(19) != 0, software: shared(s, 20, &interner),
             saysScreenshot: s.int64(21) != 0, problems: problems)
         metadata.texts = interner.camera(metadata.texts)
-        var withheld: WithheldPlans = []
-        if try isWithheld(s, 23, idText) { withheld.insert(.strip) }
-        if try isWithheld(s, 24, idText) { withheld.insert(.coarse) }
-        // Only which private plans withhold the file, without decoding them (a third of the
-        // read's CPU when they were decoded): one that does not read withholds the file, and
-        // the read path, which decodes the plan it serves, refuses it (EIO).
-        let privateEncoded = s.blob(28)
-        for policy in LocationPolicy.allCases where PrivatePlans.isWithheld(for: policy, encoded: privateEncoded) {
-            withheld.insert(WithheldPlans.privatePlan(policy))
-        }
+        let withheld = WithheldPlans(rawValue: UInt8(truncatingIfNeeded: s.int64(23)))
         return Asset(
             id: id, path: LibraryPath(bytes: s.blob(2)), size: s.int64(3), mtimeNanoseconds: s.int64(4),
-            inode: UInt64(bitPattern: s.int64(5)), ctimeNanoseconds: s.int64(26), metadata: metadata, withheld: withheld)
+            inode: UInt64(bitPattern: s.int64(5)), ctimeNanoseconds: s.int64(25), metadata: metadata, withheld: withheld)
     }
 
     /// A text column that repeats across rows (camera, lens, software), or nil for NULL.
     private static func shared(_ s: Statement, _ column: Int32, _ interner: inout TextInterner) -> String? {
         s.isNull(column) ? nil : s.withTextBytes(column) { interner.text($0) }
-    }
-
-    /// Whether the location plan in `column` withholds the file, read from its first byte
-    /// (the plan's kind) without decoding it; an undecodable kind throws, as decoding would.
-    private static func isWithheld(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> Bool {
-        let kind = s.withBlobBytes(column) { $0.first }
-        switch kind {
-        case 0: return false
-        case 1: return true
-        default: _ = try plan(s, column, id)
-        }
-        return true
-    }
-
-    /// Decodes the location plan in `column` (`redaction_strip` or `redaction_coarse`).
-    static func plan(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> RedactionPlan {
-        if s.withBlobBytes(column, { $0.elementsEqual(identityBlob) }) { return .identity }
-        let bytes = s.blob(column)
-        do {
-            return try RedactionPlan(encoded: bytes)
-        } catch {
-            throw .badStoredValue(column: "assets.\(planColumn(column))", detail: "undecodable plan for \(id): \(error)")
-        }
-    }
-
-    /// Checks and keeps the private plans in `column` (NULL: not planned).
-    static func privatePlans(_ s: Statement, _ column: Int32, _ id: String) throws(CatalogError) -> PrivatePlans {
-        do {
-            return s.isNull(column) ? .notPlanned : try PrivatePlans(encoded: s.blob(column))
-        } catch {
-            throw .badStoredValue(column: "assets.private_plans", detail: "undecodable plans for \(id): \(error)")
-        }
-    }
-
-    private static func planColumn(_ column: Int32) -> String {
-        column == 23 ? "redaction_strip" : "redaction_coarse"
     }
 }
 

@@ -54,6 +54,7 @@ extension Catalog {
             let db = c.db
             try db.transaction { () throws(CatalogError) in
                 for record in records {
+                    try PlanRows.delete(at: record.asset.path, unlessOf: record.asset.id, in: db)
                     let s = try db.statement("DELETE FROM assets WHERE path = ?1 AND id <> ?2")
                     try s.bind(1, record.asset.path.bytes)
                     try s.bind(2, record.asset.id.rawValue)

@@ -178,9 +178,11 @@ struct IndexWriter {
         return try s.step() ? AssetID(s.text(0)) : nil
     }
 
-    /// Stores the whole-file hash of an asset; `forgetStat` also forgets its ctime, so the
-    /// next index run reads the file again.
+    /// Stores the whole-file hash of an asset; `forgetStat` also forgets its ctime (of its
+    /// plan rows too, which must name the row's version), so the next index run reads the
+    /// file again.
     func setContentHash(_ id: AssetID, _ digest: String, forgetStat: Bool) throws(CatalogError) {
+        if forgetStat { try PlanRows.setCtime(of: id, to: 0, in: db) }
         let s = try db.statement(
             forgetStat
                 ? "UPDATE assets SET content_sha256 = ?2, ctime_ns = 0 WHERE id = ?1"

@@ -24,7 +24,7 @@ struct PlanFetchInProcessTests {
         // A coarse plan that promises a patch and ends: its first byte still says "not
         // withheld", so the file is listed; only its read can find out. Its strip plan is intact.
         let db = try Database(path: library.catalog)
-        let update = try db.statement("UPDATE assets SET redaction_coarse = ?1 WHERE id = ?2")
+        let update = try db.statement("UPDATE asset_plans SET plan = ?1 WHERE kind = 1 AND id = ?2")
         try update.bind(1, [0, 1])
         try update.bind(2, located.id)
         try update.run()

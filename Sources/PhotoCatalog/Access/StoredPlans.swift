@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// It has a read-only connection of its own, opened on first use: FUSE threads then never
 /// wait for the catalog's writer connection, which an index run holds for whole batches
-/// (WAL mode lets a reader go on beside a writer). One range read of the plan column's
-/// covering index (`Schema.planIndexesStep`) per fetch.
+/// (WAL mode lets a reader go on beside a writer). One range read of the view's plan kind
+/// in `asset_plans` (`Schema.planTableStep`) per fetch.
 public final class StoredPlans: RedactionPlanSource {
     private let path: String
     private let connection = Mutex<Database?>(nil)
@@ -52,7 +52,7 @@ public final class StoredPlans: RedactionPlanSource {
             try s.bind(1, cursor.path.bytes)
             try s.bind(2, max(0, count) + 1)
             var ahead = PlansAhead()
-            try Self.readAhead(s, count: max(0, count), metadata: metadata, into: &ahead)
+            try Self.readAhead(s, count: max(0, count), location: location, metadata: metadata, into: &ahead)
             return ahead
         }
     }
@@ -100,13 +100,15 @@ public final class StoredPlans: RedactionPlanSource {
         guard try s.step(), s.withTextBytes(0, { $0.elementsEqual(asset.id.rawValue.utf8) }), s.int64(1) == asset.size,
             s.int64(2) == asset.mtimeNanoseconds, UInt64(bitPattern: s.int64(3)) == asset.inode, s.int64(4) == asset.ctimeNanoseconds
         else { return nil }
-        var batch = PlanBatch(plan: try plan(s, metadata: metadata, id: asset.id.rawValue))
-        try readAhead(s, count: ahead, metadata: metadata, into: &batch.ahead)
+        var batch = PlanBatch(plan: try plan(s, location: location, metadata: metadata, id: asset.id.rawValue))
+        try readAhead(s, count: ahead, location: location, metadata: metadata, into: &batch.ahead)
         return batch
     }
 
     /// Reads the rows left in `s` into `ahead`: up to `count` plans, then the next cursor.
-    private static func readAhead(_ s: Statement, count: Int, metadata: MetadataPolicy, into ahead: inout PlansAhead) throws(CatalogError) {
+    private static func readAhead(
+        _ s: Statement, count: Int, location: LocationPolicy, metadata: MetadataPolicy, into ahead: inout PlansAhead
+    ) throws(CatalogError) {
         while try s.step() {
             guard let id = s.withTextBytes(0, { AssetID(utf8: $0) }) else { continue }
             guard ahead.plans.count < count else {
@@ -114,7 +116,7 @@ public final class StoredPlans: RedactionPlanSource {
                 return
             }
             // A plan that does not decode is left for its own read to refuse.
-            guard let plan = try? plan(s, metadata: metadata, id: id.rawValue) else { continue }
+            guard let plan = try? plan(s, location: location, metadata: metadata, id: id.rawValue) else { continue }
             ahead.plans.append(
                 VersionedPlan(
                     version: FileVersion(
@@ -125,28 +127,30 @@ public final class StoredPlans: RedactionPlanSource {
     }
 
     /// The fetch of a plan and the plans after it for a view with these policies: from
-    /// path `?1` on, `?2` rows of id, size, mtime, inode, ctime, plan and path.
+    /// path `?1` on, `?2` rows of id, size, mtime, inode, ctime, plan and path, of the
+    /// view's plan kind (a constant, so that the search is on the primary key's range).
     static func query(location: LocationPolicy, metadata: MetadataPolicy) -> String {
-        switch (metadata, location) {
-        case (.private, _): privateQuery
-        case (.keep, .coarse): coarseQuery
-        case (.keep, _): stripQuery
+        switch PlanRows.Kind(location: location, metadata: metadata) {
+        case .strip: stripQuery
+        case .coarse: coarseQuery
+        case .privatePlans: privateQuery
         }
     }
 
-    private static let stripQuery = query(column: "redaction_strip", index: "assets_plan_strip")
-    private static let coarseQuery = query(column: "redaction_coarse", index: "assets_plan_coarse")
-    private static let privateQuery = query(column: "private_plans", index: "assets_plan_private")
+    private static let stripQuery = query(.strip)
+    private static let coarseQuery = query(.coarse)
+    private static let privateQuery = query(.privatePlans)
 
-    /// The covering index is named: SQLite's planner would read `assets` itself, whose
-    /// oversized cells make each lookup an order slower.
-    private static func query(column: String, index: String) -> String {
-        "SELECT id, size, mtime_ns, inode, ctime_ns, \(column), path FROM assets INDEXED BY \(index) WHERE path >= ?1 ORDER BY path LIMIT ?2"
+    private static func query(_ kind: PlanRows.Kind) -> String {
+        "SELECT id, size, mtime_ns, inode, ctime_ns, plan, path FROM asset_plans WHERE kind = \(kind.rawValue) AND path >= ?1 ORDER BY path LIMIT ?2"
     }
 
     /// The plan in column 5 of the current row.
-    private static func plan(_ s: Statement, metadata: MetadataPolicy, id: String) throws(CatalogError) -> ServedPlan {
-        if metadata == .private { return .privatePlans(try AssetRows.privatePlans(s, 5, id)) }
-        return .location(try AssetRows.plan(s, 5, id))
+    private static func plan(_ s: Statement, location: LocationPolicy, metadata: MetadataPolicy, id: String) throws(CatalogError)
+        -> ServedPlan
+    {
+        let kind = PlanRows.Kind(location: location, metadata: metadata)
+        if kind == .privatePlans { return .privatePlans(try PlanRows.privatePlans(s, 5, id)) }
+        return .location(try PlanRows.plan(s, 5, id, kind: kind))
     }
 }

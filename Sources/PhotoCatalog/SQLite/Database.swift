@@ -149,6 +149,33 @@ final class Database {
         }
     }
 
+    /// Makes `name(...)` callable from this connection's SQL: a deterministic function of
+    /// `arguments` BLOB (or NULL) values that returns an integer, computed by `body` from
+    /// the bytes lent to it (nil for NULL). For migrations whose arithmetic lives in Swift.
+    func defineFunction(_ name: String, arguments: Int, _ body: @escaping ([UnsafeRawBufferPointer?]) -> Int64) throws(CatalogError) {
+        let box = Unmanaged.passRetained(SQLFunctionBody(body)).toOpaque()
+        // SQLite owns the box from here, even when the call fails: it calls xDestroy then too.
+        let rc = sqlite3_create_function_v2(
+            handle, name, Int32(arguments), SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
+            { context, count, values in
+                let body = Unmanaged<SQLFunctionBody>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue().body
+                var arguments: [UnsafeRawBufferPointer?] = []
+                for index in 0..<Int(count) {
+                    let value = values?[index]
+                    if sqlite3_value_type(value) == SQLITE_NULL {
+                        arguments.append(nil)
+                    } else {
+                        // Asked for first: sqlite3_value_bytes after it gives the size of that form.
+                        let bytes = sqlite3_value_blob(value)
+                        arguments.append(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))))
+                    }
+                }
+                sqlite3_result_int64(context, body(arguments))
+            }, nil, nil,
+            { box in box.map { Unmanaged<SQLFunctionBody>.fromOpaque($0).release() } })
+        guard rc == SQLITE_OK else { throw lastError(rc) }
+    }
+
     /// The number of rows the last INSERT/UPDATE/DELETE changed.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
@@ -187,4 +214,10 @@ final class Database {
         }
         return escaped
     }
+}
+
+/// The Swift body of a function defined with `Database.defineFunction`, kept alive by SQLite.
+private final class SQLFunctionBody {
+    let body: ([UnsafeRawBufferPointer?]) -> Int64
+    init(_ body: @escaping ([UnsafeRawBufferPointer?]) -> Int64) { self.body = body }
 }

@@ -27,9 +27,10 @@
 /// Version 7: `apps.representation` and `apps.quality` (see `Schema+Representation.swift`).
 /// Version 8: `apps.metadata`, `assets.private_plans` (see `Schema+MetadataPolicy.swift`).
 /// Version 9: covering indexes for the read path's plan fetch (see `Schema+PlanIndexes.swift`).
+/// Version 10: the plans in `asset_plans`, `assets.withheld` (see `Schema+PlanTable.swift`).
 enum Schema {
     /// The newest schema version this code writes and understands.
-    static let currentVersion = 9
+    static let currentVersion = 10
 
     /// The SQL that takes a catalog from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -102,6 +103,7 @@ enum Schema {
         representationStep,
         metadataPolicyStep,
         planIndexesStep,
+        planTableStep,
     ]
 
     /// Brings the database to `currentVersion`; a no-op when it is there already.
@@ -111,6 +113,7 @@ enum Schema {
         let found = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
         guard found <= currentVersion else { throw .schemaTooNew(found: found, supported: currentVersion) }
         guard found < currentVersion else { return found }
+        try definePlanTableFunctions(db)
         for version in found..<currentVersion {
             try db.transaction(durability: .powerLoss) { () throws(CatalogError) in
                 // Re-read inside the write lock: another process may have migrated meanwhile.

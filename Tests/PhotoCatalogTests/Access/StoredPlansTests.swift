@@ -62,39 +62,20 @@ struct StoredPlansTests {
         #expect(try plans.plan(of: after.asset, location: .strip, metadata: .private) == .privatePlans(after.redaction.privatePlans))
     }
 
-    /// The snapshot reads only which private plans withhold a file: private plans that do
-    /// not read withhold it from every private view (the catalog still loads), and plans
-    /// that do read keep their bits.
-    @Test func theSnapshotWithholdsAFileWhosePrivatePlansDoNotRead() throws {
-        let library = try TestLibrary(photos: ["a.jpg": "Ada Lovelace", "b.jpg": "Charles Babbage"])
-        let good = try #require(try library.catalog.asset(at: LibraryPath("b.jpg")))
-        let asset = try #require(try library.catalog.asset(at: LibraryPath("a.jpg"))?.asset)
-        let db = try Database(path: library.catalogPath)
-        let update = try db.statement("UPDATE assets SET private_plans = ?1 WHERE id = ?2")
-        try update.bind(1, [9, 0, 0])
-        try update.bind(2, asset.id.rawValue)
-        try update.run()
-        let snapshot = try Catalog.open(at: library.catalogPath).snapshot()
-        let loaded = try #require(snapshot.assets.first { $0.id == asset.id })
-        for policy in LocationPolicy.allCases {
-            #expect(loaded.withheld.isWithheld(for: policy, metadata: .private))
-        }
-        let kept = try #require(snapshot.assets.first { $0.id == good.asset.id })
-        #expect(kept.withheld == WithheldPlans(good.redaction))
-        #expect(good.redaction.privatePlans != .notPlanned)
-    }
-
     /// Fail closed: a stored plan that does not decode is an error for the read, not a plan.
     @Test func anUndecodablePlanIsAnError() throws {
         let library = try TestLibrary(photos: ["a.jpg": "Ada Lovelace"])
         let asset = try #require(try library.catalog.asset(at: LibraryPath("a.jpg"))?.asset)
         let db = try Database(path: library.catalogPath)
-        let update = try db.statement("UPDATE assets SET redaction_strip = ?1, private_plans = ?2 WHERE id = ?3")
+        let update = try db.statement("UPDATE asset_plans SET plan = ?1 WHERE kind = ?2 AND id = ?3")
         // A patches plan whose count promises a patch that is not there; private plans of an unknown version.
-        try update.bind(1, [0, 1])
-        try update.bind(2, [9, 0, 0])
-        try update.bind(3, asset.id.rawValue)
-        try update.run()
+        for (kind, plan) in [(PlanRows.Kind.strip, [UInt8]([0, 1])), (.privatePlans, [9, 0, 0])] {
+            update.reset()
+            try update.bind(1, plan)
+            try update.bind(2, kind.rawValue)
+            try update.bind(3, asset.id.rawValue)
+            try update.run()
+        }
         let plans = StoredPlans(path: library.catalogPath)
         for metadata in MetadataPolicy.allCases {
             do {
@@ -111,8 +92,8 @@ struct StoredPlansTests {
 }
 
 /// Read-ahead: one fetch gives the plans of the files after the one read, in library path
-/// order, each with the version of its file, from the plan columns' covering indexes.
-@Suite("stored plans: read-ahead from the covering indexes")
+/// order, each with the version of its file, from the plan table.
+@Suite("stored plans: read-ahead from the plan table")
 struct StoredPlansReadAheadTests {
     static let photos = [
         "a/1.jpg": "Ada", "a/2.jpg": "Grace Hopper", "a/3.jpg": "Alan Turing", "a/4.jpg": "Emmy Noether", "b/1.jpg": "Kurt Gödel",
@@ -174,7 +155,7 @@ struct StoredPlansReadAheadTests {
         let first = try #require(try library.catalog.asset(at: LibraryPath("a/1.jpg"))?.asset)
         let broken = try #require(try library.catalog.asset(at: LibraryPath("a/2.jpg"))?.asset)
         let db = try Database(path: library.catalogPath)
-        let update = try db.statement("UPDATE assets SET redaction_strip = ?1 WHERE id = ?2")
+        let update = try db.statement("UPDATE asset_plans SET plan = ?1 WHERE kind = 0 AND id = ?2")
         try update.bind(1, [0, 1])
         try update.bind(2, broken.id.rawValue)
         try update.run()
@@ -193,9 +174,9 @@ struct StoredPlansReadAheadTests {
         }
     }
 
-    /// Every fetch is answered from a covering index in path order (no read of `assets`
-    /// itself, whose lookups are an order slower), on a catalog migrated to the current version.
-    @Test func everyFetchReadsACoveringIndex() throws {
+    /// Every fetch is one range of `asset_plans`' primary key, in path order (no read of
+    /// `assets`, no sort), on a catalog migrated to the current version.
+    @Test func everyFetchIsARangeOfThePlanTablesKey() throws {
         let library = try TestLibrary(photos: ["a.jpg": "Ada"])
         let db = try Database(path: library.catalogPath)
         for (location, metadata) in [
@@ -205,8 +186,7 @@ struct StoredPlansReadAheadTests {
             var details: [String] = []
             while try explain.step() { details.append(explain.text(3)) }
             explain.reset()
-            #expect(details.count == 1 && details[0].contains("USING COVERING INDEX assets_plan_"), "\(location) \(metadata): \(details)")
-            #expect(!details.joined().contains("TEMP B-TREE"), "\(location) \(metadata): sorted apart: \(details)")
+            #expect(details == ["SEARCH asset_plans USING PRIMARY KEY (kind=? AND path>?)"], "\(location) \(metadata): \(details)")
         }
     }
 }

@@ -51,6 +51,6 @@ struct MetadataPolicyStorageTests {
         let catalog = try Catalog.open(at: path)
         #expect(try catalog.schemaVersion == Schema.currentVersion)
         #expect(try catalog.apps() == ["old": App(name: "old", locationPolicy: .coarse)])
-        #expect(try db.scalarInt("SELECT count(*) FROM pragma_table_info('assets') WHERE name = 'private_plans'") == 1)
+        #expect(try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'asset_plans'") == 1)
     }
 }
