@@ -98,6 +98,8 @@ struct PlanTableTests {
             try db.scalarInt("SELECT count(*) FROM pragma_table_info('assets') WHERE name LIKE '%plan%' OR name LIKE 'redaction%'") == 0)
         #expect(try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name LIKE 'assets_plan_%'") == 0)
         try Self.expectPlanRowsInStep(db)
+        // The old table's pages were given back.
+        #expect(try db.scalarInt("PRAGMA freelist_count") == 0)
     }
 
     /// Index, re-index, move, delete, replace at a path, verify's forgotten ctime: after each,
