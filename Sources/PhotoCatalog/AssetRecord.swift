@@ -10,7 +10,8 @@ public struct AssetRecord: Hashable, Sendable {
     /// When the file was last analysed, in nanoseconds since 1970.
     public var indexedAtNanoseconds: Int64
     /// How the file is served to views that hide location or private metadata: stored in
-    /// the row, read by the read path when a file is read (`LibraryState`'s plan source).
+    /// the asset's `asset_plans` rows, read by the read path when a file is read
+    /// (`LibraryState`'s plan source).
     public var redaction: RedactionPlans {
         didSet { asset.withheld = WithheldPlans(redaction) }
     }

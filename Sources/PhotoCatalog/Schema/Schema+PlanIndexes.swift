@@ -13,6 +13,9 @@ extension Schema {
     /// reader of that folder reads next (`PlanCache`'s read-ahead). SQLite updates them
     /// with every write of a row, so a plan and the version it is checked against stay
     /// one entry.
+    ///
+    /// Version 10 drops them with the plan columns: the plans moved to their own table
+    /// (`planTableStep`), which costs one copy of each plan instead of two.
     static let planIndexesStep = """
         CREATE INDEX assets_plan_strip ON assets(path, id, size, mtime_ns, inode, ctime_ns, redaction_strip);
         CREATE INDEX assets_plan_coarse ON assets(path, id, size, mtime_ns, inode, ctime_ns, redaction_coarse);
