@@ -15,25 +15,39 @@ struct ViewTreeTablesTests {
         #expect(MemoryLayout<NameSpan>.size <= 6)
     }
 
-    /// The four library views of an asset that keep its file name share one copy of it.
-    @Test func theLibraryViewsOfAnAssetShareItsName() {
+    /// A file of the library views that keeps its asset's file name stores no name: only the
+    /// names a directory changes (a clash) are kept.
+    @Test func aLibraryFileThatKeepsItsFileNameStoresNoName() {
         let assets = [
             ViewFixtures.asset("1", "a/IMG_1.jpg", taken: ViewFixtures.date(2024, 1, 2), make: "Canon"),
             ViewFixtures.asset("2", "b/IMG_1.jpg", taken: ViewFixtures.date(2024, 1, 2), make: "Canon"),
         ]
         let tree = ViewFixtures.build(LibrarySnapshot(assets: assets))
         let views = ["library/all", "library/by-date/2024/01/02", "library/by-camera/Canon", "library/folders/a"]
-        let spans = views.compactMap { path -> NameSpan? in
-            guard let directory = tree.resolve(Array(path.utf8)), let (part, position) = tree.location(of: directory.inode) else {
-                return nil
-            }
-            return part.records[Int(part.records[Int(position)].children[0])].name
+        let kept = views.compactMap { path -> [Int32: [UInt8]]? in
+            tree.resolve(Array(path.utf8)).flatMap { tree.files.directory(inode: $0.inode)?.exceptions }
         }
-        #expect(spans.count == 4)
-        #expect(Set(spans).count == 1)
-        // The second asset's name clashes in three views: its suffixed name is stored apart.
+        #expect(kept.count == 4)
+        // The second asset's name clashes in three views: only its suffixed name is stored.
+        #expect(kept[0] == [1: Array("IMG_1~0000.jpg".utf8)])
+        #expect(kept[3].isEmpty)
         #expect(ViewFixtures.names(tree, "library/all") == ["IMG_1.jpg", "IMG_1~0000.jpg"])
         #expect(ViewFixtures.names(tree, "library/folders/b") == ["IMG_1.jpg"])
+        // No stored node per file: the library part holds the directories only.
+        #expect(tree.library.liveCount == 14)
+        #expect(tree.nodeCount == 14 + 8)
+    }
+
+    /// A library file's inode number says which view and asset it is, and no hashed number
+    /// can be one.
+    @Test func libraryFileInodesAreTheViewAndTheAssetID() throws {
+        let id = try #require(AssetID("0123456789ab"))
+        let inode = ViewInode.libraryFile(view: .byCamera, asset: id)
+        #expect(inode == UInt64(1) << 63 | UInt64(2) << 48 | 0x0123_4567_89ab)
+        #expect(ViewInode.libraryFile(inode)?.view == .byCamera)
+        #expect(ViewInode.libraryFile(inode)?.asset == id)
+        #expect(ViewInode.libraryFile(ViewInode.directory(path: Array("library/all".utf8))) == nil)
+        for n in 0..<1000 { #expect(ViewInode.directory(path: Array("d\(n)".utf8)) & ViewInode.libraryFileBit == 0) }
     }
 
     @Test func everyNodeIsFoundByInodeAndByNameAfterTheTablesGrew() throws {
