@@ -24,12 +24,12 @@ final class LibraryDirectory: Sendable {
     let view: LibraryView
     /// The files' asset positions in listing order (capture date then id; by name in folders).
     let members: [Int32]
-    /// The names that are not the asset's file name, by asset position.
-    let exceptions: [Int32: [UInt8]]
+    /// The names that are not the asset's file name.
+    let exceptions: NameExceptions
     /// The members' asset positions by name, made on the first lookup by name.
     private let byName: Mutex<NodeTable?>
 
-    init(inode: UInt64, view: LibraryView, members: [Int32], exceptions: [Int32: [UInt8]], byName: NodeTable? = nil) {
+    init(inode: UInt64, view: LibraryView, members: [Int32], exceptions: NameExceptions, byName: NodeTable? = nil) {
         self.inode = inode
         self.view = view
         self.members = members
@@ -40,7 +40,7 @@ final class LibraryDirectory: Sendable {
     /// Calls `body` with the name of the member at asset position `position`, read in place.
     @inline(__always)
     func withName<Result>(of position: Int32, in assets: ChunkedArray<Asset>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if !exceptions.isEmpty, let name = exceptions[position] { return name.withUnsafeBufferPointer(body) }
+        if !exceptions.isEmpty, let name = exceptions.name(of: position, in: assets) { return name.withUnsafeBufferPointer(body) }
         return assets[Int(position)].path.bytes.withUnsafeBufferPointer { body(LibraryColumns.lastComponentInPlace(of: $0)) }
     }
 

@@ -195,17 +195,18 @@ struct LibraryPartBuilder {
             return ViewNaming.Candidate(base: file.base, id: file.id, previous: name)
         }
         let names = ViewNaming.assign(candidates, reserved: reserved)
-        var exceptions: [Int32: [UInt8]] = [:]
+        var exceptions = NameExceptions()
         for (index, position) in members.enumerated() where !files[Int(position)].isFileName || names[index] != files[Int(position)].base {
-            exceptions[position] = names[index]
+            let file = files[Int(position)]
+            let fileName =
+                file.isFileName
+                ? file.base
+                : snapshot.assets[Int(position)].path.bytes.withUnsafeBufferPointer { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
+            exceptions.set(names[index], of: position, fileName: fileName, id: file.id)
         }
         var ordered = members
-        if view.listsByName {
-            let files = self.files
-            let name = { (position: Int32) -> [UInt8] in exceptions[position] ?? files[Int(position)].base }
-            if !zip(ordered, ordered.dropFirst()).allSatisfy({ !ViewNaming.precedes(name($1), name($0)) }) {
-                ordered.sort { ViewNaming.precedes(name($0), name($1)) }
-            }
+        if view.listsByName, !zip(names, names.dropFirst()).allSatisfy({ !ViewNaming.precedes($1, $0) }) {
+            ordered = members.indices.sorted { ViewNaming.precedes(names[$0], names[$1]) }.map { members[$0] }
         }
         let index = Int32(directories.count)
         directories.append(LibraryDirectory(inode: inode, view: view, members: ordered, exceptions: exceptions))

@@ -343,11 +343,15 @@ struct LibraryPatcher {
         let moved = moves[directory] ?? [:]
         // Staying files, at their new positions, with their names.
         var members: [Int32] = []
-        var exceptions: [Int32: [UInt8]] = [:]
-        if let before {
+        var exceptions = NameExceptions()
+        if let before, gone.isEmpty, moved.isEmpty {
+            // Only arrivals (a new photo): the listing and names are shared until merged.
+            members = before.members
+            exceptions = before.exceptions
+        } else if let before {
             members.reserveCapacity(before.members.count + (arrivals[directory]?.count ?? 0))
             for position in before.members where !gone.contains(position) { members.append(moved[position] ?? position) }
-            for (position, name) in before.exceptions where !gone.contains(position) { exceptions[moved[position] ?? position] = name }
+            exceptions = before.exceptions.patched(dropping: gone, moving: moved)
         }
         // The table by name: carried over when a lookup made it (and always for a directory
         // that gets files, whose names must be checked against it).
@@ -372,7 +376,7 @@ struct LibraryPatcher {
             }
             // The table holds the staying files at their new positions: names read over `new`.
             let staying = { (position: Int32, wanted: [UInt8]) -> Bool in
-                (exceptions[position] ?? Self.plainName(position, in: new)) == wanted
+                (exceptions.name(of: position, in: new) ?? Self.plainName(position, in: new)) == wanted
             }
             let names = ViewNaming.assign(candidates) { name in
                 if lookup(inode, name) != nil { return true }
@@ -384,13 +388,15 @@ struct LibraryPatcher {
                 let isFileName = new[Int(position)].path.bytes.withUnsafeBufferPointer {
                     LibraryColumns.lastComponentInPlace(of: $0).elementsEqual(name)
                 }
-                if !isFileName { exceptions[position] = name }
+                if !isFileName {
+                    exceptions.set(name, of: position, fileName: Self.plainName(position, in: new), id: new[Int(position)].id)
+                }
                 let fileInode = ViewInode.libraryFile(view: view, asset: new[Int(position)].id)
                 arrived.append(ArrivedFile(parent: inode, name: name, inode: fileInode))
                 if var grown = table {
                     if grown.isFull {
                         grown.grow { candidate in
-                            (exceptions[candidate] ?? Self.plainName(candidate, in: new)).withUnsafeBufferPointer {
+                            (exceptions.name(of: candidate, in: new) ?? Self.plainName(candidate, in: new)).withUnsafeBufferPointer {
                                 LibraryDirectory.hash($0)
                             }
                         }
@@ -399,7 +405,7 @@ struct LibraryPatcher {
                     table = grown
                 }
             }
-            let nameOf = { (position: Int32) -> [UInt8] in exceptions[position] ?? Self.plainName(position, in: new) }
+            let nameOf = { (position: Int32) -> [UInt8] in exceptions.name(of: position, in: new) ?? Self.plainName(position, in: new) }
             let precedes = { (a: Int32, b: Int32) -> Bool in
                 byName ? ViewNaming.precedes(nameOf(a), nameOf(b)) : Self.datePrecedes(a, b, in: new)
             }

@@ -24,18 +24,34 @@ struct ViewTreeTablesTests {
         ]
         let tree = ViewFixtures.build(LibrarySnapshot(assets: assets))
         let views = ["library/all", "library/by-date/2024/01/02", "library/by-camera/Canon", "library/folders/a"]
-        let kept = views.compactMap { path -> [Int32: [UInt8]]? in
+        let kept = views.compactMap { path -> NameExceptions? in
             tree.resolve(Array(path.utf8)).flatMap { tree.files.directory(inode: $0.inode)?.exceptions }
         }
         #expect(kept.count == 4)
-        // The second asset's name clashes in three views: only its suffixed name is stored.
-        #expect(kept[0] == [1: Array("IMG_1~0000.jpg".utf8)])
+        // The second asset's name clashes in three views: only its suffix length is stored.
+        #expect(kept[0].count == 1)
+        #expect(kept[0].suffixed == [1: 4])
+        #expect(kept[0].name(of: 1, in: tree.snapshot.assets) == Array("IMG_1~0000.jpg".utf8))
         #expect(kept[3].isEmpty)
         #expect(ViewFixtures.names(tree, "library/all") == ["IMG_1.jpg", "IMG_1~0000.jpg"])
         #expect(ViewFixtures.names(tree, "library/folders/b") == ["IMG_1.jpg"])
         // No stored node per file: the library part holds the directories only.
         #expect(tree.library.liveCount == 14)
         #expect(tree.nodeCount == 14 + 8)
+    }
+
+    /// A name that is not a suffixed form of the file name is kept whole.
+    @Test func nameExceptionsKeepSuffixLengthsOrWholeNames() throws {
+        let id = try #require(AssetID("0123456789ab"))
+        var exceptions = NameExceptions()
+        exceptions.set(Array("a~012345.jpg".utf8), of: 3, fileName: Array("a.jpg".utf8), id: id)
+        exceptions.set(Array("a_b.jpg".utf8), of: 4, fileName: Array("a/b.jpg".utf8), id: id)
+        exceptions.set(Array("c.jpg".utf8), of: 5, fileName: Array("c.jpg".utf8), id: id)
+        #expect(exceptions.suffixed == [3: 6])
+        #expect(exceptions.named == [4: Array("a_b.jpg".utf8)])
+        let patched = exceptions.patched(dropping: [4], moving: [3: 9])
+        #expect(patched.suffixed == [9: 6])
+        #expect(patched.named.isEmpty)
     }
 
     /// A library file's inode number says which view and asset it is, and no hashed number

@@ -1,0 +1,53 @@
+/// The names of one library directory's files that are not their assets' file names, by
+/// asset position. Most are the file name with `~` and the first digits of the asset id
+/// inserted (`ViewNaming`'s suffixes: a generated or camera library repeats `IMG_0001.jpg`
+/// across folders, so at 1,000,000 assets most files of `library/all` have one): those keep
+/// only the number of digits, one byte, and the name is made again when read. Any other
+/// name (one made safe, a counter form) is kept whole.
+struct NameExceptions: Sendable {
+    /// Suffixed names: the number of id digits, by asset position.
+    private(set) var suffixed: [Int32: UInt8] = [:]
+    /// Other names, by asset position.
+    private(set) var named: [Int32: [UInt8]] = [:]
+
+    init() {}
+
+    var isEmpty: Bool { suffixed.isEmpty && named.isEmpty }
+
+    /// The number of names held.
+    var count: Int { suffixed.count + named.count }
+
+    /// The name of the asset at `position` of `assets` when it is an exception, else nil.
+    func name(of position: Int32, in assets: ChunkedArray<Asset>) -> [UInt8]? {
+        if let digits = suffixed[position] {
+            let fileName = assets[Int(position)].path.bytes.withUnsafeBufferPointer { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
+            return ViewNaming.inserting(suffix: Array(assets[Int(position)].id.rawValue.utf8.prefix(Int(digits))), into: fileName)
+        }
+        return named[position]
+    }
+
+    /// Records `name` for the asset at `position`, whose file name is `fileName` and id `id`
+    /// (nothing when the name is the file name).
+    mutating func set(_ name: [UInt8], of position: Int32, fileName: [UInt8], id: AssetID) {
+        suffixed[position] = nil
+        named[position] = nil
+        guard name != fileName else { return }
+        if ViewNaming.sanitized(fileName) == fileName, name.count > fileName.count {
+            let digits = Array(id.rawValue.utf8)
+            for length in 4...digits.count where ViewNaming.inserting(suffix: Array(digits.prefix(length)), into: fileName) == name {
+                suffixed[position] = UInt8(length)
+                return
+            }
+        }
+        named[position] = name
+    }
+
+    /// These names without the positions in `gone`, and those in `moved` at their new positions.
+    func patched(dropping gone: Set<Int32>, moving moved: [Int32: Int32]) -> NameExceptions {
+        var result = NameExceptions()
+        result.suffixed.reserveCapacity(suffixed.count)
+        for (position, digits) in suffixed where !gone.contains(position) { result.suffixed[moved[position] ?? position] = digits }
+        for (position, name) in named where !gone.contains(position) { result.named[moved[position] ?? position] = name }
+        return result
+    }
+}
