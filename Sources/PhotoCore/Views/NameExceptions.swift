@@ -44,10 +44,19 @@ struct NameExceptions: Sendable {
 
     /// These names without the positions in `gone`, and those in `moved` at their new positions.
     func patched(dropping gone: Set<Int32>, moving moved: [Int32: Int32]) -> NameExceptions {
-        var result = NameExceptions()
-        result.suffixed.reserveCapacity(suffixed.count)
-        for (position, digits) in suffixed where !gone.contains(position) { result.suffixed[moved[position] ?? position] = digits }
-        for (position, name) in named where !gone.contains(position) { result.named[moved[position] ?? position] = name }
+        var result = self
+        var movedSuffixes: [(Int32, UInt8)] = []
+        var movedNames: [(Int32, [UInt8])] = []
+        for (from, to) in moved {
+            if let digits = result.suffixed.removeValue(forKey: from) { movedSuffixes.append((to, digits)) }
+            if let name = result.named.removeValue(forKey: from) { movedNames.append((to, name)) }
+        }
+        for position in gone {
+            result.suffixed[position] = nil
+            result.named[position] = nil
+        }
+        for (position, digits) in movedSuffixes { result.suffixed[position] = digits }
+        for (position, name) in movedNames { result.named[position] = name }
         return result
     }
 }

@@ -349,8 +349,7 @@ struct LibraryPatcher {
             members = before.members
             exceptions = before.exceptions
         } else if let before {
-            members.reserveCapacity(before.members.count + (arrivals[directory]?.count ?? 0))
-            for position in before.members where !gone.contains(position) { members.append(moved[position] ?? position) }
+            members = Self.members(of: before, dropping: gone, moving: moved, over: old)
             exceptions = before.exceptions.patched(dropping: gone, moving: moved)
         }
         // The table by name: carried over when a lookup made it (and always for a directory
@@ -427,6 +426,38 @@ struct LibraryPatcher {
             for position in arriving { directoryOf[Int(view.rawValue) - 1][Int(position)] = index }
         }
         return arrived
+    }
+
+    /// `directory`'s members without `gone`, those in `moved` at their new positions: each
+    /// found by binary search in listing order (a few changes in a directory of a million
+    /// files cost a few moves of the array, not a pass over it with a lookup per member).
+    private static func members(
+        of directory: LibraryDirectory, dropping gone: Set<Int32>, moving moved: [Int32: Int32], over old: ChunkedArray<Asset>
+    ) -> [Int32] {
+        let listed = directory.members
+        var members = listed
+        let precedes = { (a: Int32, b: Int32) -> Bool in
+            if directory.view.listsByName {
+                return directory.withName(of: a, in: old) { x in directory.withName(of: b, in: old) { y in NameArena.precedes(x, y) } }
+            }
+            return datePrecedes(a, b, in: old)
+        }
+        let index = { (position: Int32) -> Int? in
+            var (low, high) = (0, listed.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(listed[middle], position) { low = middle + 1 } else { high = middle }
+            }
+            if low < listed.count, listed[low] == position { return low }
+            // Not where the order puts it: look through the listing.
+            return listed.firstIndex(of: position)
+        }
+        // Every place is found before anything changes: the order is read over the old assets.
+        let movedPlaces = moved.compactMap { move in index(move.key).map { ($0, move.value) } }
+        let gonePlaces = gone.compactMap(index).sorted(by: >)
+        for (place, to) in movedPlaces { members[place] = to }
+        for place in gonePlaces { members.remove(at: place) }
+        return members
     }
 
     /// The file name of the asset at `position`.
