@@ -20,9 +20,10 @@ struct LibraryColumns {
     let cameras: [Int32]
     /// The `by-camera` directory names, each once.
     let cameraNames: [[UInt8]]
-    /// Every path's bytes back to back; asset `i`'s path is `pathBytes[pathStarts[i]..<pathStarts[i + 1]]`.
-    private let pathBytes: [UInt8]
-    private let pathStarts: [Int]
+    /// Every asset position in path order (byte-wise, then id). The paths are copied back
+    /// to back only to sort them and not kept: at 1,000,000 assets they are about 50 MB,
+    /// which would add to the peak of the naming that follows.
+    let pathOrder: [Int]
 
     /// The columns of `assets`.
     init(_ assets: ChunkedArray<Asset>) {
@@ -82,8 +83,7 @@ struct LibraryColumns {
         self.days = days
         self.cameras = cameras
         self.cameraNames = cameraNames
-        self.pathBytes = pathBytes
-        self.pathStarts = pathStarts
+        pathOrder = Self.pathOrder(files: files, pathBytes: pathBytes, pathStarts: pathStarts)
     }
 
     /// The `by-date` day of a date as YYYYMMDD.
@@ -105,9 +105,10 @@ struct LibraryColumns {
         return UnsafeBufferPointer(rebasing: path[start..<end])
     }
 
-    /// Every asset position in path order (byte-wise, then id). A catalog read in path
-    /// order is checked in one pass and not sorted again.
-    func pathOrder() -> [Int] {
+    /// Every asset position in path order (byte-wise, then id), asset `i`'s path being
+    /// `pathBytes[pathStarts[i]..<pathStarts[i + 1]]`. A catalog read in path order is
+    /// checked in one pass and not sorted again.
+    static func pathOrder(files: [LibraryFile], pathBytes: [UInt8], pathStarts: [Int]) -> [Int] {
         var order = Array(files.indices)
         pathBytes.withUnsafeBufferPointer { bytes in
             let precedes = { (a: Int, b: Int) -> Bool in

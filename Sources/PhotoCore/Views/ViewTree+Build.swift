@@ -141,7 +141,7 @@ struct LibraryPartBuilder {
         firstByID = AssetPositions(capacity: assets.count)
         var byPath: [Int32] = []
         byPath.reserveCapacity(assets.count)
-        let pathOrder = columns.pathOrder()
+        let pathOrder = columns.pathOrder
         for index in pathOrder where firstByID.position(of: files[index].id, in: assets) == nil {
             firstByID.insert(Int32(index), in: assets)
             byPath.append(Int32(index))
