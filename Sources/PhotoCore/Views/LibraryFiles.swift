@@ -40,7 +40,7 @@ final class LibraryDirectory: Sendable {
     /// Calls `body` with the name of the member at asset position `position`, read in place.
     @inline(__always)
     func withName<Result>(of position: Int32, in assets: ChunkedArray<Asset>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if !exceptions.isEmpty, let name = exceptions.name(of: position, in: assets) { return name.withUnsafeBufferPointer(body) }
+        if !exceptions.isEmpty, let named = exceptions.withName(of: position, in: assets, body) { return named }
         return assets[Int(position)].path.bytes.withUnsafeBufferPointer { body(LibraryColumns.lastComponentInPlace(of: $0)) }
     }
 

@@ -54,6 +54,22 @@ struct ViewTreeTablesTests {
         #expect(patched.named.isEmpty)
     }
 
+    /// A suffixed name made in place is the name `ViewNaming` made.
+    @Test func suffixedNamesReadInPlaceAreViewNamingsNames() throws {
+        let files = ["IMG_1.jpg", "noextension", ".hidden", "a.b.c.jpeg", "x." + String(repeating: "e", count: 40)]
+        let assets = files.enumerated().map { ViewFixtures.asset("3f9a1c0d2b7\($0.offset)", "f/\($0.element)") }
+        var exceptions = NameExceptions()
+        for (index, asset) in assets.enumerated() {
+            for digits in [4, 7, 12] {
+                let name = ViewNaming.inserting(suffix: Array(asset.id.rawValue.utf8.prefix(digits)), into: Array(files[index].utf8))
+                exceptions.set(name, of: Int32(index), fileName: Array(files[index].utf8), id: asset.id)
+                #expect(exceptions.suffixed[Int32(index)] == UInt8(digits))
+                let read = exceptions.withName(of: Int32(index), in: ChunkedArray(assets)) { Array($0) }
+                #expect(read == name)
+            }
+        }
+    }
+
     /// A library file's inode number says which view and asset it is, and no hashed number
     /// can be one.
     @Test func libraryFileInodesAreTheViewAndTheAssetID() throws {
