@@ -2,8 +2,11 @@
 # Scale benchmark: a 1,000,000-photo library (COUNT) mounted, listed, picked from and
 # changed, against the same tree on ext4 in the same run. Reports medians of RUNS:
 # mount -> ready, daemon VmRSS (ready, after the listings) and VmHWM over the whole run,
-# `ls -f`/`find` of library/all and library/folders against direct (warm, and cold after
-# `echo 3 > /proc/sys/vm/drop_caches` where permitted), one select and one deselect through
+# `ls -f`/`find` of library/all and library/folders against direct: "first" is the first
+# pass over the view in the mount (every name and attribute asked of the daemon), "warm" a
+# pass after one untimed pass on each side (the kernel's caches hold the names, attributes
+# and listings: what a repeated walk costs), "cold" a pass after
+# `echo 3 > /proc/sys/vm/drop_caches` on each side where permitted; one select and one deselect through
 # `.picker`, a live add and delete, and a re-index of the unchanged library.
 #
 # Usage: Tests/Benchmarks/scale-bench.sh [--no-build]   (env: COUNT=1000000, RUNS=3, SEED=7,

@@ -52,6 +52,15 @@ public struct AssetID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public var description: String { rawValue }
 
+    /// The 48-bit number the digits spell (what a library file's inode number carries).
+    public var number: UInt64 { bits }
+
+    /// The id whose digits spell `number`; nil past 48 bits.
+    public init?(number: UInt64) {
+        guard number >> 48 == 0 else { return nil }
+        bits = number
+    }
+
     /// The first four digits: the suffix that tells two same-named assets apart.
     public var shortSuffix: String { String(rawValue.prefix(4)) }
 

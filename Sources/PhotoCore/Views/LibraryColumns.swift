@@ -8,9 +8,9 @@ import MediaFormats
 /// so did comparing paths held in a million separate arrays. A column is a few bytes per
 /// asset, and the paths sit back to back in one buffer.
 struct LibraryColumns {
-    /// Each asset's id, base name and where the base name lies in the part's arena: what
-    /// naming a file reads, in one place, so that visiting assets in date order misses the
-    /// cache once per file rather than once per column.
+    /// Each asset's id and sanitized base name: what naming a file reads, in one place, so
+    /// that visiting assets in date order misses the cache once per file rather than once
+    /// per column.
     let files: [LibraryFile]
     /// `effectiveDate.sortKey` (YYYYMMDDHHMMSS).
     let sortKeys: [Int64]
@@ -20,12 +20,13 @@ struct LibraryColumns {
     let cameras: [Int32]
     /// The `by-camera` directory names, each once.
     let cameraNames: [[UInt8]]
-    /// Every path's bytes back to back; asset `i`'s path is `pathBytes[pathStarts[i]..<pathStarts[i + 1]]`.
-    private let pathBytes: [UInt8]
-    private let pathStarts: [Int]
+    /// Every asset position in path order (byte-wise, then id). The paths are copied back
+    /// to back only to sort them and not kept: at 1,000,000 assets they are about 50 MB,
+    /// which would add to the peak of the naming that follows.
+    let pathOrder: [Int]
 
-    /// The columns of `assets`, each asset's base name appended to `names`.
-    init(_ assets: ChunkedArray<Asset>, names: inout NameArena) {
+    /// The columns of `assets`.
+    init(_ assets: ChunkedArray<Asset>) {
         let count = assets.count
         var files: [LibraryFile] = []
         var sortKeys: [Int64] = []
@@ -52,8 +53,9 @@ struct LibraryColumns {
             days.append(Self.day(of: date))
             assets[position].path.bytes.withUnsafeBufferPointer { path in
                 pathBytes.append(contentsOf: path)
-                let base = ViewNaming.sanitized(Self.lastComponent(of: path))
-                files.append(LibraryFile(id: id, base: base, span: names.append(base)))
+                let raw = Self.lastComponentInPlace(of: path)
+                let base = ViewNaming.sanitized(Array(raw))
+                files.append(LibraryFile(id: id, base: base, isFileName: raw.elementsEqual(base)))
             }
             pathStarts.append(pathBytes.count)
             let key = CameraKey(make: assets[position].metadata.make, model: assets[position].metadata.model)
@@ -81,8 +83,7 @@ struct LibraryColumns {
         self.days = days
         self.cameras = cameras
         self.cameraNames = cameraNames
-        self.pathBytes = pathBytes
-        self.pathStarts = pathStarts
+        pathOrder = Self.pathOrder(files: files, pathBytes: pathBytes, pathStarts: pathStarts)
     }
 
     /// The `by-date` day of a date as YYYYMMDD.
@@ -92,17 +93,22 @@ struct LibraryColumns {
 
     /// The last non-empty `/`-separated component of a path (`LibraryPath.fileName`
     /// without splitting the whole path).
-    static func lastComponent(of path: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    static func lastComponent(of path: UnsafeBufferPointer<UInt8>) -> [UInt8] { Array(lastComponentInPlace(of: path)) }
+
+    /// `lastComponent(of:)` as a slice of `path` (no copy).
+    @inline(__always)
+    static func lastComponentInPlace(of path: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var end = path.count
         while end > 0, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
         var start = end
         while start > 0, path[start - 1] != UInt8(ascii: "/") { start -= 1 }
-        return Array(path[start..<end])
+        return UnsafeBufferPointer(rebasing: path[start..<end])
     }
 
-    /// Every asset position in path order (byte-wise, then id). A catalog read in path
-    /// order is checked in one pass and not sorted again.
-    func pathOrder() -> [Int] {
+    /// Every asset position in path order (byte-wise, then id), asset `i`'s path being
+    /// `pathBytes[pathStarts[i]..<pathStarts[i + 1]]`. A catalog read in path order is
+    /// checked in one pass and not sorted again.
+    static func pathOrder(files: [LibraryFile], pathBytes: [UInt8], pathStarts: [Int]) -> [Int] {
         var order = Array(files.indices)
         pathBytes.withUnsafeBufferPointer { bytes in
             let precedes = { (a: Int, b: Int) -> Bool in
@@ -123,10 +129,10 @@ struct LibraryColumns {
     }
 }
 
-/// What naming one asset's files in the library views reads: its id, its sanitized file name
-/// and where that name lies in the part's arena (shared by the views that keep it).
+/// What naming one asset's files in the library views reads: its id and its sanitized file
+/// name, and whether that is the file name itself (a file keeping it stores no name).
 struct LibraryFile {
     let id: AssetID
     let base: [UInt8]
-    let span: NameSpan
+    let isFileName: Bool
 }

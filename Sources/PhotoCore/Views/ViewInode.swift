@@ -1,6 +1,7 @@
-/// How inode numbers are made: fixed small numbers for the fixed nodes, a 64-bit hash of
-/// (node kind, view directory path, asset id) for everything else, so that a node keeps
-/// its number across snapshots and across restarts and the kernel's caches stay coherent.
+/// How inode numbers are made: fixed small numbers for the fixed nodes, the view and the
+/// asset id for the files of the library views (`libraryFile`), a 63-bit hash of (node
+/// kind, view directory path, asset id) for everything else, so that a node keeps its
+/// number across snapshots and across restarts and the kernel's caches stay coherent.
 public enum ViewInode {
     /// The root directory (FUSE's root id).
     public static let root: UInt64 = 1
@@ -14,6 +15,25 @@ public enum ViewInode {
     /// Numbers below this are reserved for fixed nodes (1-8 above, 9 the owner's `.requests`,
     /// 768-1023 the renderings of `.picker`); hashed numbers never fall below it.
     public static let firstDerived: UInt64 = 1024
+
+    /// The bit that every library file's number has and no other number has (hashed numbers
+    /// clear it), so the two ranges never meet.
+    static let libraryFileBit: UInt64 = 1 << 63
+
+    /// The number of the file that shows `asset` in a directory of library view `view`:
+    /// the bit, the view and the id's 48-bit number, so the number says which view and
+    /// asset it is (an asset has one file per library view).
+    static func libraryFile(view: LibraryView, asset: AssetID) -> UInt64 {
+        libraryFileBit | UInt64(view.rawValue) << 48 | asset.number
+    }
+
+    /// The view and asset a library file's number stands for; nil for any other number.
+    static func libraryFile(_ inode: UInt64) -> (view: LibraryView, asset: AssetID)? {
+        guard inode & libraryFileBit != 0, let view = LibraryView(rawValue: UInt8(truncatingIfNeeded: inode >> 48 & 0x7FFF)),
+            inode >> 48 & 0x7FFF == UInt64(view.rawValue), let asset = AssetID(number: inode & 0xFFFF_FFFF_FFFF)
+        else { return nil }
+        return (view, asset)
+    }
 
     /// The derived number for a directory at a view path (e.g. `library/by-date/2024`).
     static func directory(path: [UInt8]) -> UInt64 {
@@ -58,12 +78,13 @@ struct FNV1a {
         for byte in bytes { add(byte) }
     }
 
-    /// The mixed value, moved out of the reserved range.
+    /// The mixed value, moved out of the reserved range and out of the library files' range.
     var inode: UInt64 {
         var z = state
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         z ^= z >> 31
+        z &= ~ViewInode.libraryFileBit
         return z < ViewInode.firstDerived ? z &+ ViewInode.firstDerived : z
     }
 }

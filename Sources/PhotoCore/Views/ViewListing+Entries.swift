@@ -10,6 +10,8 @@ extension ViewListing {
         switch (source, other.source) {
         case (.part(let part, let directory), .part(let otherPart, let otherDirectory)):
             return part === otherPart && directory == otherDirectory
+        case (.library(let listing), .library(let other)):
+            return listing.part === other.part && listing.position == other.position && listing.files === other.files
         default:
             return false
         }
@@ -31,6 +33,22 @@ extension ViewListing {
             for next in children.indices.dropFirst(position) {
                 let child = Int(children[next])
                 let going = names.withName(records[child].name) { name in body(records[child].inode, name, records[child].kind) }
+                if !going { return }
+            }
+        case .library(let listing):
+            let (records, names, files, assets) = (listing.part.records, listing.part.names, listing.files, listing.assets)
+            for index in position..<max(position, listing.count) {
+                let going: Bool
+                switch listing.entry(at: index) {
+                case .directory(let child):
+                    going = names.withName(records[Int(child)].name) { name in
+                        body(records[Int(child)].inode, name, records[Int(child)].kind)
+                    }
+                case .file(let asset):
+                    let inode = ViewInode.libraryFile(view: files.view, asset: assets[Int(asset)].id)
+                    let kind = ViewNodeKind.file(asset: asset, policy: .keep, metadata: .keep)
+                    going = files.withName(of: asset, in: assets) { name in body(inode, name, kind) }
+                }
                 if !going { return }
             }
         case .apps(let apps):

@@ -5,18 +5,28 @@ import MediaFormats
 /// serve different bytes (redaction) and must not share page cache with another.
 ///
 /// Parts store nodes as `PartNode`s (the name in the part's `NameArena`); a `ViewNode` is
-/// made from one when a query asks for it.
+/// made from one when a query asks for it, or, for a file of a library view, from its
+/// directory's `LibraryDirectory`.
 public struct ViewNode: Sendable {
     /// The inode number the kernel sees; stable per (view directory, asset) across snapshots.
     public let inode: UInt64
     /// The inode of the directory that holds this node (the root holds itself).
     public let parent: UInt64
     /// The name in the parent directory, as bytes (may be any bytes but `/` and NUL).
-    public var name: [UInt8] { names.name(nameSpan) }
-    /// The arena of the part the node was read from, and where its name lies there: the
-    /// name is copied out only when asked for (a lookup or a listing page needs none).
-    private let names: NameArena
-    private let nameSpan: NameSpan
+    public var name: [UInt8] {
+        switch storedName {
+        case .arena(let names, let span): names.name(span)
+        case .bytes(let bytes): bytes
+        }
+    }
+    /// Where the name lies: in the arena of the part the node was read from (copied out
+    /// only when asked for: a lookup or a listing page needs none), or its own bytes.
+    private let storedName: StoredName
+
+    private enum StoredName: Sendable {
+        case arena(NameArena, NameSpan)
+        case bytes([UInt8])
+    }
     /// Who may see the node: decides lookups, listings, ownership and mode bits.
     public let scope: ViewScope
     /// Children in listing order (directories only; node indices into the part).
@@ -30,12 +40,22 @@ public struct ViewNode: Sendable {
     init(_ stored: PartNode, names: NameArena, scopes: [ViewScope]) {
         inode = stored.inode
         parent = stored.parent
-        self.names = names
-        nameSpan = stored.name
+        storedName = .arena(names, stored.name)
         scope = scopes[Int(stored.scope)]
         children = stored.children
         kind = stored.kind
         representation = stored.representation
+    }
+
+    /// The file of a library view that shows the asset at `asset` (the owner's, unredacted).
+    init(libraryFile inode: UInt64, parent: UInt64, name: [UInt8], asset: Int32) {
+        self.inode = inode
+        self.parent = parent
+        storedName = .bytes(name)
+        scope = .owner
+        children = []
+        kind = .file(asset: asset, policy: .keep, metadata: .keep)
+        representation = .original
     }
 
     /// Whether the node is a directory.
@@ -45,7 +65,12 @@ public struct ViewNode: Sendable {
     }
 
     /// Calls `body` with the name's bytes, read in place (valid only during the call).
-    public func withName<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result { names.withName(nameSpan, body) }
+    public func withName<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch storedName {
+        case .arena(let names, let span): names.withName(span, body)
+        case .bytes(let bytes): bytes.withUnsafeBufferPointer(body)
+        }
+    }
 }
 
 /// A node as a part stores it: its name is a span of the part's `NameArena` and its scope

@@ -140,13 +140,10 @@ struct ViewPartBuilder {
     /// Adds `members` (asset positions in `assets`, in priority order) as files of
     /// `directory`, named without clashing with each other or with the directory's
     /// existing children; `previous` gives the name a file had in the tree being replaced.
-    /// `files`, when given, holds every asset's id and sanitized file name by position (read
-    /// from a dense column rather than from each asset) and where that name already lies in
-    /// this part's arena, so that a file keeping its base name stores no bytes of its own.
     /// Under the compatible `representation`, the assets it converts are named `.jpg` and
     /// numbered apart.
     mutating func addFiles(
-        _ members: [Int32], of assets: ChunkedArray<Asset>, files: [LibraryFile]? = nil, to directory: Int32,
+        _ members: [Int32], of assets: ChunkedArray<Asset>, to directory: Int32,
         policy: LocationPolicy,
         metadata: MetadataPolicy = .keep, scope: ViewScope, representation: Representation = .original,
         quality: Int = JPEGQualityText.defaultQuality, previous: (_ inode: UInt64, _ parent: UInt64, _ id: AssetID) -> [UInt8]?
@@ -162,27 +159,21 @@ struct ViewPartBuilder {
         let convertedPrefix = ViewInode.compatibleFilePrefix(directoryPath: directoryPath, quality: quality)
         var forms: [FileRepresentation] = []
         forms.reserveCapacity(members.count)
-        // Where each member's base name lies in the arena (nil when converted or not known).
-        var spans: [NameSpan?] = []
-        spans.reserveCapacity(members.count)
         let candidates = members.map { index -> ViewNaming.Candidate in
-            let file = files?[Int(index)]
             // Fields read in place: copying a whole asset retains each of its parts.
-            let id = file?.id ?? assets[Int(index)].id
+            let id = assets[Int(index)].id
             let converts = representation != .original && representation.servesJPEG(for: assets[Int(index)].metadata.format)
             let inode = ViewInode.file(in: converts ? convertedPrefix : prefix, asset: id)
             inodes.append(inode)
             forms.append(converts ? converted : .original)
-            spans.append(converts ? nil : file?.span)
-            var base = file?.base ?? ViewNaming.sanitized(assets[Int(index)].path.fileName)
+            var base = ViewNaming.sanitized(assets[Int(index)].path.fileName)
             if converts { base = ViewNaming.jpegName(base) }
             return ViewNaming.Candidate(base: base, id: id, previous: previous(inode, directoryInode, id))
         }
         let names = ViewNaming.assign(candidates, reserved: reserved)
         for (position, index) in members.enumerated() {
-            let shared = names[position] == candidates[position].base
             _ = add(
-                inode: inodes[position], parent: directory, name: names[position], stored: shared ? spans[position] : nil,
+                inode: inodes[position], parent: directory, name: names[position],
                 kind: .file(asset: index, policy: policy, metadata: metadata), scope: scope,
                 representation: forms[position], path: nil)
         }
@@ -200,7 +191,7 @@ struct ViewPartBuilder {
         var hash = NodeTable.hash(inode: inode)
         while inodeTable.find(hash: hash, { records[Int($0)].inode == inode }) != nil || taken(inode) {
             inode = inode &+ 1
-            if inode < ViewInode.firstDerived { inode = ViewInode.firstDerived }
+            if inode < ViewInode.firstDerived || inode & ViewInode.libraryFileBit != 0 { inode = ViewInode.firstDerived }
             hash = NodeTable.hash(inode: inode)
         }
         let parentNumber = parent.map { records[Int($0)].inode } ?? parentInode ?? inode

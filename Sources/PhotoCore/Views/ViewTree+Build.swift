@@ -16,15 +16,16 @@ extension ViewTree {
         var library = LibraryPartBuilder(snapshot: snapshot, previous: previous)
         library.build()
         return assemble(
-            snapshot: snapshot, library: library.part.finish(), firstByID: library.firstByID, reusing: [:], previous: previous,
-            filters: filters)
+            snapshot: snapshot, library: library.part.finish(), files: library.finishFiles(), firstByID: library.firstByID, reusing: [:],
+            previous: previous, filters: filters)
     }
 
     /// A tree over `snapshot` with `library` as its library part: app parts in `reusing` are
     /// kept (they must have been built over the same assets with the same app and grants),
     /// every other app's part is built.
     static func assemble(
-        snapshot: LibrarySnapshot, library: ViewPart, firstByID: AssetPositions, reusing: [String: ViewPart], previous: ViewTree?,
+        snapshot: LibrarySnapshot, library: ViewPart, files: LibraryFiles, firstByID: AssetPositions, reusing: [String: ViewPart],
+        previous: ViewTree?,
         filters: any AppFilterResolving
     ) -> ViewTree {
         var parts: [String: ViewPart] = reusing
@@ -51,7 +52,7 @@ extension ViewTree {
         }
         let apps = parts.keys.sorted().map { AppPart(name: $0, part: parts[$0]!) }
         return ViewTree(
-            snapshot: snapshot, library: library, firstByID: firstByID, apps: apps, appsByUID: appsByUID,
+            snapshot: snapshot, library: library, files: files, firstByID: firstByID, apps: apps, appsByUID: appsByUID,
             directoryTimes: previous?.directoryTimes ?? DirectoryTimes())
     }
 
@@ -70,7 +71,7 @@ extension ViewTree {
             reusing[entry.name] = entry.part
         }
         return Self.assemble(
-            snapshot: snapshot, library: library, firstByID: firstByID, reusing: reusing, previous: self, filters: filters)
+            snapshot: snapshot, library: library, files: files, firstByID: firstByID, reusing: reusing, previous: self, filters: filters)
     }
 
     /// The directory name used for assets with neither make nor model.
@@ -100,37 +101,47 @@ extension ViewTree {
 }
 
 /// Builds the library part of a tree: the root, `.picker`, `library/...` and the `apps/`
-/// directory (whose children are the app parts); also decides which asset stands for each
-/// id (the first by path), which app parts use.
+/// directory (whose children are the app parts) as nodes, and the library views' files as
+/// `LibraryFiles`; also decides which asset stands for each id (the first by path), which
+/// app parts use.
 struct LibraryPartBuilder {
     let snapshot: LibrarySnapshot
-    /// The library part being replaced, for the names of files that stay.
+    /// The tree being replaced, for the names of files that stay.
     let previous: ViewTree?
+    /// The directories.
     var part: ViewPartBuilder
     /// Per id, the position of the asset shown for it.
     var firstByID = AssetPositions(capacity: 0)
-    /// Per asset, its id, sanitized file name and that name's place in the part's arena
-    /// (while the build runs): the four views of an asset that keep the name store it once.
+    /// Per asset, its id and sanitized file name (while the build runs).
     private var files: [LibraryFile] = []
+    /// The directories holding files, as they are made.
+    private var directories: [LibraryDirectory?] = []
+    /// Per view but `all`, per asset position, the directory index showing it.
+    private var directoryOf: [ChunkedArray<Int32>] = []
+    private var allIndex: Int32 = -1
 
     init(snapshot: LibrarySnapshot, previous: ViewTree?) {
         self.snapshot = snapshot
         self.previous = previous
-        // Four library views per asset plus directories: size the tables once.
-        part = ViewPartBuilder(capacity: snapshot.assets.count * 4 + snapshot.assets.count / 8 + 64)
+        // Directories only: a few per hundred assets.
+        part = ViewPartBuilder(capacity: snapshot.assets.count / 64 + 64)
     }
+
+    /// The files made by `build`.
+    func finishFiles() -> LibraryFiles { LibraryFiles(directories: directories, directoryOf: directoryOf, allIndex: allIndex) }
 
     mutating func build() {
         let assets = snapshot.assets
-        let columns = LibraryColumns(assets, names: &part.names)
+        let columns = LibraryColumns(assets)
         let files = columns.files
         let sortKeys = columns.sortKeys
         self.files = files
+        directoryOf = (0..<3).map { _ in ChunkedArray(repeating: -1, count: assets.count) }
         // One node per id: the first by path wins, so a duplicate can't shadow another.
         firstByID = AssetPositions(capacity: assets.count)
         var byPath: [Int32] = []
         byPath.reserveCapacity(assets.count)
-        let pathOrder = columns.pathOrder()
+        let pathOrder = columns.pathOrder
         for index in pathOrder where firstByID.position(of: files[index].id, in: assets) == nil {
             firstByID.insert(Int32(index), in: assets)
             byPath.append(Int32(index))
@@ -161,22 +172,48 @@ struct LibraryPartBuilder {
             inode: ViewInode.folders, parent: library, name: Array("folders".utf8), kind: .directory, scope: .owner,
             path: Array("library/folders".utf8))
 
-        addFiles(byDate, to: all)
+        allIndex = addFiles(byDate, to: all, view: .all)
         buildByDate(byDate, days: columns.days, under: dates)
         buildByCamera(byDate, columns: columns, under: cameras)
         buildFolders(byPath, under: folders)
         self.files = []
     }
 
-    private mutating func addFiles(_ members: [Int32], to directory: Int32) {
-        let previousPart = previous?.library
-        let previousAssets = previous?.snapshot.assets ?? []
-        part.addFiles(
-            members, of: snapshot.assets, files: files, to: directory, policy: .keep, scope: .owner
-        ) {
-            inode, parent, id in
-            previousPart.flatMap { ViewTree.previousName(ofFile: inode, in: parent, asset: id, part: $0, assets: previousAssets) }
+    /// Names `members` (asset positions in listing order) as the files of `directory` in
+    /// `view` and returns the index of their `LibraryDirectory`.
+    @discardableResult
+    private mutating func addFiles(_ members: [Int32], to directory: Int32, view: LibraryView) -> Int32 {
+        let inode = part.records[Int(directory)].inode
+        let reserved = Set(part.records[Int(directory)].children.map { NameKey(part.name(at: $0)) })
+        let previousFiles = previous?.files
+        let (previousAssets, previousFirst) = (previous?.snapshot.assets ?? [], previous?.firstByID ?? AssetPositions(capacity: 0))
+        let candidates = members.map { position -> ViewNaming.Candidate in
+            let file = files[Int(position)]
+            let name = previousFiles?.name(
+                ofFile: ViewInode.libraryFile(view: view, asset: file.id), in: inode, asset: file.id, assets: previousAssets,
+                firstByID: previousFirst)
+            return ViewNaming.Candidate(base: file.base, id: file.id, previous: name)
         }
+        let names = ViewNaming.assign(candidates, reserved: reserved)
+        var exceptions = NameExceptions()
+        for (index, position) in members.enumerated() where !files[Int(position)].isFileName || names[index] != files[Int(position)].base {
+            let file = files[Int(position)]
+            let fileName =
+                file.isFileName
+                ? file.base
+                : snapshot.assets[Int(position)].path.bytes.withUnsafeBufferPointer { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
+            exceptions.set(names[index], of: position, fileName: fileName, id: file.id)
+        }
+        var ordered = members
+        if view.listsByName, !zip(names, names.dropFirst()).allSatisfy({ !ViewNaming.precedes($1, $0) }) {
+            ordered = members.indices.sorted { ViewNaming.precedes(names[$0], names[$1]) }.map { members[$0] }
+        }
+        let index = Int32(directories.count)
+        directories.append(LibraryDirectory(inode: inode, view: view, members: ordered, exceptions: exceptions))
+        if view != .all {
+            for position in members { directoryOf[Int(view.rawValue) - 1][Int(position)] = index }
+        }
+        return index
     }
 
     // MARK: - Views
@@ -198,7 +235,7 @@ struct LibraryPartBuilder {
             let monthNode = months[key / 100] ?? part.directory(named: Self.digits(month, 2), in: yearNode, scope: .owner)
             months[key / 100] = monthNode
             let dayNode = part.directory(named: Self.digits(day, 2), in: monthNode, scope: .owner)
-            addFiles(groups[key] ?? [], to: dayNode)
+            addFiles(groups[key] ?? [], to: dayNode, view: .byDate)
         }
     }
 
@@ -208,7 +245,7 @@ struct LibraryPartBuilder {
         for group in groups.indices.sorted(by: { ViewNaming.precedes(columns.cameraNames[$0], columns.cameraNames[$1]) })
         where !groups[group].isEmpty {
             let directory = part.directory(named: columns.cameraNames[group], in: cameras, scope: .owner)
-            addFiles(groups[group], to: directory)
+            addFiles(groups[group], to: directory, view: .byCamera)
         }
     }
 
@@ -262,16 +299,15 @@ struct LibraryPartBuilder {
             }
             files[directory, default: []].append(index)
         }
-        let ordered = directories.values.sorted()
-        for directory in ordered {
-            addFiles(files[directory] ?? [], to: directory)
+        for directory in directories.values.sorted() {
             let sorted = Self.sortedByName(part.records[Int(directory)].children, in: part)
             part.records[Int(directory)].children = sorted
+            if let members = files[directory], !members.isEmpty { addFiles(members, to: directory, view: .folders) }
         }
     }
 
     /// `children` (positions in `part`) in name order.
-    private static func sortedByName(_ children: [Int32], in part: ViewPartBuilder) -> [Int32] {
+    static func sortedByName(_ children: [Int32], in part: ViewPartBuilder) -> [Int32] {
         let spans = children.map { ($0, part.records[Int($0)].name) }
         return spans.sorted { part.names.precedes($0.1, $1.1) }.map(\.0)
     }

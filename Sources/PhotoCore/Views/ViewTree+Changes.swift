@@ -79,7 +79,57 @@ extension ViewTree {
         let second = parts.withLock { $0[1] }
         combined.removedEntries += second.removedEntries
         combined.invalidatedInodes += second.invalidatedInodes
+        let files = fileChanges(to: new)
+        combined.removedEntries += files.removedEntries
+        combined.invalidatedInodes += files.invalidatedInodes
         return combined
+    }
+
+    /// The invalidations of the library views' files: each file that left or moved to
+    /// another directory or name, each whose attributes changed, and each directory whose
+    /// files or their names changed.
+    private func fileChanges(to new: ViewTree) -> ViewTreeChanges {
+        var changes = ViewTreeChanges()
+        let (assets, newAssets) = (snapshot.assets, new.snapshot.assets)
+        for case let directory? in files.directories {
+            let replacement = new.files.directory(inode: directory.inode)
+            if replacement !== directory, !Self.sameFiles(directory, over: assets, replacement, over: newAssets) {
+                changes.invalidatedInodes.append(directory.inode)
+            }
+            for position in directory.members {
+                let inode = ViewInode.libraryFile(view: directory.view, asset: assets[Int(position)].id)
+                let old = ViewNode(
+                    libraryFile: inode, parent: directory.inode, name: directory.name(of: position, in: assets), asset: position)
+                guard let current = new.files.node(inode: inode, assets: newAssets, firstByID: new.firstByID) else {
+                    changes.removedEntries.append(ViewEntry(parent: old.parent, name: old.name))
+                    changes.invalidatedInodes.append(inode)
+                    continue
+                }
+                if current.parent != old.parent || current.name != old.name {
+                    changes.removedEntries.append(ViewEntry(parent: old.parent, name: old.name))
+                }
+                if !sameAttributes(old, current, in: new) { changes.invalidatedInodes.append(inode) }
+            }
+        }
+        // A directory that was here without files and got its first.
+        for case let directory? in new.files.directories
+        where files.directory(inode: directory.inode) == nil && location(of: directory.inode) != nil {
+            changes.invalidatedInodes.append(directory.inode)
+        }
+        return changes
+    }
+
+    /// Whether two directories list the same files under the same names in the same order.
+    private static func sameFiles(
+        _ old: LibraryDirectory, over assets: ChunkedArray<Asset>, _ new: LibraryDirectory?, over newAssets: ChunkedArray<Asset>
+    ) -> Bool {
+        guard let new, old.members.count == new.members.count else { return false }
+        for (a, b) in zip(old.members, new.members) {
+            guard assets[Int(a)].id == newAssets[Int(b)].id else { return false }
+            let same = old.withName(of: a, in: assets) { x in new.withName(of: b, in: newAssets) { y in x.elementsEqual(y) } }
+            if !same { return false }
+        }
+        return true
     }
 
     /// The invalidations of the nodes at `positions` of `old` (a part of this tree) when

@@ -35,7 +35,7 @@ extension ViewTree {
             patched.invalidatedInodes += changes.invalidatedInodes
         }
         let tree = Self.assemble(
-            snapshot: snapshot, library: library, firstByID: firstByID, reusing: reusing, previous: self, filters: filters)
+            snapshot: snapshot, library: library, files: files, firstByID: firstByID, reusing: reusing, previous: self, filters: filters)
         var changes = appChanges(to: tree, skipping: patchedNames)
         changes.removedEntries += patched.removedEntries
         changes.invalidatedInodes += patched.invalidatedInodes

@@ -17,9 +17,10 @@ extension ViewTree {
     /// assets differ from this tree's, position by position), and what the kernel must
     /// forget, derived from the change rather than from comparing trees.
     ///
-    /// The library part is copied and patched: the files of removed and changed assets
-    /// leave their four directories (which go when they become empty), new and changed ones
-    /// are named and inserted in listing order, moved ones point at their new positions.
+    /// The library part and files are copied and patched: the files of removed and changed
+    /// assets leave their four directories (which go when they become empty), new and
+    /// changed ones are named and inserted in listing order, moved ones point at their new
+    /// positions; directories no file changed in are shared with this tree.
     /// App parts are built again only for apps the change may affect (and apps whose
     /// settings or grants changed meanwhile). The result equals `build(snapshot:previous:)`
     /// node for node; nil when a patch could not guarantee that (an id shown twice, a new
@@ -59,9 +60,10 @@ extension ViewTree {
             let hash = NodeTable.hash(inode: inode)
             return others.contains { $0.position(of: inode, hash: hash) != nil }
         }
-        var patcher = LibraryPatcher(part: ViewPartBuilder(continuing: library, taken: taken), old: oldAssets, new: newAssets)
+        var patcher = LibraryPatcher(
+            part: ViewPartBuilder(continuing: library, taken: taken), files: files, old: oldAssets, new: newAssets)
         guard patcher.apply(change) else { return nil }
-        let library = patcher.part.finish()
+        let (library, files) = (patcher.part.finish(), patcher.finishFiles())
 
         var reusing: [String: ViewPart] = [:]
         for entry in apps {
@@ -72,7 +74,7 @@ extension ViewTree {
             reusing[entry.name] = entry.part
         }
         let tree = Self.assemble(
-            snapshot: snapshot, library: library, firstByID: firstByID, reusing: reusing, previous: self, filters: filters)
+            snapshot: snapshot, library: library, files: files, firstByID: firstByID, reusing: reusing, previous: self, filters: filters)
         var changes = patcher.changes
         let apps = appChanges(to: tree)
         changes.removedEntries += apps.removedEntries
@@ -81,116 +83,137 @@ extension ViewTree {
     }
 }
 
-/// Patches a copy of the library part for one `LibraryChange`: see `ViewTree.patching`.
-/// Works in phases so that every lookup of an old node happens before any node is added:
-/// remove, prune empty directories, repoint moved files, make directories, add files,
-/// then merge the new children into the listings.
+/// Patches a copy of the library part and of the library views' files for one
+/// `LibraryChange`: see `ViewTree.patching`. Works in phases so that every lookup of an old
+/// directory or file happens before anything is added: files leave, empty directories go,
+/// moved files point at their new positions, directories are made, new files are named,
+/// then each touched directory's files and the new subdirectories are put in listing order.
 struct LibraryPatcher {
     var part: ViewPartBuilder
+    let files: LibraryFiles
     let old: ChunkedArray<Asset>
     let new: ChunkedArray<Asset>
     /// What the kernel must forget.
     private(set) var changes = ViewTreeChanges()
     /// The inode each entry of `changes.removedEntries` named.
     private var removedInodes: [UInt64] = []
-    /// Directories whose listing changes: children to drop.
+    /// Directories whose subdirectories change: subdirectories to drop.
     private var dropped: [Int32: Set<Int32>] = [:]
-    /// Directories whose listing changes: new children, not yet in the listing.
+    /// Directories whose subdirectories change: new ones, not yet listed.
     private var incoming: [Int32: [Int32]] = [:]
-    /// Directories that get new files: the new assets' positions.
+    /// Per directory node, the old asset positions of the files that leave it.
+    private var leaving: [Int32: Set<Int32>] = [:]
+    /// Per directory node, the files that stay but show another asset position (old to new).
+    private var moves: [Int32: [Int32: Int32]] = [:]
+    /// Per directory node, the new asset positions of the files that arrive.
     private var arrivals: [Int32: [Int32]] = [:]
-    /// The view path of each directory a new file goes to.
-    private var directoryPaths: [Int32: [UInt8]] = [:]
-    /// Directories listed by name (the folders view), rather than files by date.
-    private var listedByName: Set<Int32> = []
+    /// The view of each directory node that files leave, move in or arrive in.
+    private var views: [Int32: LibraryView] = [:]
     /// Names removed files had, by inode: a changed asset that stays keeps its name.
     private var removedNames: [UInt64: (parent: UInt64, name: [UInt8])] = [:]
+    /// The files' directories, as patched.
+    private var directories: [LibraryDirectory?]
+    private var directoryOf: [ChunkedArray<Int32>]
 
-    init(part: ViewPartBuilder, old: ChunkedArray<Asset>, new: ChunkedArray<Asset>) {
+    init(part: ViewPartBuilder, files: LibraryFiles, old: ChunkedArray<Asset>, new: ChunkedArray<Asset>) {
         self.part = part
+        self.files = files
         self.old = old
         self.new = new
+        directories = files.directories
+        directoryOf = files.directoryOf.map { column in
+            var column = column
+            while column.count < new.count { column.append(-1) }
+            return column
+        }
     }
+
+    /// The files after `apply`.
+    func finishFiles() -> LibraryFiles { LibraryFiles(directories: directories, directoryOf: directoryOf, allIndex: files.allIndex) }
 
     /// One directory of the library views an asset appears in.
     private struct Place {
+        var view: LibraryView
         /// The fixed directory it is below (`all`, `by-date`, `by-camera`, `folders`).
         var base: UInt64
         var basePath: [UInt8]
         var components: [[UInt8]]
-        var byName: Bool
     }
 
     private static func places(of asset: Asset) -> [Place] {
         let date = asset.effectiveDate
         let camera = ViewNaming.sanitized(Array(ViewTree.cameraName(make: asset.metadata.make, model: asset.metadata.model).utf8))
         return [
-            Place(base: ViewInode.all, basePath: Array("library/all".utf8), components: [], byName: false),
+            Place(view: .all, base: ViewInode.all, basePath: Array("library/all".utf8), components: []),
             Place(
-                base: ViewInode.byDate, basePath: Array("library/by-date".utf8),
+                view: .byDate, base: ViewInode.byDate, basePath: Array("library/by-date".utf8),
                 components: [
                     LibraryPartBuilder.digits(Int64(date.year), 4), LibraryPartBuilder.digits(Int64(date.month), 2),
                     LibraryPartBuilder.digits(Int64(date.day), 2),
-                ], byName: false),
-            Place(base: ViewInode.byCamera, basePath: Array("library/by-camera".utf8), components: [camera], byName: false),
+                ]),
+            Place(view: .byCamera, base: ViewInode.byCamera, basePath: Array("library/by-camera".utf8), components: [camera]),
             Place(
-                base: ViewInode.folders, basePath: Array("library/folders".utf8),
-                components: asset.path.components.dropLast().map(ViewNaming.sanitized), byName: true),
+                view: .folders, base: ViewInode.folders, basePath: Array("library/folders".utf8),
+                components: asset.path.components.dropLast().map(ViewNaming.sanitized)),
         ]
     }
 
-    /// Applies the change; false when the part does not look as the change expects or a
+    /// Applies the change; false when the tree does not look as the change expects or a
     /// patch would differ from a build.
     mutating func apply(_ change: LibraryChange) -> Bool {
         // 1. The files of removed and changed assets leave their directories.
         for position in change.removed {
             let asset = old[Int(position)]
             for place in Self.places(of: asset) {
-                guard let (directory, path) = find(place), let file = file(of: asset.id, position, in: directory, path: path) else {
-                    return false
-                }
-                let node = part.records[Int(file)]
-                removedNames[node.inode] = (node.parent, part.names.name(node.name))
-                forget(file)
-                dropped[directory, default: []].insert(file)
+                guard let directory = find(place), let shown = files.directory(of: position, view: place.view),
+                    shown.inode == part.records[Int(directory)].inode
+                else { return false }
+                let inode = ViewInode.libraryFile(view: place.view, asset: asset.id)
+                let name = shown.name(of: position, in: old)
+                removedNames[inode] = (shown.inode, name)
+                changes.removedEntries.append(ViewEntry(parent: shown.inode, name: name))
+                removedInodes.append(inode)
+                changes.invalidatedInodes.append(inode)
+                leaving[directory, default: []].insert(position)
+                views[directory] = place.view
             }
-        }
-        for (directory, files) in dropped {
-            part.records[Int(directory)].children.removeAll { files.contains($0) }
         }
         // 2. Directories left empty go, up to the fixed ones.
-        for directory in dropped.keys { prune(directory) }
-        // 3. Moved assets' files point at their new positions (found before any is changed).
-        var repointed: [(file: Int32, asset: Int32)] = []
+        for directory in leaving.keys { prune(directory) }
+        // 3. Moved assets' files stay where they are, at their new positions.
         for move in change.moved {
-            let asset = old[Int(move.from)]
-            for place in Self.places(of: asset) {
-                guard let (directory, path) = find(place), let file = file(of: asset.id, move.from, in: directory, path: path) else {
-                    return false
-                }
-                repointed.append((file, move.to))
+            for place in Self.places(of: old[Int(move.from)]) {
+                guard let directory = find(place), let shown = files.directory(of: move.from, view: place.view),
+                    shown.inode == part.records[Int(directory)].inode
+                else { return false }
+                moves[directory, default: [:]][move.from] = move.to
+                views[directory] = place.view
             }
         }
-        for (file, asset) in repointed { part.records[Int(file)].kind = .file(asset: asset, policy: .keep, metadata: .keep) }
-        // 4. Directories for new files, then 5. the files, named per directory.
+        // 4. Directories for new files.
         for position in change.added {
             for place in Self.places(of: new[Int(position)]) {
                 guard let directory = make(place) else { return false }
                 arrivals[directory, default: []].append(position)
+                views[directory] = place.view
             }
         }
-        for (directory, members) in arrivals { addFiles(members, to: directory) }
-        // 6. New children into the listings, in listing order.
+        // 5. Each touched directory's files, the new ones named as a build would name them.
+        var arrived = Set<ArrivedFile>()
+        for (directory, view) in views where isLive(directory) {
+            arrived.formUnion(patchFiles(of: directory, view: view))
+        }
         for (directory, children) in incoming { merge(children, into: directory) }
 
         var invalidated = Set(changes.invalidatedInodes)
-        for directory in Set(dropped.keys).union(incoming.keys) where isLive(directory) {
+        for directory in Set(dropped.keys).union(incoming.keys).union(leaving.keys).union(arrivals.keys) where isLive(directory) {
             invalidated.insert(part.records[Int(directory)].inode)
         }
         changes.invalidatedInodes = Array(invalidated)
         // A changed file that kept its directory, name and inode needs no forgotten name.
         var kept = ViewTreeChanges(invalidatedInodes: changes.invalidatedInodes)
         for (entry, inode) in zip(changes.removedEntries, removedInodes) {
+            if arrived.contains(ArrivedFile(parent: entry.parent, name: entry.name, inode: inode)) { continue }
             if let position = lookup(entry.parent, entry.name), part.records[Int(position)].inode == inode { continue }
             kept.removedEntries.append(entry)
         }
@@ -198,7 +221,14 @@ struct LibraryPatcher {
         return true
     }
 
-    // MARK: - Finding and removing
+    /// A file a patch named: where, what and which.
+    private struct ArrivedFile: Hashable {
+        let parent: UInt64
+        let name: [UInt8]
+        let inode: UInt64
+    }
+
+    // MARK: - Directories
 
     private func position(ofInode inode: UInt64) -> Int32? {
         let records = part.records
@@ -214,150 +244,233 @@ struct LibraryPatcher {
 
     private func isLive(_ position: Int32) -> Bool { self.position(ofInode: part.records[Int(position)].inode) == position }
 
-    /// The existing directory for `place` and its view path.
-    private func find(_ place: Place) -> (Int32, [UInt8])? {
+    /// The existing directory for `place`.
+    private func find(_ place: Place) -> Int32? {
         guard var directory = position(ofInode: place.base) else { return nil }
-        var path = place.basePath
         for component in place.components {
-            guard let child = lookup(part.records[Int(directory)].inode, component), part.records[Int(child)].isDirectory else {
-                return nil
-            }
+            guard let child = lookup(part.records[Int(directory)].inode, component) else { return nil }
             directory = child
-            path += [UInt8(ascii: "/")] + component
         }
-        return (directory, path)
+        return directory
     }
 
-    /// The file node of the asset `id` at snapshot position `asset` in `directory`.
-    private func file(of id: AssetID, _ asset: Int32, in directory: Int32, path: [UInt8]) -> Int32? {
-        let parent = part.records[Int(directory)].inode
-        let serves = { (node: PartNode) -> Bool in
-            if node.parent == parent, case .file(asset, _, _) = node.kind { return true }
-            return false
-        }
-        if let found = position(ofInode: ViewInode.file(directoryPath: path, asset: id)), serves(part.records[Int(found)]) {
-            return found
-        }
-        // Its number was moved up past a clash: look through the listing.
-        return part.records[Int(directory)].children.first { serves(part.records[Int($0)]) }
+    /// The files `directory` holds after the change, counting none for a removed directory.
+    private func fileCount(of directory: Int32) -> Int {
+        let count = files.directory(inode: part.records[Int(directory)].inode)?.members.count ?? 0
+        return count - (leaving[directory]?.count ?? 0) + (arrivals[directory]?.count ?? 0)
     }
 
-    /// Removes a node from the tables and records what the kernel must forget about it.
-    private mutating func forget(_ position: Int32) {
-        let node = part.records[Int(position)]
-        changes.removedEntries.append(ViewEntry(parent: node.parent, name: part.names.name(node.name)))
-        removedInodes.append(node.inode)
-        changes.invalidatedInodes.append(node.inode)
-        part.unlink(position)
-    }
-
-    /// Removes `directory` when it is empty and not a fixed one, then its parent likewise.
+    /// Removes `directory` when it holds nothing and is not a fixed one, then its parent likewise.
     private mutating func prune(_ directory: Int32) {
         var current = directory
-        while isLive(current), part.records[Int(current)].children.isEmpty, part.records[Int(current)].inode >= ViewInode.firstDerived,
-            let parent = position(ofInode: part.records[Int(current)].parent)
+        while isLive(current), part.records[Int(current)].children.isEmpty, fileCount(of: current) == 0,
+            part.records[Int(current)].inode >= ViewInode.firstDerived, let parent = position(ofInode: part.records[Int(current)].parent)
         {
-            forget(current)
+            let node = part.records[Int(current)]
+            changes.removedEntries.append(ViewEntry(parent: node.parent, name: part.names.name(node.name)))
+            removedInodes.append(node.inode)
+            changes.invalidatedInodes.append(node.inode)
+            part.unlink(current)
+            if let index = files.indexByInode[node.inode] { directories[Int(index)] = nil }
             part.records[Int(parent)].children.removeAll { $0 == current }
             dropped[parent, default: []].insert(current)
             current = parent
         }
     }
 
-    // MARK: - Adding
-
     /// The directory for `place`, made (unlisted until `merge`) where missing; nil when a
     /// file holds a name a directory needs.
     private mutating func make(_ place: Place) -> Int32? {
         guard var directory = position(ofInode: place.base) else { return nil }
         var path = place.basePath
-        if place.byName { listedByName.insert(directory) }
         for component in place.components {
             path += [UInt8(ascii: "/")] + component
-            if let child = lookup(part.records[Int(directory)].inode, component) {
-                guard part.records[Int(child)].isDirectory else { return nil }
+            let parent = part.records[Int(directory)].inode
+            if let child = lookup(parent, component) {
                 directory = child
-            } else {
-                let made = part.add(
-                    inode: ViewInode.directory(path: path), parent: directory, name: component, kind: .directory, scope: .owner, path: nil,
-                    listed: false)
-                incoming[directory, default: []].append(made)
-                directory = made
+                continue
             }
-            if place.byName { listedByName.insert(directory) }
+            // A file staying in the parent under this name: only a build renames it.
+            if let shown = files.directory(inode: parent), isLive(directory), let holder = shown.member(named: component, in: old),
+                leaving[directory]?.contains(holder) != true
+            {
+                return nil
+            }
+            let made = part.add(
+                inode: ViewInode.directory(path: path), parent: directory, name: component, kind: .directory, scope: .owner, path: nil,
+                listed: false)
+            incoming[directory, default: []].append(made)
+            directory = made
         }
-        directoryPaths[directory] = path
         return directory
     }
 
-    /// Names the new files of one directory (in the directory's priority order, as a build
-    /// would) and adds them unlisted.
-    private mutating func addFiles(_ members: [Int32], to directory: Int32) {
-        let byName = listedByName.contains(directory)
-        let ordered = members.sorted { byName ? pathPrecedes($0, $1) : datePrecedes($0, $1) }
-        let path = directoryPaths[directory] ?? []
-        let parent = part.records[Int(directory)].inode
-        let prefix = ViewInode.filePrefix(directoryPath: path)
-        let inodes = ordered.map { ViewInode.file(in: prefix, asset: new[Int($0)].id) }
-        let candidates = zip(ordered, inodes).map { position, inode -> ViewNaming.Candidate in
-            let previous = removedNames[inode].flatMap { $0.parent == parent ? $0.name : nil }
-            return ViewNaming.Candidate(
-                base: ViewNaming.sanitized(new[Int(position)].path.fileName), id: new[Int(position)].id, previous: previous)
-        }
-        let names = ViewNaming.assign(candidates) { lookup(parent, $0) != nil }
-        for (index, position) in ordered.enumerated() {
-            let made = part.add(
-                inode: inodes[index], parent: directory, name: names[index], kind: .file(asset: position, policy: .keep, metadata: .keep),
-                scope: .owner,
-                path: nil, listed: false)
-            incoming[directory, default: []].append(made)
-        }
-    }
-
-    /// Inserts new children into a directory's listing at their places.
+    /// Inserts new subdirectories into a directory's listing at their places (by name).
     private mutating func merge(_ children: [Int32], into directory: Int32) {
-        let listing = merged(children, into: directory)
-        part.records[Int(directory)].children = listing
+        let (records, names) = (part.records, part.names)
+        let precedes = { (a: Int32, b: Int32) -> Bool in names.precedes(records[Int(a)].name, records[Int(b)].name) }
+        part.records[Int(directory)].children = Self.merged(children.sorted(by: precedes), into: records[Int(directory)].children, precedes)
     }
 
-    /// A directory's listing with `children` inserted at their places.
-    private func merged(_ children: [Int32], into directory: Int32) -> [Int32] {
-        let byName = listedByName.contains(directory)
-        let precedes = { (a: Int32, b: Int32) -> Bool in self.listingPrecedes(a, b, byName: byName) }
-        let arriving = children.sorted(by: precedes)
-        let existing = part.records[Int(directory)].children
+    /// `existing` (in order) with `arriving` (in order) inserted at their places.
+    private static func merged(_ arriving: [Int32], into existing: [Int32], _ precedes: (Int32, Int32) -> Bool) -> [Int32] {
         var merged: [Int32] = []
         merged.reserveCapacity(existing.count + arriving.count)
         var next = 0
-        for child in arriving {
+        for item in arriving {
             // Binary search: a large listing gets a few insertions, not a full comparison pass.
             var (low, high) = (next, existing.count)
             while low < high {
                 let middle = (low + high) / 2
-                if precedes(existing[middle], child) { low = middle + 1 } else { high = middle }
+                if precedes(existing[middle], item) { low = middle + 1 } else { high = middle }
             }
             merged += existing[next..<low]
-            merged.append(child)
+            merged.append(item)
             next = low
         }
         merged += existing[next...]
         return merged
     }
 
-    /// Listing order: by name in the folders view and among directories, else by capture
-    /// date then id (as `LibraryPartBuilder` lists files).
-    private func listingPrecedes(_ a: Int32, _ b: Int32, byName: Bool) -> Bool {
-        let (x, y) = (part.records[Int(a)], part.records[Int(b)])
-        if !byName, case .file(let first, _, _) = x.kind, case .file(let second, _, _) = y.kind { return datePrecedes(first, second) }
-        return part.names.precedes(x.name, y.name)
+    // MARK: - Files
+
+    /// Makes the files of `directory` after the change; returns the files that arrived.
+    private mutating func patchFiles(of directory: Int32, view: LibraryView) -> [ArrivedFile] {
+        let inode = part.records[Int(directory)].inode
+        // Nil for a directory that had no files or was removed (and made again) by this patch.
+        let before = files.indexByInode[inode].flatMap { directories[Int($0)] }
+        let gone = leaving[directory] ?? []
+        let moved = moves[directory] ?? [:]
+        // Staying files, at their new positions, with their names.
+        var members: [Int32] = []
+        var exceptions = NameExceptions()
+        if let before, gone.isEmpty, moved.isEmpty {
+            // Only arrivals (a new photo): the listing and names are shared until merged.
+            members = before.members
+            exceptions = before.exceptions
+        } else if let before {
+            members = Self.members(of: before, dropping: gone, moving: moved, over: old)
+            exceptions = before.exceptions.patched(dropping: gone, moving: moved)
+        }
+        // The table by name: carried over when a lookup made it (and always for a directory
+        // that gets files, whose names must be checked against it).
+        let arriving = arrivals[directory] ?? []
+        var table = arriving.isEmpty ? before?.madeNameTable : before?.nameTable(in: old)
+        if var carried = table, let before {
+            let old = self.old
+            let rehash = { (position: Int32) in before.withName(of: position, in: old) { LibraryDirectory.hash($0) } }
+            for position in Array(gone) + Array(moved.keys) { carried.remove(position, hash: rehash(position), rehash) }
+            for (from, to) in moved { carried.insert(to, hash: rehash(from)) }
+            table = carried
+        }
+        var arrived: [ArrivedFile] = []
+        let new = self.new
+        if !arriving.isEmpty {
+            let byName = view.listsByName
+            let ordered = arriving.sorted { byName ? Self.pathPrecedes($0, $1, in: new) : Self.datePrecedes($0, $1, in: new) }
+            let candidates = ordered.map { position -> ViewNaming.Candidate in
+                let id = new[Int(position)].id
+                let previous = removedNames[ViewInode.libraryFile(view: view, asset: id)].flatMap { $0.parent == inode ? $0.name : nil }
+                return ViewNaming.Candidate(base: ViewNaming.sanitized(new[Int(position)].path.fileName), id: id, previous: previous)
+            }
+            // The table holds the staying files at their new positions: names read over `new`.
+            let staying = { (position: Int32, wanted: [UInt8]) -> Bool in
+                (exceptions.name(of: position, in: new) ?? Self.plainName(position, in: new)) == wanted
+            }
+            let names = ViewNaming.assign(candidates) { name in
+                if lookup(inode, name) != nil { return true }
+                guard let table else { return false }
+                return name.withUnsafeBufferPointer { table.find(hash: LibraryDirectory.hash($0)) { staying($0, name) } } != nil
+            }
+            for (index, position) in ordered.enumerated() {
+                let name = names[index]
+                let isFileName = new[Int(position)].path.bytes.withUnsafeBufferPointer {
+                    LibraryColumns.lastComponentInPlace(of: $0).elementsEqual(name)
+                }
+                if !isFileName {
+                    exceptions.set(name, of: position, fileName: Self.plainName(position, in: new), id: new[Int(position)].id)
+                }
+                let fileInode = ViewInode.libraryFile(view: view, asset: new[Int(position)].id)
+                arrived.append(ArrivedFile(parent: inode, name: name, inode: fileInode))
+                if var grown = table {
+                    if grown.isFull {
+                        grown.grow { candidate in
+                            (exceptions.name(of: candidate, in: new) ?? Self.plainName(candidate, in: new)).withUnsafeBufferPointer {
+                                LibraryDirectory.hash($0)
+                            }
+                        }
+                    }
+                    name.withUnsafeBufferPointer { grown.insert(position, hash: LibraryDirectory.hash($0)) }
+                    table = grown
+                }
+            }
+            let nameOf = { (position: Int32) -> [UInt8] in exceptions.name(of: position, in: new) ?? Self.plainName(position, in: new) }
+            let precedes = { (a: Int32, b: Int32) -> Bool in
+                byName ? ViewNaming.precedes(nameOf(a), nameOf(b)) : Self.datePrecedes(a, b, in: new)
+            }
+            members = Self.merged(ordered.sorted(by: precedes), into: members, precedes)
+        }
+        let made =
+            members.isEmpty && view != .all
+            ? nil : LibraryDirectory(inode: inode, view: view, members: members, exceptions: exceptions, byName: table)
+        let index: Int32
+        if let existing = files.indexByInode[inode], before != nil {
+            index = existing
+        } else {
+            index = Int32(directories.count)
+            directories.append(nil)
+        }
+        directories[Int(index)] = made
+        if view != .all, made != nil {
+            for (_, to) in moved { directoryOf[Int(view.rawValue) - 1][Int(to)] = index }
+            for position in arriving { directoryOf[Int(view.rawValue) - 1][Int(position)] = index }
+        }
+        return arrived
     }
 
-    private func datePrecedes(_ a: Int32, _ b: Int32) -> Bool {
+    /// `directory`'s members without `gone`, those in `moved` at their new positions: each
+    /// found by binary search in listing order (a few changes in a directory of a million
+    /// files cost a few moves of the array, not a pass over it with a lookup per member).
+    private static func members(
+        of directory: LibraryDirectory, dropping gone: Set<Int32>, moving moved: [Int32: Int32], over old: ChunkedArray<Asset>
+    ) -> [Int32] {
+        let listed = directory.members
+        var members = listed
+        let precedes = { (a: Int32, b: Int32) -> Bool in
+            if directory.view.listsByName {
+                return directory.withName(of: a, in: old) { x in directory.withName(of: b, in: old) { y in NameArena.precedes(x, y) } }
+            }
+            return datePrecedes(a, b, in: old)
+        }
+        let index = { (position: Int32) -> Int? in
+            var (low, high) = (0, listed.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(listed[middle], position) { low = middle + 1 } else { high = middle }
+            }
+            if low < listed.count, listed[low] == position { return low }
+            // Not where the order puts it: look through the listing.
+            return listed.firstIndex(of: position)
+        }
+        // Every place is found before anything changes: the order is read over the old assets.
+        let movedPlaces = moved.compactMap { move in index(move.key).map { ($0, move.value) } }
+        let gonePlaces = gone.compactMap(index).sorted(by: >)
+        for (place, to) in movedPlaces { members[place] = to }
+        for place in gonePlaces { members.remove(at: place) }
+        return members
+    }
+
+    /// The file name of the asset at `position`.
+    private static func plainName(_ position: Int32, in new: ChunkedArray<Asset>) -> [UInt8] {
+        new[Int(position)].path.bytes.withUnsafeBufferPointer { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
+    }
+
+    private static func datePrecedes(_ a: Int32, _ b: Int32, in new: ChunkedArray<Asset>) -> Bool {
         let (ka, kb) = (new[Int(a)].effectiveDate.sortKey, new[Int(b)].effectiveDate.sortKey)
         return ka != kb ? ka < kb : new[Int(a)].id < new[Int(b)].id
     }
 
-    private func pathPrecedes(_ a: Int32, _ b: Int32) -> Bool {
+    private static func pathPrecedes(_ a: Int32, _ b: Int32, in new: ChunkedArray<Asset>) -> Bool {
         let (pa, pb) = (new[Int(a)].path.bytes, new[Int(b)].path.bytes)
         return pa == pb ? new[Int(a)].id < new[Int(b)].id : ViewNaming.precedes(pa, pb)
     }

@@ -5,12 +5,16 @@
 /// shares every part that did not change with the tree it replaces, so a grant change costs
 /// one app's part. Lookups by inode and by (parent, name) are hash-table hits in each part
 /// (the library part first, then the apps'); a directory's children are an array in
-/// listing order, so a readdir cookie can simply be the position in that array.
+/// listing order, so a readdir cookie can simply be the position in that array. The files
+/// of the library views are no nodes: `files` lists them per directory as asset positions,
+/// and their inode numbers say which view and asset they show.
 public final class ViewTree: Sendable {
     /// The snapshot the tree was computed from; file nodes index into its `assets`.
     public let snapshot: LibrarySnapshot
-    /// The root, `.picker`, `library/...` and the `apps/` directory.
+    /// The root, `.picker`, `library/...`'s directories and the `apps/` directory.
     let library: ViewPart
+    /// The files of the library views.
+    let files: LibraryFiles
     /// Per id, the position in `snapshot.assets` of the asset shown for it.
     let firstByID: AssetPositions
     /// The app parts, by app name (the listing order of `apps/`).
@@ -21,12 +25,13 @@ public final class ViewTree: Sendable {
     public let directoryTimes: DirectoryTimes
 
     init(
-        snapshot: LibrarySnapshot, library: ViewPart, firstByID: AssetPositions, apps: [AppPart], appsByUID: [UInt32: Set<String>],
-        directoryTimes: DirectoryTimes
+        snapshot: LibrarySnapshot, library: ViewPart, files: LibraryFiles, firstByID: AssetPositions, apps: [AppPart],
+        appsByUID: [UInt32: Set<String>], directoryTimes: DirectoryTimes
     ) {
         self.directoryTimes = directoryTimes
         self.snapshot = snapshot
         self.library = library
+        self.files = files
         self.firstByID = firstByID
         self.apps = apps
         self.appsByUID = appsByUID
@@ -58,10 +63,13 @@ public final class ViewTree: Sendable {
     }
 
     /// The number of nodes, the root included.
-    public var nodeCount: Int { apps.reduce(library.liveCount) { $0 + $1.part.liveCount } }
+    public var nodeCount: Int { apps.reduce(library.liveCount + files.count) { $0 + $1.part.liveCount } }
 
     /// The node with this inode number, or nil when the snapshot has no such node.
     public func node(inode: UInt64) -> ViewNode? {
+        if inode & ViewInode.libraryFileBit != 0 {
+            return files.node(inode: inode, assets: snapshot.assets, firstByID: firstByID)
+        }
         guard let (part, position) = location(of: inode) else { return nil }
         return part.node(at: position)
     }
@@ -81,6 +89,11 @@ public final class ViewTree: Sendable {
         }
         let hash = NodeTable.hash(parent: parent, name: name)
         if let position = library.position(parent: parent, name: name, hash: hash) { return library.node(at: position) }
+        if let directory = files.directory(inode: parent) {
+            guard let position = directory.member(named: name, in: snapshot.assets) else { return nil }
+            let inode = ViewInode.libraryFile(view: directory.view, asset: snapshot.assets[Int(position)].id)
+            return ViewNode(libraryFile: inode, parent: parent, name: name, asset: position)
+        }
         for app in apps {
             if let position = app.part.position(parent: parent, name: name, hash: hash) { return app.part.node(at: position) }
         }
@@ -92,6 +105,9 @@ public final class ViewTree: Sendable {
     public func listing(of inode: UInt64) -> ViewListing? {
         if inode == ViewInode.apps { return ViewListing(apps: apps) }
         guard let (part, position) = location(of: inode), part.records[Int(position)].isDirectory else { return nil }
+        if part === library, let directory = files.directory(inode: inode) {
+            return ViewListing(part: part, position: position, files: directory, assets: snapshot.assets)
+        }
         return ViewListing(part: part, position: position)
     }
 
@@ -163,12 +179,14 @@ struct AppPart: Sendable {
 }
 
 /// The children of one directory in listing order, holding only the part that lists them
-/// (or, for `apps/`, the app parts): what an open directory keeps, so that its readdir
-/// cookies stay valid without keeping a whole replaced tree alive.
+/// (or, for `apps/`, the app parts; for a directory of the library views, also its files
+/// and the assets they show): what an open directory keeps, so that its readdir cookies
+/// stay valid without keeping a whole replaced tree alive.
 public struct ViewListing: Sendable {
     enum Source: Sendable {
         case part(ViewPart, Int32)
         case apps([AppPart])
+        case library(LibraryListing)
     }
 
     let source: Source
@@ -177,11 +195,16 @@ public struct ViewListing: Sendable {
 
     init(apps: [AppPart]) { source = .apps(apps) }
 
+    init(part: ViewPart, position: Int32, files: LibraryDirectory, assets: ChunkedArray<Asset>) {
+        source = .library(LibraryListing(part: part, position: position, files: files, assets: assets))
+    }
+
     /// The number of children.
     public var count: Int {
         switch source {
         case .part(let part, let position): part.records[Int(position)].children.count
         case .apps(let apps): apps.count
+        case .library(let listing): listing.count
         }
     }
 
@@ -191,6 +214,88 @@ public struct ViewListing: Sendable {
         switch source {
         case .part(let part, let directory): return part.node(at: part.records[Int(directory)].children[position])
         case .apps(let apps): return apps[position].part.top
+        case .library(let listing): return listing.child(at: position)
+        }
+    }
+}
+
+/// A directory of the library views: its subdirectories (nodes of the library part) and
+/// its files (`LibraryDirectory`). In the folders view both are listed by name, merged; a
+/// directory of the other views holds either subdirectories or files.
+struct LibraryListing: Sendable {
+    let part: ViewPart
+    let position: Int32
+    let files: LibraryDirectory
+    let assets: ChunkedArray<Asset>
+    /// The subdirectories' positions in `part`.
+    let directories: [Int32]
+    /// Where subdirectories and files interleave (folders holding both): each entry a file's
+    /// index in `files.members`, or `-1 - i` for the `i`th subdirectory; nil when the
+    /// subdirectories simply come first.
+    let order: [Int32]?
+
+    init(part: ViewPart, position: Int32, files: LibraryDirectory, assets: ChunkedArray<Asset>) {
+        self.part = part
+        self.position = position
+        self.files = files
+        self.assets = assets
+        let directories = part.records[Int(position)].children
+        self.directories = directories
+        guard files.view.listsByName, !directories.isEmpty, !files.members.isEmpty else {
+            order = nil
+            return
+        }
+        var order: [Int32] = []
+        order.reserveCapacity(directories.count + files.members.count)
+        var (d, f) = (0, 0)
+        while d < directories.count || f < files.members.count {
+            let takeDirectory: Bool
+            if d == directories.count {
+                takeDirectory = false
+            } else if f == files.members.count {
+                takeDirectory = true
+            } else {
+                takeDirectory = part.names.withName(part.records[Int(directories[d])].name) { directory in
+                    files.withName(of: files.members[f], in: assets) { file in !NameArena.precedes(file, directory) }
+                }
+            }
+            if takeDirectory {
+                order.append(-1 - Int32(d))
+                d += 1
+            } else {
+                order.append(Int32(f))
+                f += 1
+            }
+        }
+        self.order = order
+    }
+
+    var count: Int { directories.count + files.members.count }
+
+    /// One entry of the listing.
+    enum Entry {
+        /// A subdirectory: its position in `part`.
+        case directory(Int32)
+        /// A file: the asset position it shows.
+        case file(Int32)
+    }
+
+    /// What is at `index`.
+    @inline(__always)
+    func entry(at index: Int) -> Entry {
+        if let order {
+            let value = order[index]
+            return value < 0 ? .directory(directories[Int(-1 - value)]) : .file(files.members[Int(value)])
+        }
+        return index < directories.count ? .directory(directories[index]) : .file(files.members[index - directories.count])
+    }
+
+    func child(at index: Int) -> ViewNode {
+        switch entry(at: index) {
+        case .directory(let directory): return part.node(at: directory)
+        case .file(let position):
+            let inode = ViewInode.libraryFile(view: files.view, asset: assets[Int(position)].id)
+            return ViewNode(libraryFile: inode, parent: files.inode, name: files.name(of: position, in: assets), asset: position)
         }
     }
 }

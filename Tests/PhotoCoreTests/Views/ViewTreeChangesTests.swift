@@ -24,18 +24,21 @@ struct ViewTreeChangesTests {
         #expect(inode(after, ".picker") == ViewInode.picker)
     }
 
-    @Test func aRenameInsideTheLibraryKeepsTheAllInodeButNotTheFolderOne() {
+    /// A library file's number is its view and asset: a move to another folder keeps it (the
+    /// same bytes), and only the old name is forgotten.
+    @Test func aRenameInsideTheLibraryKeepsTheFileInodesAndForgetsTheOldName() {
         let before = ViewFixtures.build(LibrarySnapshot(assets: base))
         var moved = base
         moved[0].path = LibraryPath("s/one.jpg")
         let after = ViewFixtures.build(LibrarySnapshot(assets: moved), previous: before)
         #expect(inode(before, "library/all/one.jpg") == inode(after, "library/all/one.jpg"))
-        #expect(inode(after, "library/folders/s/one.jpg") != inode(before, "library/folders/p/one.jpg"))
+        #expect(inode(after, "library/folders/s/one.jpg") == inode(before, "library/folders/p/one.jpg"))
+        #expect(inode(after, "library/folders/p/one.jpg") == nil)
         let changes = before.changes(to: after)
         #expect(changes.removedEntries.contains(ViewEntry(parent: inode(before, "library/folders/p")!, name: Array("one.jpg".utf8))))
-        #expect(changes.invalidatedInodes.contains(inode(before, "library/folders/p/one.jpg")!))
         #expect(changes.invalidatedInodes.contains(ViewInode.folders))  // gained `s`
         #expect(!changes.invalidatedInodes.contains(inode(before, "library/all/one.jpg")!))
+        #expect(!changes.invalidatedInodes.contains(inode(before, "library/folders/p/one.jpg")!))
     }
 
     @Test func revokingAGrantDropsTheEntryAndTheInode() throws {

@@ -15,25 +15,71 @@ struct ViewTreeTablesTests {
         #expect(MemoryLayout<NameSpan>.size <= 6)
     }
 
-    /// The four library views of an asset that keep its file name share one copy of it.
-    @Test func theLibraryViewsOfAnAssetShareItsName() {
+    /// A file of the library views that keeps its asset's file name stores no name: only the
+    /// names a directory changes (a clash) are kept.
+    @Test func aLibraryFileThatKeepsItsFileNameStoresNoName() {
         let assets = [
             ViewFixtures.asset("1", "a/IMG_1.jpg", taken: ViewFixtures.date(2024, 1, 2), make: "Canon"),
             ViewFixtures.asset("2", "b/IMG_1.jpg", taken: ViewFixtures.date(2024, 1, 2), make: "Canon"),
         ]
         let tree = ViewFixtures.build(LibrarySnapshot(assets: assets))
         let views = ["library/all", "library/by-date/2024/01/02", "library/by-camera/Canon", "library/folders/a"]
-        let spans = views.compactMap { path -> NameSpan? in
-            guard let directory = tree.resolve(Array(path.utf8)), let (part, position) = tree.location(of: directory.inode) else {
-                return nil
-            }
-            return part.records[Int(part.records[Int(position)].children[0])].name
+        let kept = views.compactMap { path -> NameExceptions? in
+            tree.resolve(Array(path.utf8)).flatMap { tree.files.directory(inode: $0.inode)?.exceptions }
         }
-        #expect(spans.count == 4)
-        #expect(Set(spans).count == 1)
-        // The second asset's name clashes in three views: its suffixed name is stored apart.
+        #expect(kept.count == 4)
+        // The second asset's name clashes in three views: only its suffix length is stored.
+        #expect(kept[0].count == 1)
+        #expect(kept[0].suffixed == [1: 4])
+        #expect(kept[0].name(of: 1, in: tree.snapshot.assets) == Array("IMG_1~0000.jpg".utf8))
+        #expect(kept[3].isEmpty)
         #expect(ViewFixtures.names(tree, "library/all") == ["IMG_1.jpg", "IMG_1~0000.jpg"])
         #expect(ViewFixtures.names(tree, "library/folders/b") == ["IMG_1.jpg"])
+        // No stored node per file: the library part holds the directories only.
+        #expect(tree.library.liveCount == 14)
+        #expect(tree.nodeCount == 14 + 8)
+    }
+
+    /// A name that is not a suffixed form of the file name is kept whole.
+    @Test func nameExceptionsKeepSuffixLengthsOrWholeNames() throws {
+        let id = try #require(AssetID("0123456789ab"))
+        var exceptions = NameExceptions()
+        exceptions.set(Array("a~012345.jpg".utf8), of: 3, fileName: Array("a.jpg".utf8), id: id)
+        exceptions.set(Array("a_b.jpg".utf8), of: 4, fileName: Array("a/b.jpg".utf8), id: id)
+        exceptions.set(Array("c.jpg".utf8), of: 5, fileName: Array("c.jpg".utf8), id: id)
+        #expect(exceptions.suffixed == [3: 6])
+        #expect(exceptions.named == [4: Array("a_b.jpg".utf8)])
+        let patched = exceptions.patched(dropping: [4], moving: [3: 9])
+        #expect(patched.suffixed == [9: 6])
+        #expect(patched.named.isEmpty)
+    }
+
+    /// A suffixed name made in place is the name `ViewNaming` made.
+    @Test func suffixedNamesReadInPlaceAreViewNamingsNames() throws {
+        let files = ["IMG_1.jpg", "noextension", ".hidden", "a.b.c.jpeg", "x." + String(repeating: "e", count: 40)]
+        let assets = files.enumerated().map { ViewFixtures.asset("3f9a1c0d2b7\($0.offset)", "f/\($0.element)") }
+        var exceptions = NameExceptions()
+        for (index, asset) in assets.enumerated() {
+            for digits in [4, 7, 12] {
+                let name = ViewNaming.inserting(suffix: Array(asset.id.rawValue.utf8.prefix(digits)), into: Array(files[index].utf8))
+                exceptions.set(name, of: Int32(index), fileName: Array(files[index].utf8), id: asset.id)
+                #expect(exceptions.suffixed[Int32(index)] == UInt8(digits))
+                let read = exceptions.withName(of: Int32(index), in: ChunkedArray(assets)) { Array($0) }
+                #expect(read == name)
+            }
+        }
+    }
+
+    /// A library file's inode number says which view and asset it is, and no hashed number
+    /// can be one.
+    @Test func libraryFileInodesAreTheViewAndTheAssetID() throws {
+        let id = try #require(AssetID("0123456789ab"))
+        let inode = ViewInode.libraryFile(view: .byCamera, asset: id)
+        #expect(inode == UInt64(1) << 63 | UInt64(2) << 48 | 0x0123_4567_89ab)
+        #expect(ViewInode.libraryFile(inode)?.view == .byCamera)
+        #expect(ViewInode.libraryFile(inode)?.asset == id)
+        #expect(ViewInode.libraryFile(ViewInode.directory(path: Array("library/all".utf8))) == nil)
+        for n in 0..<1000 { #expect(ViewInode.directory(path: Array("d\(n)".utf8)) & ViewInode.libraryFileBit == 0) }
     }
 
     @Test func everyNodeIsFoundByInodeAndByNameAfterTheTablesGrew() throws {
