@@ -33,6 +33,18 @@ enum IdentityTags {
         0xFDE8, 0xFDE9,  // OwnerName, SerialNumber (Panasonic/Sony raw IFD0)
     ]
 
+    /// `exif` as a bit per tag (8 KiB), so that testing an entry costs no hashing.
+    private static let exifBits: [UInt64] = {
+        var bits = [UInt64](repeating: 0, count: 1 << 10)
+        for tag in exif { bits[Int(tag >> 6)] |= 1 << UInt64(tag & 63) }
+        return bits
+    }()
+
+    /// Whether `tag` is one of `exif`.
+    static func isEXIFIdentity(_ tag: UInt16) -> Bool {
+        exifBits[Int(tag >> 6)] & (1 << UInt64(tag & 63)) != 0
+    }
+
     /// IPTC-IIM application record (2) datasets blanked: object name (title), keywords,
     /// instructions, reference, times with their UTC offsets, by-line and its title,
     /// headline, credit, source, copyright, contact, caption, writer, the categories
