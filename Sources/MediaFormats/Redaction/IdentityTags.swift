@@ -52,6 +52,9 @@ enum IdentityTags {
     static let iptcDatasets: Set<UInt8> = [
         5, 15, 20, 25, 35, 40, 60, 63, 80, 85, 103, 105, 110, 115, 116, 118, 120, 122, 231,
     ]
+    /// `iptcDatasets` and the place names (`IPTCLocationRedactor.locationDatasets`): what a
+    /// private plan that also hides location blanks.
+    static let iptcAndLocationDatasets = iptcDatasets.union(IPTCLocationRedactor.locationDatasets)
     /// IPTC-IIM envelope record (1) datasets blanked: destination, time sent (with its UTC
     /// offset) and the unique name of the object.
     static let iptcEnvelopeDatasets: Set<UInt8> = [5, 80, 100]

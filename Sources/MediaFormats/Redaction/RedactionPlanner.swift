@@ -81,10 +81,13 @@ public enum RedactionPlanner {
         // Each EXIF block is walked once for both plans.
         let walker = TIFFWalker()
         let tiffs = layout.exifBlocks.map { walker.walk(source, block: $0) }
-        let strip = plan(layout: layout, tiffs: tiffs, gpmf: gpmf, source: source, mode: .strip, notes: &notes, found: &found)
+        // So is each XMP packet read and scanned once.
+        let xmp = XMPScans()
+        let strip = plan(layout: layout, tiffs: tiffs, gpmf: gpmf, xmp: xmp, source: source, mode: .strip, notes: &notes, found: &found)
         var ignored: [String] = []
         var foundAgain: LocationSources = []
-        let coarse = plan(layout: layout, tiffs: tiffs, gpmf: gpmf, source: source, mode: .coarse, notes: &ignored, found: &foundAgain)
+        let coarse = plan(
+            layout: layout, tiffs: tiffs, gpmf: gpmf, xmp: xmp, source: source, mode: .coarse, notes: &ignored, found: &foundAgain)
         let privatePlans: PrivatePlans
         if let why = privateRefusal(layout) {
             privatePlans = .all(.withheld(reason: why))
@@ -94,8 +97,8 @@ public enum RedactionPlanner {
                 let base = mode == .strip ? strip : mode == .coarse ? coarse : .identity
                 if case .withheld = base { return base }
                 return plan(
-                    layout: layout, tiffs: tiffs, gpmf: gpmf, source: source, mode: mode, private: true, notes: &ignored, found: &foundAgain
-                )
+                    layout: layout, tiffs: tiffs, gpmf: gpmf, xmp: xmp, source: source, mode: mode, private: true, notes: &ignored,
+                    found: &foundAgain)
             }
             privatePlans = PrivatePlans(keep: plans[0], strip: plans[1], coarse: plans[2])
         }
@@ -121,7 +124,7 @@ public enum RedactionPlanner {
     }
 
     private static func plan(
-        layout: ContainerLayout, tiffs: [TIFFLayout], gpmf: GPMFLocationRedactor.Track?, source: some ByteSource,
+        layout: ContainerLayout, tiffs: [TIFFLayout], gpmf: GPMFLocationRedactor.Track?, xmp: XMPScans, source: some ByteSource,
         mode: EXIFLocationRedactor.Mode, private: Bool = false,
         notes: inout [String], found: inout LocationSources
     )
@@ -154,13 +157,15 @@ public enum RedactionPlanner {
             let embedded = entries.filter { $0.tag == EXIFTag.xmlPacket }.compactMap(\.value)
             for packet in layout.xmpPackets + embedded {
                 // Identity blanks first: the location blanks and rewrites win where they overlap.
-                if `private` { try blankXMPIdentity(packet, source: source, into: &patches) }
+                if `private` { try blankXMPIdentity(packet, scans: xmp, source: source, into: &patches) }
                 guard mode != .keep else { continue }
-                if try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes) { found.insert(.xmp) }
+                if try blankXMP(packet, scans: xmp, source: source, coarse: mode == .coarse, into: &patches, notes: &notes) {
+                    found.insert(.xmp)
+                }
             }
             var iptc = IPTCLocationRedactor()
             if `private` {
-                iptc.datasets = IdentityTags.iptcDatasets.union(mode == .keep ? [] : IPTCLocationRedactor.locationDatasets)
+                iptc.datasets = mode == .keep ? IdentityTags.iptcDatasets : IdentityTags.iptcAndLocationDatasets
                 iptc.envelopeDatasets = IdentityTags.iptcEnvelopeDatasets
                 iptc.blankingOtherResources = true
             }
@@ -255,10 +260,9 @@ public enum RedactionPlanner {
 
     /// Blanks the location in one XMP packet; true when the packet placed the photo.
     private static func blankXMP(
-        _ packet: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList, notes: inout [String]
+        _ packet: ByteRange, scans: XMPScans, source: some ByteSource, coarse: Bool, into patches: inout PatchList, notes: inout [String]
     ) throws(ByteSourceError) -> Bool {
-        let text = try read(packet, from: source)
-        let scanner = XMPLocationScanner(text)
+        let (text, scanner) = try scans.location(of: packet, source: source)
         if scanner.uncertain {
             patches.add(at: packet.offset, emptyXMP(replacing: text))
             notes.append("XMP packet at \(packet.offset): location not found with certainty, packet blanked")
@@ -284,10 +288,10 @@ public enum RedactionPlanner {
     }
 
     /// Blanks what `--metadata private` removes from one XMP packet (`XMPIdentityScanner`).
-    private static func blankXMPIdentity(_ packet: ByteRange, source: some ByteSource, into patches: inout PatchList)
+    private static func blankXMPIdentity(_ packet: ByteRange, scans: XMPScans, source: some ByteSource, into patches: inout PatchList)
         throws(ByteSourceError)
     {
-        let scanner = XMPIdentityScanner(try read(packet, from: source))
+        let scanner = try scans.identity(of: packet, source: source)
         for blank in scanner.blanks where !blank.isEmpty {
             patches.fill(ByteRange(offset: packet.offset + Int64(blank.lowerBound), length: Int64(blank.count)), with: 0x20)
         }
