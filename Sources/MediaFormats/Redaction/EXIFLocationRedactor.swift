@@ -160,9 +160,9 @@ struct EXIFLocationRedactor {
     private func coarsen(_ directory: TIFFDirectory, order: TIFFByteOrder, source: some ByteSource, into patches: inout PatchList)
         throws(ByteSourceError) -> Bool
     {
-        let byTag = Dictionary(directory.entries.map { ($0.tag, $0) }, uniquingKeysWith: { first, _ in first })
-        guard let latRef = byTag[EXIFTag.gpsLatitudeRef], let lonRef = byTag[EXIFTag.gpsLongitudeRef],
-            let lat = byTag[EXIFTag.gpsLatitude], let lon = byTag[EXIFTag.gpsLongitude],
+        func first(_ tag: UInt16) -> TIFFEntry? { directory.entries.first { $0.tag == tag } }
+        guard let latRef = first(EXIFTag.gpsLatitudeRef), let lonRef = first(EXIFTag.gpsLongitudeRef),
+            let lat = first(EXIFTag.gpsLatitude), let lon = first(EXIFTag.gpsLongitude),
             latRef.value != nil, !latRef.isOutOfLine, lonRef.value != nil, !lonRef.isOutOfLine,
             let latDegrees = try degrees(lat, order: order, source: source),
             let lonDegrees = try degrees(lon, order: order, source: source)
@@ -172,9 +172,11 @@ struct EXIFLocationRedactor {
             guard let range = entry.value else { continue }
             // value is in 0...180, so this is round-half-up without libm (PhotoCore links none).
             let hundredths = UInt32(value * 100 + 0.5)
-            let rational =
-                order.bytes(of: hundredths) + order.bytes(of: UInt32(100)) + order.bytes(of: UInt32(0)) + order.bytes(of: UInt32(1))
-                + order.bytes(of: UInt32(0)) + order.bytes(of: UInt32(1))
+            // hundredths/100, 0/1, 0/1
+            var rational = [UInt8](repeating: 0, count: 24)
+            rational.withUnsafeMutableBytes { out in
+                for (index, word) in [hundredths, 100, 0, 1, 0, 1].enumerated() { order.put(UInt32(word), into: out, at: 4 * index) }
+            }
             patches.add(at: range.offset, rational)
         }
         // The version entry only when the file has one, unchanged, so the kept entries fit.
