@@ -31,6 +31,8 @@ struct EXIFEntry: Hashable, Sendable {
         while let last = payload.last, last <= 0x20 || last == 0x7F { payload.removeLast() }
         while let first = payload.first, first <= 0x20 || first == 0x7F { payload.removeFirst() }
         guard !payload.isEmpty else { return nil }
+        // Printable ASCII (nearly every camera's text) needs neither decoding nor cleaning.
+        if payload.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return String(decoding: payload, as: UTF8.self) }
         let decoded: String
         if let utf8 = String(validating: payload, as: UTF8.self) {
             decoded = utf8

@@ -34,8 +34,9 @@ public struct FileAnalyzer: AssetAnalyzing {
     /// read once, which also give the fingerprint.
     public func analyze(_ file: FileByteSource) throws(AnalysisError) -> AssetAnalysis {
         // Reads are small and scattered (two samples, then what a video's boxes need):
-        // readahead would only fetch bytes nobody asked for.
-        file.adviseRandomAccess()
+        // readahead would only fetch bytes nobody asked for. A file the first read takes
+        // whole needs no advice (and is spared the system call).
+        if file.size > Int64(SampledFileSource.headLength) { file.adviseRandomAccess() }
         let source: SampledFileSource
         do {
             source = try SampledFileSource(file)

@@ -4,6 +4,7 @@
 #
 # Usage: Tests/Benchmarks/index-bench.sh [WORKDIR]
 #   env: PHOTOFS_BIN (a given build; default: build one), COUNT=10000 SEED=7 (small library), REAL_JPEGS=1000 REAL_HEICS=200 REAL_VIDEOS=4
+#        RUNS=3 (fresh warm indexes of each library, the median reported; exiftool runs once),
 #        REAL_DIR=/var/tmp/photofs-index-bench, SKIP_REAL=1 to bench the small library only,
 #        SCALE_COUNT=100000 (unchanged re-index of a generated library that large; 0 skips),
 #        REINDEX_COUNT=1000000 (unchanged re-index of scale-bench.sh's cached library of that
@@ -16,8 +17,10 @@
 # realistic one written by real_library.py (camera-size JPEGs of 12-24 MP with full EXIF,
 # HEIC photos, large MP4 videos; about 10 GB, kept under /var/tmp). Each command runs warm
 # (the library read into the page cache first) and, as root, cold (caches dropped before
-# each command). Timings are wall-clock, all cores available to every command; the bytes
-# each command read per file come from /proc/PID/io.
+# each command). Timings are wall-clock of the whole process (start and catalog creation
+# included: what a person waits for), all cores available to every command, with the CPU
+# time (user + system) beside it; the bytes each command read per file come from
+# /proc/PID/io (photofs's include its catalog's own reads).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

@@ -52,20 +52,21 @@ struct EXIFLocationRedactor {
         }
         guard let order = structure.byteOrder else { return .noLocation }
         let located = mode == .keep ? [] : structure.gpsDirectories.filter(Self.holdsLocation)
-        // Entries to take out of each directory, by the directory's offset.
-        var removals: [Int64: Set<UInt16>] = [:]
+        // Directories that lose entries: those holding a tag `removes` takes out, and the
+        // parents of a located GPS directory (their GPSInfo pointer goes). Tags are tested
+        // one by one against fixed tables: this runs five times per file at index time.
         var sources: LocationSources = []
+        var changed: [Int64] = []
         for directory in structure.directories where directory.kind != .gps {
-            let tags = Set(directory.entries.map(\.tag))
-            let geo = mode == .keep ? [] : tags.intersection(EXIFTag.geoTIFF)
-            if !geo.isEmpty {
-                removals[directory.offset, default: []].formUnion(geo)
-                sources.insert(.geoTIFF)
+            var removesAny = false
+            for entry in directory.entries where removes(entry.tag) {
+                removesAny = true
+                if EXIFTag.isGeoTIFF(entry.tag) && mode != .keep { sources.insert(.geoTIFF) }
             }
-            let identity = removingIdentity ? tags.intersection(IdentityTags.exif) : []
-            if !identity.isEmpty { removals[directory.offset, default: []].formUnion(identity) }
+            if removesAny { changed.append(directory.offset) }
         }
         if !located.isEmpty { sources.insert(.exifGPS) }
+        var gpsParents: [Int64] = []
         for gps in located {
             let relative = gps.offset - structure.block.offset
             let parents = structure.directories.filter { directory in
@@ -79,19 +80,26 @@ struct EXIFLocationRedactor {
                 rewrite(gps, keeping: [], order: order, into: &patches)
             } else {
                 patches.fill(gps.byteRange, with: 0)
-                for parent in parents { removals[parent.offset, default: []].insert(EXIFTag.gpsIFD) }
+                for parent in parents where !gpsParents.contains(parent.offset) {
+                    gpsParents.append(parent.offset)
+                    if !changed.contains(parent.offset) { changed.append(parent.offset) }
+                }
             }
         }
-        for directory in structure.directories where directory.kind != .gps {
-            guard let tags = removals[directory.offset] else { continue }
-            let removed = directory.entries.filter { tags.contains($0.tag) }
-            zeroValues(of: removed.filter { $0.tag != EXIFTag.gpsIFD }, into: &patches)
-            rewrite(
-                directory, keeping: directory.entries.filter { !tags.contains($0.tag) }.map { encode($0, order: order) }, order: order,
-                into: &patches)
+        for directory in structure.directories where directory.kind != .gps && changed.contains(directory.offset) {
+            let dropsPointer = gpsParents.contains(directory.offset)
+            let isRemoved = { (tag: UInt16) in removes(tag) || (dropsPointer && tag == EXIFTag.gpsIFD) }
+            zeroValues(of: directory.entries.filter { isRemoved($0.tag) && $0.tag != EXIFTag.gpsIFD }, into: &patches)
+            rewrite(directory, keeping: directory.entries.filter { !isRemoved($0.tag) }, order: order, into: &patches)
         }
-        if sources.isEmpty && !removals.isEmpty { return .identityRemoved }
+        if sources.isEmpty && !changed.isEmpty { return .identityRemoved }
         return sources.isEmpty ? .noLocation : .redacted(sources: sources)
+    }
+
+    /// Whether an image directory's entry with `tag` is taken out in this mode: GeoTIFF
+    /// tags when hiding location, identity tags when removing identity.
+    private func removes(_ tag: UInt16) -> Bool {
+        (mode != .keep && EXIFTag.isGeoTIFF(tag)) || (removingIdentity && IdentityTags.isEXIFIdentity(tag))
     }
 
     /// Whether a GPS directory holds anything besides GPSVersionID.
@@ -123,28 +131,26 @@ struct EXIFLocationRedactor {
         }
     }
 
-    /// The 12 bytes of an entry, in the block's byte order.
-    private func encode(_ entry: TIFFEntry, order: TIFFByteOrder) -> [UInt8] {
-        order.bytes(of: entry.tag) + order.bytes(of: entry.type) + order.bytes(of: entry.count) + order.bytes(of: entry.valueField)
-    }
-
-    /// Rewrites the directory's bytes in place with `entries` (12 bytes each, at most as
-    /// many as it had), its own next-IFD offset right after them and zeros over what is
-    /// left of the old directory.
-    private func rewrite(_ directory: TIFFDirectory, keeping entries: [[UInt8]], order: TIFFByteOrder, into patches: inout PatchList) {
+    /// Rewrites the directory's bytes in place with `entries` (at most as many as it had,
+    /// each written back as stored), its own next-IFD offset right after them and zeros
+    /// over what is left of the old directory.
+    private func rewrite(_ directory: TIFFDirectory, keeping entries: [TIFFEntry], order: TIFFByteOrder, into patches: inout PatchList) {
         let range = directory.byteRange
         var bytes = [UInt8](repeating: 0, count: Int(range.length))
         guard entries.count <= directory.entries.count else {
             patches.add(at: range.offset, bytes)
             return
         }
-        bytes.replaceSubrange(0..<2, with: order.bytes(of: UInt16(entries.count)))
-        for (index, entry) in entries.enumerated() {
-            bytes.replaceSubrange(2 + 12 * index..<14 + 12 * index, with: entry)
-        }
-        if let next = directory.nextIFD {
-            let at = 2 + 12 * entries.count
-            bytes.replaceSubrange(at..<(at + 4), with: order.bytes(of: next))
+        bytes.withUnsafeMutableBytes { out in
+            order.put(UInt16(entries.count), into: out, at: 0)
+            for (index, entry) in entries.enumerated() {
+                let at = 2 + 12 * index
+                order.put(entry.tag, into: out, at: at)
+                order.put(entry.type, into: out, at: at + 2)
+                order.put(entry.count, into: out, at: at + 4)
+                order.put(entry.valueField, into: out, at: at + 8)
+            }
+            if let next = directory.nextIFD { order.put(next, into: out, at: 2 + 12 * entries.count) }
         }
         patches.add(at: range.offset, bytes)
     }
@@ -154,9 +160,9 @@ struct EXIFLocationRedactor {
     private func coarsen(_ directory: TIFFDirectory, order: TIFFByteOrder, source: some ByteSource, into patches: inout PatchList)
         throws(ByteSourceError) -> Bool
     {
-        let byTag = Dictionary(directory.entries.map { ($0.tag, $0) }, uniquingKeysWith: { first, _ in first })
-        guard let latRef = byTag[EXIFTag.gpsLatitudeRef], let lonRef = byTag[EXIFTag.gpsLongitudeRef],
-            let lat = byTag[EXIFTag.gpsLatitude], let lon = byTag[EXIFTag.gpsLongitude],
+        func first(_ tag: UInt16) -> TIFFEntry? { directory.entries.first { $0.tag == tag } }
+        guard let latRef = first(EXIFTag.gpsLatitudeRef), let lonRef = first(EXIFTag.gpsLongitudeRef),
+            let lat = first(EXIFTag.gpsLatitude), let lon = first(EXIFTag.gpsLongitude),
             latRef.value != nil, !latRef.isOutOfLine, lonRef.value != nil, !lonRef.isOutOfLine,
             let latDegrees = try degrees(lat, order: order, source: source),
             let lonDegrees = try degrees(lon, order: order, source: source)
@@ -166,16 +172,16 @@ struct EXIFLocationRedactor {
             guard let range = entry.value else { continue }
             // value is in 0...180, so this is round-half-up without libm (PhotoCore links none).
             let hundredths = UInt32(value * 100 + 0.5)
-            let rational =
-                order.bytes(of: hundredths) + order.bytes(of: UInt32(100)) + order.bytes(of: UInt32(0)) + order.bytes(of: UInt32(1))
-                + order.bytes(of: UInt32(0)) + order.bytes(of: UInt32(1))
+            // hundredths/100, 0/1, 0/1
+            var rational = [UInt8](repeating: 0, count: 24)
+            rational.withUnsafeMutableBytes { out in
+                for (index, word) in [hundredths, 100, 0, 1, 0, 1].enumerated() { order.put(UInt32(word), into: out, at: 4 * index) }
+            }
             patches.add(at: range.offset, rational)
         }
         // The version entry only when the file has one, unchanged, so the kept entries fit.
-        let version = directory.entries.first { $0.tag == EXIFTag.gpsVersionID }.map { [encode($0, order: order)] } ?? []
-        let kept =
-            version + [encode(latRef, order: order), encode(lat, order: order), encode(lonRef, order: order), encode(lon, order: order)]
-        rewrite(directory, keeping: kept, order: order, into: &patches)
+        let version = directory.entries.first { $0.tag == EXIFTag.gpsVersionID }.map { [$0] } ?? []
+        rewrite(directory, keeping: version + [latRef, lat, lonRef, lon], order: order, into: &patches)
         return true
     }
 

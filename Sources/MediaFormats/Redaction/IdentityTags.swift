@@ -33,6 +33,18 @@ enum IdentityTags {
         0xFDE8, 0xFDE9,  // OwnerName, SerialNumber (Panasonic/Sony raw IFD0)
     ]
 
+    /// `exif` as a bit per tag (8 KiB), so that testing an entry costs no hashing.
+    private static let exifBits: [UInt64] = {
+        var bits = [UInt64](repeating: 0, count: 1 << 10)
+        for tag in exif { bits[Int(tag >> 6)] |= 1 << UInt64(tag & 63) }
+        return bits
+    }()
+
+    /// Whether `tag` is one of `exif`.
+    static func isEXIFIdentity(_ tag: UInt16) -> Bool {
+        exifBits[Int(tag >> 6)] & (1 << UInt64(tag & 63)) != 0
+    }
+
     /// IPTC-IIM application record (2) datasets blanked: object name (title), keywords,
     /// instructions, reference, times with their UTC offsets, by-line and its title,
     /// headline, credit, source, copyright, contact, caption, writer, the categories
@@ -40,6 +52,9 @@ enum IdentityTags {
     static let iptcDatasets: Set<UInt8> = [
         5, 15, 20, 25, 35, 40, 60, 63, 80, 85, 103, 105, 110, 115, 116, 118, 120, 122, 231,
     ]
+    /// `iptcDatasets` and the place names (`IPTCLocationRedactor.locationDatasets`): what a
+    /// private plan that also hides location blanks.
+    static let iptcAndLocationDatasets = iptcDatasets.union(IPTCLocationRedactor.locationDatasets)
     /// IPTC-IIM envelope record (1) datasets blanked: destination, time sent (with its UTC
     /// offset) and the unique name of the object.
     static let iptcEnvelopeDatasets: Set<UInt8> = [5, 80, 100]

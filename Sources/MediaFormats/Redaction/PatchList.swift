@@ -52,6 +52,11 @@ struct PatchList: Sendable {
 
         func flush() {
             guard !group.isEmpty else { return }
+            // A patch that overlaps nothing stands as it is.
+            if group.count == 1 {
+                result.append(patches[group[0]])
+                return
+            }
             var bytes = [UInt8](repeating: 0, count: Int(groupEnd - groupStart))
             // Apply in insertion order so later patches win.
             for index in group.sorted() {

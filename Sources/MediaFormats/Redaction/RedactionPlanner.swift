@@ -64,7 +64,7 @@ public enum RedactionPlanner {
                 plans: RedactionPlans(strip: plan, coarse: plan, privatePlans: .all(plan)), notes: [], found: .unverified)
         }
         if let why = layout.unreadableMetadata { return withheldReport(reason: why) }
-        var notes: [String] = []
+        var notes: [String]? = []
         var found: LocationSources = []
         // The GPMF samples are read and walked once for every plan.
         var gpmf: GPMFLocationRedactor.Track?
@@ -81,25 +81,40 @@ public enum RedactionPlanner {
         // Each EXIF block is walked once for both plans.
         let walker = TIFFWalker()
         let tiffs = layout.exifBlocks.map { walker.walk(source, block: $0) }
-        let strip = plan(layout: layout, tiffs: tiffs, gpmf: gpmf, source: source, mode: .strip, notes: &notes, found: &found)
-        var ignored: [String] = []
+        // So is each XMP packet read and scanned once.
+        let xmp = XMPScans()
+        let strip = plan(layout: layout, tiffs: tiffs, gpmf: gpmf, xmp: xmp, source: source, mode: .strip, notes: &notes, found: &found)
+        // Only the strip plan's notes are kept: the others' are not even written (nil).
+        var ignored: [String]?
         var foundAgain: LocationSources = []
-        let coarse = plan(layout: layout, tiffs: tiffs, gpmf: gpmf, source: source, mode: .coarse, notes: &ignored, found: &foundAgain)
+        // Coarse differs from strip only where strip found a location (a GPS directory, an
+        // XMP coordinate, a video payload, a GPMF stream are rounded instead of removed);
+        // everything else either plans alike. A file with none has one plan for both, public
+        // and private alike, made once.
+        var sameCoarse = false
+        if found.isEmpty, case .patches = strip { sameCoarse = true }
+        let coarse =
+            sameCoarse
+            ? strip
+            : plan(layout: layout, tiffs: tiffs, gpmf: gpmf, xmp: xmp, source: source, mode: .coarse, notes: &ignored, found: &foundAgain)
         let privatePlans: PrivatePlans
         if let why = privateRefusal(layout) {
             privatePlans = .all(.withheld(reason: why))
         } else {
             // A private plan also hides what the location plan hides: withheld with it.
-            let plans = [EXIFLocationRedactor.Mode.keep, .strip, .coarse].map { mode in
+            func privatePlan(_ mode: EXIFLocationRedactor.Mode) -> RedactionPlan {
                 let base = mode == .strip ? strip : mode == .coarse ? coarse : .identity
                 if case .withheld = base { return base }
                 return plan(
-                    layout: layout, tiffs: tiffs, gpmf: gpmf, source: source, mode: mode, private: true, notes: &ignored, found: &foundAgain
-                )
+                    layout: layout, tiffs: tiffs, gpmf: gpmf, xmp: xmp, source: source, mode: mode, private: true, notes: &ignored,
+                    found: &foundAgain)
             }
-            privatePlans = PrivatePlans(keep: plans[0], strip: plans[1], coarse: plans[2])
+            let privateKeep = privatePlan(.keep)
+            let privateStrip = privatePlan(.strip)
+            privatePlans = PrivatePlans(keep: privateKeep, strip: privateStrip, coarse: sameCoarse ? privateStrip : privatePlan(.coarse))
         }
-        return RedactionReport(plans: RedactionPlans(strip: strip, coarse: coarse, privatePlans: privatePlans), notes: notes, found: found)
+        return RedactionReport(
+            plans: RedactionPlans(strip: strip, coarse: coarse, privatePlans: privatePlans), notes: notes ?? [], found: found)
     }
 
     /// The report of a file withheld from every view that changes bytes, counted as located.
@@ -121,9 +136,9 @@ public enum RedactionPlanner {
     }
 
     private static func plan(
-        layout: ContainerLayout, tiffs: [TIFFLayout], gpmf: GPMFLocationRedactor.Track?, source: some ByteSource,
+        layout: ContainerLayout, tiffs: [TIFFLayout], gpmf: GPMFLocationRedactor.Track?, xmp: XMPScans, source: some ByteSource,
         mode: EXIFLocationRedactor.Mode, private: Bool = false,
-        notes: inout [String], found: inout LocationSources
+        notes: inout [String]?, found: inout LocationSources
     )
         -> RedactionPlan
     {
@@ -138,10 +153,10 @@ public enum RedactionPlanner {
                 case .noLocation, .identityRemoved: break
                 case .redacted(let sources):
                     found.formUnion(sources)
-                    notes.append("EXIF block at \(block.offset): \(sources.names.joined(separator: " and ")) removed")
+                    notes?.append("EXIF block at \(block.offset): \(sources.names.joined(separator: " and ")) removed")
                 case .blanked(let reason):
                     found.insert(.unverified)
-                    notes.append("\(reason): block blanked")
+                    notes?.append("\(reason): block blanked")
                 case .uncertain(let reason):
                     found.insert(.unverified)
                     return .withheld(reason: reason)
@@ -154,13 +169,15 @@ public enum RedactionPlanner {
             let embedded = entries.filter { $0.tag == EXIFTag.xmlPacket }.compactMap(\.value)
             for packet in layout.xmpPackets + embedded {
                 // Identity blanks first: the location blanks and rewrites win where they overlap.
-                if `private` { try blankXMPIdentity(packet, source: source, into: &patches) }
+                if `private` { try blankXMPIdentity(packet, scans: xmp, source: source, into: &patches) }
                 guard mode != .keep else { continue }
-                if try blankXMP(packet, source: source, coarse: mode == .coarse, into: &patches, notes: &notes) { found.insert(.xmp) }
+                if try blankXMP(packet, scans: xmp, source: source, coarse: mode == .coarse, into: &patches, notes: &notes) {
+                    found.insert(.xmp)
+                }
             }
             var iptc = IPTCLocationRedactor()
             if `private` {
-                iptc.datasets = IdentityTags.iptcDatasets.union(mode == .keep ? [] : IPTCLocationRedactor.locationDatasets)
+                iptc.datasets = mode == .keep ? IdentityTags.iptcDatasets : IdentityTags.iptcAndLocationDatasets
                 iptc.envelopeDatasets = IdentityTags.iptcEnvelopeDatasets
                 iptc.blankingOtherResources = true
             }
@@ -174,10 +191,10 @@ public enum RedactionPlanner {
                 case .noLocation: break
                 case .redacted(let count):
                     found.insert(.iptc)
-                    notes.append("IPTC at \(block.offset): \(count) place name(s) removed")
+                    notes?.append("IPTC at \(block.offset): \(count) place name(s) removed")
                 case .blanked(let reason):
                     found.insert(.unverified)
-                    notes.append("\(reason): block blanked")
+                    notes?.append("\(reason): block blanked")
                 case .uncertain(let reason):
                     found.insert(.unverified)
                     return .withheld(reason: reason)
@@ -187,20 +204,20 @@ public enum RedactionPlanner {
             for note in entries.filter({ $0.tag == 0x927C && $0.isOutOfLine }).compactMap(\.value) {
                 if case .redacted(let count) = try iptc.planEmbedded(note, source: source, into: &patches) {
                     found.insert(.iptc)
-                    notes.append("maker note at \(note.offset): \(count) IPTC place name(s) removed")
+                    notes?.append("maker note at \(note.offset): \(count) IPTC place name(s) removed")
                 }
             }
             for payload in mode == .keep ? [] : layout.movie?.locationPayloads ?? [] {
                 found.insert(.movie)
                 try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
-                notes.append("video location payload at \(payload.offset) blanked")
+                notes?.append("video location payload at \(payload.offset) blanked")
             }
             if let gpmf, mode != .keep {
                 switch GPMFLocationRedactor(coarse: mode == .coarse).plan(gpmf, into: &patches) {
                 case .noLocation: break
                 case .redacted:
                     found.insert(.gpmf)
-                    notes.append("GoPro GPS track removed")
+                    notes?.append("GoPro GPS track removed")
                 case .uncertain(let reason):
                     found.insert(.gpmf)
                     return .withheld(reason: reason)
@@ -211,7 +228,7 @@ public enum RedactionPlanner {
                 case .noLocation: break
                 case .redacted:
                     found.insert(.flir)
-                    notes.append("FLIR GPS record removed")
+                    notes?.append("FLIR GPS record removed")
                 case .uncertain(let reason):
                     found.insert(.unverified)
                     return .withheld(reason: reason)
@@ -255,13 +272,12 @@ public enum RedactionPlanner {
 
     /// Blanks the location in one XMP packet; true when the packet placed the photo.
     private static func blankXMP(
-        _ packet: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList, notes: inout [String]
+        _ packet: ByteRange, scans: XMPScans, source: some ByteSource, coarse: Bool, into patches: inout PatchList, notes: inout [String]?
     ) throws(ByteSourceError) -> Bool {
-        let text = try read(packet, from: source)
-        let scanner = XMPLocationScanner(text)
+        let (text, scanner) = try scans.location(of: packet, source: source)
         if scanner.uncertain {
             patches.add(at: packet.offset, emptyXMP(replacing: text))
-            notes.append("XMP packet at \(packet.offset): location not found with certainty, packet blanked")
+            notes?.append("XMP packet at \(packet.offset): location not found with certainty, packet blanked")
             return true
         }
         for blank in scanner.blanks where !blank.isEmpty {
@@ -278,16 +294,16 @@ public enum RedactionPlanner {
                 rewritten + [UInt8](repeating: 0x20, count: property.count - rewritten.count))
         }
         if !scanner.blanks.isEmpty {
-            notes.append("XMP packet at \(packet.offset): \(scanner.blanks.count) location propert(ies) blanked")
+            notes?.append("XMP packet at \(packet.offset): \(scanner.blanks.count) location propert(ies) blanked")
         }
         return scanner.foundLocation
     }
 
     /// Blanks what `--metadata private` removes from one XMP packet (`XMPIdentityScanner`).
-    private static func blankXMPIdentity(_ packet: ByteRange, source: some ByteSource, into patches: inout PatchList)
+    private static func blankXMPIdentity(_ packet: ByteRange, scans: XMPScans, source: some ByteSource, into patches: inout PatchList)
         throws(ByteSourceError)
     {
-        let scanner = XMPIdentityScanner(try read(packet, from: source))
+        let scanner = try scans.identity(of: packet, source: source)
         for blank in scanner.blanks where !blank.isEmpty {
             patches.fill(ByteRange(offset: packet.offset + Int64(blank.lowerBound), length: Int64(blank.count)), with: 0x20)
         }

@@ -31,6 +31,15 @@ public enum EXIFTag {
     /// Earth, often to the metre.
     public static let geoTIFF: Set<UInt16> = [33550, 33922, 34264, 34735, 34736, 34737]
 
+    /// Whether `tag` is one of `geoTIFF`, without hashing (asked for every entry of every
+    /// directory when planning).
+    public static func isGeoTIFF(_ tag: UInt16) -> Bool {
+        switch tag {
+        case 33550, 33922, 34264, 34735, 34736, 34737: true
+        default: false
+        }
+    }
+
     // Exif IFD.
     public static let exifVersion: UInt16 = 0x9000
     public static let dateTimeOriginal: UInt16 = 0x9003

@@ -36,4 +36,19 @@ public enum TIFFByteOrder: Hashable, Sendable, CaseIterable {
         ]
         return self == .littleEndian ? le : le.reversed()
     }
+
+    /// Writes `value` in this order at `index` of `buffer` (which must hold it).
+    func put(_ value: UInt16, into buffer: UnsafeMutableRawBufferPointer, at index: Int) {
+        let lo = UInt8(truncatingIfNeeded: value)
+        let hi = UInt8(truncatingIfNeeded: value >> 8)
+        (buffer[index], buffer[index + 1]) = self == .littleEndian ? (lo, hi) : (hi, lo)
+    }
+
+    /// Writes `value` in this order at `index` of `buffer` (which must hold it).
+    func put(_ value: UInt32, into buffer: UnsafeMutableRawBufferPointer, at index: Int) {
+        for i in 0..<4 {
+            let shift = UInt32(8 * (self == .littleEndian ? i : 3 - i))
+            buffer[index + i] = UInt8(truncatingIfNeeded: value >> shift)
+        }
+    }
 }
