@@ -19,6 +19,8 @@ enum AssetRows {
     /// Every asset, in one query. An asset equal to one in `previous` is that value, sharing
     /// its path, texts and plans: after a re-index only what changed is new in memory, so
     /// the allocator is not left with the old snapshot's pages pinned by scattered survivors.
+    /// Paths go into the buffers of one `PathArena` (a path unchanged since `previous` is
+    /// that path, not a new copy), camera texts are shared: no allocation per row.
     static func all(in db: Database, reusing previous: ChunkedArray<Asset> = []) throws(CatalogError) -> ChunkedArray<Asset> {
         let count = Int(try db.scalarInt("SELECT count(*) FROM assets") ?? 0)
         var assets = ChunkedArray<Asset>()
@@ -28,11 +30,12 @@ enum AssetRows {
         for position in previous.indices { previousByID[previous[position].id] = Int32(truncatingIfNeeded: position) }
         let s = try db.statement("SELECT \(columns) FROM assets")
         defer { s.reset() }
-        var interner = TextInterner()
+        var interner = TextInterner(pathChunkBytes: 64 * 1024)
         while try s.step() {
-            let asset = try readAsset(s, interner: &interner)
-            if let position = previousByID[asset.id], previous[Int(position)] == asset {
-                assets.append(previous[Int(position)])
+            let known = s.withTextBytes(0) { AssetID(utf8: $0) }.flatMap { previousByID[$0] }.map { Int($0) }
+            let asset = try readAsset(s, interner: &interner, knownPath: known.map { previous[$0].path })
+            if let known, previous[known] == asset {
+                assets.append(previous[known])
             } else {
                 assets.append(asset)
             }
@@ -110,7 +113,8 @@ enum AssetRows {
 
     /// Decodes the asset of the current row (not the catalog-only columns); of the plans it
     /// keeps only what they withhold.
-    static func readAsset(_ s: Statement, interner: inout TextInterner) throws(CatalogError) -> Asset {
+    /// `knownPath`, when it has the row's path bytes, is shared rather than copied.
+    static func readAsset(_ s: Statement, interner: inout TextInterner, knownPath: LibraryPath? = nil) throws(CatalogError) -> Asset {
         guard let id = s.withTextBytes(0, { AssetID(utf8: $0) }) else {
             throw .badStoredValue(column: "assets.id", detail: "not an asset id: \(s.text(0))")
         }
@@ -131,12 +135,10 @@ enum AssetRows {
         }
         var metadata = MediaMetadata(
             format: format, captureDate: captureDate, dateSource: dateSource,
-            make: shared(s, 10, &interner), model: shared(s, 11, &interner), lens: shared(s, 12, &interner),
             orientation: s.optionalInt(13), width: s.optionalInt(14), height: s.optionalInt(15),
             location: location, locationSources: LocationSources(rawValue: UInt32(truncatingIfNeeded: s.int64(27))),
-            hasExif: s.int64(19) != 0, software: shared(s, 20, &interner),
-            saysScreenshot: s.int64(21) != 0, problems: problems)
-        metadata.texts = interner.camera(metadata.texts)
+            hasExif: s.int64(19) != 0, saysScreenshot: s.int64(21) != 0, problems: problems)
+        metadata.texts = cameraTexts(s, &interner)
         var withheld: WithheldPlans = []
         if try isWithheld(s, 23, idText) { withheld.insert(.strip) }
         if try isWithheld(s, 24, idText) { withheld.insert(.coarse) }
@@ -147,9 +149,45 @@ enum AssetRows {
         for policy in LocationPolicy.allCases where PrivatePlans.isWithheld(for: policy, encoded: privateEncoded) {
             withheld.insert(WithheldPlans.privatePlan(policy))
         }
+        let path = s.withBlobBytes(2) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            if let knownPath, knownPath.withBytes({ $0.elementsEqual(bytes) }) { return knownPath }
+            return interner.path(bytes)
+        }
         return Asset(
-            id: id, path: LibraryPath(bytes: s.blob(2)), size: s.int64(3), mtimeNanoseconds: s.int64(4),
+            id: id, path: path, size: s.int64(3), mtimeNanoseconds: s.int64(4),
             inode: UInt64(bitPattern: s.int64(5)), ctimeNanoseconds: s.int64(26), metadata: metadata, withheld: withheld)
+    }
+
+    /// The camera texts of the current row (make, model, lens, software), shared with
+    /// earlier rows that have the same bytes: found by the columns' bytes, so a camera seen
+    /// before costs no `String` and no allocation.
+    private static func cameraTexts(_ s: Statement, _ interner: inout TextInterner) -> CameraTexts {
+        let columns: (Int32, Int32, Int32, Int32) = (10, 11, 12, 20)
+        if s.isNull(columns.0), s.isNull(columns.1), s.isNull(columns.2), s.isNull(columns.3) { return .none }
+        var hasher = Hasher()
+        for column in [columns.0, columns.1, columns.2, columns.3] {
+            hasher.combine(s.isNull(column))
+            s.withTextBytes(column) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+        let hash = hasher.finalize()
+        func same(_ text: String?, _ column: Int32) -> Bool {
+            guard let text else { return s.isNull(column) }
+            return !s.isNull(column) && s.withTextBytes(column) { text.utf8.elementsEqual($0) }
+        }
+        if let known = interner.camera(
+            hash: hash,
+            where: {
+                same($0.make, columns.0) && same($0.model, columns.1) && same($0.lens, columns.2) && same($0.software, columns.3)
+            })
+        {
+            return known
+        }
+        let texts = CameraTexts(
+            make: shared(s, columns.0, &interner), model: shared(s, columns.1, &interner), lens: shared(s, columns.2, &interner),
+            software: shared(s, columns.3, &interner))
+        interner.remember(texts, hash: hash)
+        return texts
     }
 
     /// A text column that repeats across rows (camera, lens, software), or nil for NULL.
