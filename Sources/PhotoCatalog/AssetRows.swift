@@ -173,7 +173,11 @@ enum AssetRows {
         let hash = hasher.finalize()
         func same(_ text: String?, _ column: Int32) -> Bool {
             guard let text else { return s.isNull(column) }
-            return !s.isNull(column) && s.withTextBytes(column) { text.utf8.elementsEqual($0) }
+            return !s.isNull(column)
+                && s.withTextBytes(column) { bytes in
+                    // In place: the generic `elementsEqual` over a string's UTF-8 view was 4% of the read.
+                    text.utf8.withContiguousStorageIfAvailable { LibraryPath.order($0, bytes) == 0 } ?? text.utf8.elementsEqual(bytes)
+                }
         }
         if let known = interner.camera(
             hash: hash,

@@ -3,7 +3,7 @@ import MediaFormats
 /// One photo or video of the library, as the catalog records it.
 public struct Asset: Hashable, Sendable, Identifiable {
     // Stored in this order so that the path's 14 bytes and `withheld` share the last word
-    // (Swift lays fields out in declaration order): 128 bytes in all.
+    // (Swift lays fields out in declaration order): 120 bytes in all.
     public var id: AssetID
     public var size: Int64
     /// The file's modification time in nanoseconds since 1970.
