@@ -163,40 +163,43 @@ enum AssetRows {
     /// earlier rows that have the same bytes: found by the columns' bytes, so a camera seen
     /// before costs no `String` and no allocation.
     private static func cameraTexts(_ s: Statement, _ interner: inout TextInterner) -> CameraTexts {
-        let columns: (Int32, Int32, Int32, Int32) = (10, 11, 12, 20)
-        if s.isNull(columns.0), s.isNull(columns.1), s.isNull(columns.2), s.isNull(columns.3) { return .none }
-        var hasher = Hasher()
-        for column in [columns.0, columns.1, columns.2, columns.3] {
-            hasher.combine(s.isNull(column))
-            s.withTextBytes(column) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        }
-        let hash = hasher.finalize()
-        func same(_ text: String?, _ column: Int32) -> Bool {
-            guard let text else { return s.isNull(column) }
-            return !s.isNull(column)
-                && s.withTextBytes(column) { bytes in
-                    // In place: the generic `elementsEqual` over a string's UTF-8 view was 4% of the read.
-                    text.utf8.withContiguousStorageIfAvailable { LibraryPath.order($0, bytes) == 0 } ?? text.utf8.elementsEqual(bytes)
+        // Each column's bytes fetched once (a NULL has no address): SQLite's column calls
+        // are a good part of the read.
+        s.withTextBytes(10) { make in
+            s.withTextBytes(11) { model in
+                s.withTextBytes(12) { lens in
+                    s.withTextBytes(20) { software in
+                        let columns = [make, model, lens, software]
+                        if columns.allSatisfy({ $0.baseAddress == nil }) { return .none }
+                        var hasher = Hasher()
+                        for column in columns {
+                            hasher.combine(column.baseAddress == nil)
+                            hasher.combine(bytes: UnsafeRawBufferPointer(column))
+                        }
+                        let hash = hasher.finalize()
+                        func same(_ text: String?, _ column: UnsafeBufferPointer<UInt8>) -> Bool {
+                            guard let text else { return column.baseAddress == nil }
+                            // In place: the generic `elementsEqual` over a string's UTF-8 view was 4% of the read.
+                            return column.baseAddress != nil
+                                && (text.utf8.withContiguousStorageIfAvailable { LibraryPath.order($0, column) == 0 }
+                                    ?? text.utf8.elementsEqual(column))
+                        }
+                        if let known = interner.camera(
+                            hash: hash,
+                            where: { same($0.make, make) && same($0.model, model) && same($0.lens, lens) && same($0.software, software) })
+                        {
+                            return known
+                        }
+                        func text(_ column: UnsafeBufferPointer<UInt8>) -> String? {
+                            column.baseAddress == nil ? nil : interner.text(column)
+                        }
+                        let texts = CameraTexts(make: text(make), model: text(model), lens: text(lens), software: text(software))
+                        interner.remember(texts, hash: hash)
+                        return texts
+                    }
                 }
+            }
         }
-        if let known = interner.camera(
-            hash: hash,
-            where: {
-                same($0.make, columns.0) && same($0.model, columns.1) && same($0.lens, columns.2) && same($0.software, columns.3)
-            })
-        {
-            return known
-        }
-        let texts = CameraTexts(
-            make: shared(s, columns.0, &interner), model: shared(s, columns.1, &interner), lens: shared(s, columns.2, &interner),
-            software: shared(s, columns.3, &interner))
-        interner.remember(texts, hash: hash)
-        return texts
-    }
-
-    /// A text column that repeats across rows (camera, lens, software), or nil for NULL.
-    private static func shared(_ s: Statement, _ column: Int32, _ interner: inout TextInterner) -> String? {
-        s.isNull(column) ? nil : s.withTextBytes(column) { interner.text($0) }
     }
 
     /// Whether the location plan in `column` withholds the file, read from its first byte
