@@ -32,7 +32,7 @@ enum AssetRows {
         defer { s.reset() }
         var interner = TextInterner(pathChunkBytes: 64 * 1024)
         while try s.step() {
-            let known = s.withTextBytes(0) { AssetID(utf8: $0) }.flatMap { previousByID[$0] }.map { Int($0) }
+            let known = previousByID.isEmpty ? nil : s.withTextBytes(0) { AssetID(utf8: $0) }.flatMap { previousByID[$0] }.map { Int($0) }
             let asset = try readAsset(s, interner: &interner, knownPath: known.map { previous[$0].path })
             if let known, previous[known] == asset {
                 assets.append(previous[known])
