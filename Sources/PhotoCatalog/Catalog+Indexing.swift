@@ -31,7 +31,7 @@ extension Catalog {
                 a.reset()
                 try Self.readFailures(from: lower, to: upper, in: db, where: { scope.contains($0) }, into: &failures)
             }
-            if ranges.count > 1 { assets.sort { LibraryWalker.bytewiseLess($0.path.bytes, $1.path.bytes) } }
+            if ranges.count > 1 { assets.sort { $0.path < $1.path } }
             return StoredStates(assets: assets, failures: failures)
         }
     }

@@ -22,7 +22,7 @@ struct SourceOpener: Sendable {
             errno = ENOENT
             return -1
         }
-        let fd = path.bytes.withCString { photofs_open_beneath(libraryFD, $0, Self.flags) }
+        let fd = path.withBytes { $0.withCString { photofs_open_beneath(libraryFD, $0, Self.flags) } }
         if fd >= 0 || errno != ENOSYS { return fd }
         return openByComponents(path)
     }

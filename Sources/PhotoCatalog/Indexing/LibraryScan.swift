@@ -32,8 +32,9 @@ extension Indexer {
     /// unreadable. The cheap check a mount makes before it serves an already-indexed library;
     /// `run(scan:)` does the work otherwise.
     ///
-    /// The walk is in path order, and so are the snapshot's assets once put in it (they
-    /// usually are already): one merge compares each path once, with no table of every path.
+    /// The snapshot's assets are found by path through a table of their positions
+    /// (`PathPositions`: 4 bytes a slot, twice as many slots as assets), built in one pass:
+    /// no sort of every path at every mount, and no second copy of any path.
     public func needsRun(_ scan: LibraryScan, snapshot: LibrarySnapshot) throws(IndexError) -> Bool {
         let walk = scan.walk
         guard walk.unreadableFolders.isEmpty else { return true }
@@ -47,18 +48,17 @@ extension Indexer {
         // Paths are unique on both sides: with every walked file matched, equal counts mean
         // that every catalogued asset and failure was found too.
         guard walk.files.count + walk.special.count == assets.count + failures.count else { return true }
-        let order = Self.pathOrder(of: assets)
-        var next = 0
+        let positions = PathPositions(of: assets)
+        var assetsMatched = 0
         var failuresMatched = 0
         for file in walk.files {
-            let position = next < assets.count ? order?[next] ?? next : 0
-            if next < assets.count, assets[position].path == file.path {
+            if let position = positions.position(of: file.path, in: assets) {
                 // Fields read in place: copying a whole asset retains each of its parts.
                 let stored = FileStat(
                     size: assets[position].size, mtimeNanoseconds: assets[position].mtimeNanoseconds, inode: assets[position].inode,
                     ctimeNanoseconds: assets[position].ctimeNanoseconds)
                 guard stored == file.stat else { return true }
-                next += 1
+                assetsMatched += 1
             } else if !failures.isEmpty, failures[file.path] == file.stat {
                 failuresMatched += 1
             } else {
@@ -69,17 +69,43 @@ extension Indexer {
             guard failures[file.path] == file.stat else { return true }
             failuresMatched += 1
         }
-        return next != assets.count || failuresMatched != failures.count
+        return assetsMatched != assets.count || failuresMatched != failures.count
+    }
+}
+
+/// The positions of a list of assets by path: an open-addressing table of positions
+/// (`Int32`, -1 for an empty slot) at least twice as long as the list, probed linearly from
+/// the path's hash; the paths themselves stay in the assets (8 MB for a million assets).
+struct PathPositions {
+    private var slots: [Int32]
+    private let mask: Int
+
+    init(of assets: ChunkedArray<Asset>) {
+        var size = 16
+        while size < assets.count * 2 { size <<= 1 }
+        mask = size - 1
+        slots = [Int32](repeating: -1, count: size)
+        for position in assets.indices {
+            var slot = Self.hash(assets[position].path) & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(truncatingIfNeeded: position)
+        }
     }
 
-    /// Positions of `assets` in path order, or nil when they are in path order already.
-    static func pathOrder(of assets: ChunkedArray<Asset>) -> [Int]? {
-        var sorted = true
-        for position in assets.indices.dropFirst() where !(assets[position - 1].path < assets[position].path) {
-            sorted = false
-            break
+    /// The position in `assets` (the list this table was built from) of the asset at `path`.
+    func position(of path: LibraryPath, in assets: ChunkedArray<Asset>) -> Int? {
+        var slot = Self.hash(path) & mask
+        while slots[slot] >= 0 {
+            let position = Int(slots[slot])
+            if assets[position].path == path { return position }
+            slot = (slot + 1) & mask
         }
-        if sorted { return nil }
-        return assets.indices.sorted { assets[$0].path < assets[$1].path }
+        return nil
+    }
+
+    private static func hash(_ path: LibraryPath) -> Int {
+        var hasher = Hasher()
+        path.withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        return hasher.finalize()
     }
 }

@@ -86,8 +86,8 @@ enum LibraryWalker {
         }
         // One tree comes out in path order; several scopes are each in order but may interleave.
         if case .folders(let folders) = scope, folders.count > 1 {
-            walk.result.files.sort { bytewiseLess($0.path.bytes, $1.path.bytes) }
-            walk.result.special.sort { bytewiseLess($0.file.path.bytes, $1.file.path.bytes) }
+            walk.result.files.sort { $0.path < $1.path }
+            walk.result.special.sort { $0.file.path < $1.file.path }
         }
         return walk.result
     }
@@ -160,6 +160,8 @@ private final class WalkShared: Sendable {
 /// The state of one walk (or of one part of it, on one thread).
 private struct Walk {
     var result = WalkResult()
+    /// Where the paths of the files found go: a million paths in a few hundred buffers.
+    var paths = PathArena()
     let shared: WalkShared
     let entering: ((LibraryPath) -> Void)?
 
@@ -313,7 +315,7 @@ private struct Walk {
 
     /// Adds a file or special file found in the folder `path`.
     private mutating func add(_ entry: Entry, in path: LibraryPath) {
-        let file = WalkedFile(path: path.appending(entry.key), stat: entry.stat)
+        let file = WalkedFile(path: entry.key.withUnsafeBufferPointer { paths.path(path, appending: $0) }, stat: entry.stat)
         if entry.kind == S_IFREG {
             result.files.append(file)
             shared.countFile()

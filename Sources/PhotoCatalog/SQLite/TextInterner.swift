@@ -1,8 +1,9 @@
 import PhotoCore
 
-/// Hands out one shared `String` per distinct text value while many rows are read: a
-/// library of 100,000 photos from a dozen cameras holds a dozen makes, models and lens
-/// names, not 100,000 copies of each (about 14 MB at that size).
+/// Hands out shared storage while many rows are read: one `String` per distinct text value
+/// (a library of 100,000 photos from a dozen cameras holds a dozen makes, models and lens
+/// names, not 100,000 copies of each: about 14 MB at that size), one `CameraTexts` per
+/// distinct camera, and the rows' paths packed into the buffers of one `PathArena`.
 ///
 /// Values of up to 15 UTF-8 bytes are stored inside the `String` itself and are not
 /// cached. At most `limit` values are kept, so a column of unique texts costs a bounded
@@ -10,15 +11,35 @@ import PhotoCore
 struct TextInterner {
     private var buckets: [Int: [String]] = [:]
     private var count = 0
-    /// The camera texts handed out, each kept once (up to `limit`).
-    private var cameras: Set<CameraTexts> = []
+    /// The camera texts handed out, each kept once (up to `limit`), by the hash of their bytes.
+    private var cameras: [Int: [CameraTexts]] = [:]
+    private var cameraCount = 0
+    /// Where the rows' paths go.
+    private var paths: PathArena
     static let limit = 4096
 
-    /// `texts`, or equal texts handed out before.
-    mutating func camera(_ texts: CameraTexts) -> CameraTexts {
-        if let known = cameras.firstIndex(of: texts) { return cameras[known] }
-        if cameras.count < Self.limit { cameras.insert(texts) }
-        return texts
+    /// An interner for a read of many rows (`pathChunkBytes`, see `PathArena`), or of a few
+    /// (0: each path gets a buffer of its own, so that patching a snapshot with a few rows
+    /// read again does not keep a mostly empty buffer alive per patch).
+    init(pathChunkBytes: Int = 0) {
+        paths = PathArena(chunkBytes: pathChunkBytes)
+    }
+
+    /// A path of `bytes`, in the interner's arena.
+    mutating func path(_ bytes: UnsafeBufferPointer<UInt8>) -> LibraryPath {
+        paths.path(bytes)
+    }
+
+    /// The camera texts remembered under `hash` that `matches` accepts, if any.
+    func camera(hash: Int, where matches: (CameraTexts) -> Bool) -> CameraTexts? {
+        cameras[hash]?.first(where: matches)
+    }
+
+    /// Remembers `texts` under `hash` (the hash of their bytes), up to `limit`.
+    mutating func remember(_ texts: CameraTexts, hash: Int) {
+        guard cameraCount < Self.limit else { return }
+        cameras[hash, default: []].append(texts)
+        cameraCount += 1
     }
 
     /// The text of `bytes` (invalid UTF-8 repaired with U+FFFD), shared with earlier equal values.

@@ -2,9 +2,9 @@ import MediaFormats
 
 /// One photo or video of the library, as the catalog records it.
 public struct Asset: Hashable, Sendable, Identifiable {
+    // Stored in this order so that the path's 14 bytes and `withheld` share the last word
+    // (Swift lays fields out in declaration order): 120 bytes in all.
     public var id: AssetID
-    /// Where the file is, relative to the library root.
-    public var path: LibraryPath
     public var size: Int64
     /// The file's modification time in nanoseconds since 1970.
     public var mtimeNanoseconds: Int64
@@ -15,6 +15,8 @@ public struct Asset: Hashable, Sendable, Identifiable {
     /// (a catalog made before it was recorded): such a row matches no file until re-indexed.
     public var ctimeNanoseconds: Int64
     public var metadata: MediaMetadata
+    /// Where the file is, relative to the library root.
+    public var path: LibraryPath
     /// Which redaction plans withhold the file. The plans themselves are not kept per asset
     /// (hundreds of bytes each): the read path fetches the one it serves from the catalog
     /// (`RedactionPlanSource`), checked against this asset's size and times.

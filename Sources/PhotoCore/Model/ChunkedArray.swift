@@ -11,7 +11,9 @@ public struct ChunkedArray<Element> {
     @usableFromInline static var shift: Int { 12 }
 
     @usableFromInline var chunks: [[Element]] = []
-    public private(set) var count = 0
+    @usableFromInline var storedCount = 0
+
+    @inlinable public var count: Int { storedCount }
 
     public init() {}
 
@@ -27,9 +29,12 @@ public struct ChunkedArray<Element> {
             chunks.append([Element](repeating: value, count: size))
             left -= size
         }
-        self.count = count
+        storedCount = count
     }
 
+    // Inlinable, so that a caller in another module (the catalog read appends a million
+    // assets) gets it specialized, not the generic code with its metadata lookups per call.
+    @inlinable
     public mutating func append(_ element: Element) {
         if count & (Self.chunkSize - 1) == 0 {
             var chunk: [Element] = []
@@ -37,15 +42,15 @@ public struct ChunkedArray<Element> {
             chunks.append(chunk)
         }
         chunks[chunks.count - 1].append(element)
-        count += 1
+        storedCount += 1
     }
 
     /// Removes and returns the last element (the array must not be empty).
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func removeLast() -> Element {
         let element = chunks[chunks.count - 1].removeLast()
         if chunks[chunks.count - 1].isEmpty { chunks.removeLast() }
-        count -= 1
+        storedCount -= 1
         return element
     }
 
@@ -56,8 +61,8 @@ public struct ChunkedArray<Element> {
 }
 
 extension ChunkedArray: RandomAccessCollection, MutableCollection {
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { count }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { count }
 
     @inlinable
     public subscript(position: Int) -> Element {

@@ -2,19 +2,17 @@ import MediaFormats
 
 /// What photofs knows about one file's content, read at index time.
 ///
-/// Kept compact (72 bytes, no heap of its own for the common file): a library of a million
+/// Kept compact (64 bytes, no heap of its own for the common file): a library of a million
 /// assets holds one per asset. The capture date is packed into one word, the sizes into 32-bit
 /// fields and the orientation into 8 bits, the location into three doubles with a flag; what does
-/// not fit those forms (a year past 9999, a width past 2^31, a clock offset of days) goes
-/// to `Unpacked`, a rare box, so nothing is lost. The public properties are the same as for
+/// not fit those forms (a year past 9999, a width past 2^31, a clock offset of days), and
+/// the problems of the few files that have any, go to `Unpacked`, a rare box, so nothing is lost. The public properties are the same as for
 /// a plain struct of optionals.
 public struct MediaMetadata: Hashable, Sendable {
     // Stored widest first: Swift lays fields out in declaration order.
 
     /// Make, model, lens and software, shared between assets (see `CameraTexts`).
     public var texts: CameraTexts
-    /// Reasons for anything missing or suspicious, for `photofs show` (empty: no heap).
-    public var problems: [String]
     /// `PackedDate` of the capture date; 0 when there is none or it is in `unpacked`.
     private var packedDate: UInt64
     private var latitude: Double
@@ -44,7 +42,6 @@ public struct MediaMetadata: Hashable, Sendable {
         self.dateSource = dateSource
         self.texts = .of(make: make, model: model, lens: lens, software: software)
         self.locationSources = locationSources
-        self.problems = problems
         flags = []
         packedDate = 0
         latitude = 0
@@ -61,6 +58,7 @@ public struct MediaMetadata: Hashable, Sendable {
         self.location = location
         self.hasExif = hasExif
         self.saysScreenshot = saysScreenshot
+        self.problems = problems
     }
 
     public var make: String? {
@@ -79,6 +77,13 @@ public struct MediaMetadata: Hashable, Sendable {
     public var software: String? {
         get { texts.software }
         set { texts = .of(make: texts.make, model: texts.model, lens: texts.lens, software: newValue) }
+    }
+
+    /// Reasons for anything missing or suspicious, for `photofs show`. Held in the rare box:
+    /// most files have none, and a word per asset for an empty list is 8 MB at a million.
+    public var problems: [String] {
+        get { unpacked?.values.problems ?? [] }
+        set { if newValue != (unpacked?.values.problems ?? []) { updateUnpacked { $0.problems = newValue } } }
     }
 
     /// When the photo was taken, as the file says.
@@ -161,7 +166,7 @@ public struct MediaMetadata: Hashable, Sendable {
     /// Compared and hashed by what the properties say, whichever form holds it.
     public static func == (a: MediaMetadata, b: MediaMetadata) -> Bool {
         a.format == b.format && a.dateSource == b.dateSource && a.texts == b.texts && a.locationSources == b.locationSources
-            && a.problems == b.problems && a.flags == b.flags && a.packedDate == b.packedDate
+            && a.flags == b.flags && a.packedDate == b.packedDate
             && a.packedOrientation == b.packedOrientation && a.packedWidth == b.packedWidth && a.packedHeight == b.packedHeight
             && a.location == b.location && a.unpacked == b.unpacked
     }
@@ -171,7 +176,6 @@ public struct MediaMetadata: Hashable, Sendable {
         hasher.combine(dateSource)
         hasher.combine(texts)
         hasher.combine(locationSources)
-        hasher.combine(problems)
         hasher.combine(flags.rawValue)
         hasher.combine(packedDate)
         hasher.combine(packedOrientation)
@@ -219,6 +223,7 @@ private final class Unpacked: Hashable, Sendable {
         var orientation: Int?
         var width: Int?
         var height: Int?
+        var problems: [String] = []
     }
 
     let values: Values

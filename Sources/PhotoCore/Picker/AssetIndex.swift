@@ -89,7 +89,7 @@ private final class LazyTables: Sendable {
 
     static func hash(_ path: LibraryPath) -> Int {
         var hasher = Hasher()
-        path.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        path.withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         return hasher.finalize()
     }
 }

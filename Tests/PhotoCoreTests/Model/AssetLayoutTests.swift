@@ -6,8 +6,9 @@ import Testing
 /// packed metadata must give back exactly what was put in, in or out of its packed range.
 @Suite struct AssetLayoutTests {
     @Test func assetsAndMetadataStayCompact() {
-        #expect(MemoryLayout<MediaMetadata>.stride <= 72)
-        #expect(MemoryLayout<Asset>.stride <= 128)
+        #expect(MemoryLayout<MediaMetadata>.stride <= 64)
+        #expect(MemoryLayout<Asset>.stride <= 120)
+        #expect(MemoryLayout<LibraryPath>.size <= 14)
     }
 
     @Test(arguments: [
