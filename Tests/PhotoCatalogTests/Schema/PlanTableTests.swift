@@ -102,6 +102,38 @@ struct PlanTableTests {
         #expect(try db.scalarInt("PRAGMA freelist_count") == 0)
     }
 
+    /// A row written by the first schema comes through every step: its plans in the table,
+    /// served as they were, and no private plans yet (withheld from private views).
+    @Test func aRowOfTheFirstSchemaReachesThePlanTable() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.string + "/one.sqlite"
+        let db = try Database(path: path)
+        try db.execute(Schema.migrations[0])
+        try db.execute("PRAGMA user_version = 1")
+        let insert = try db.statement(
+            """
+            INSERT INTO assets(id, fingerprint, path, size, mtime_ns, inode, format, date_source, has_exif, says_screenshot,
+            problems, redaction_strip, redaction_coarse, indexed_at_ns)
+            VALUES('0123456789ab', 'f', ?1, 10, 20, 30, 'jpeg', 'fileModification', 0, 0, '', ?2, ?3, 1)
+            """)
+        try insert.bind(1, Array("a/b.jpg".utf8))
+        try insert.bind(2, RedactionPlan.identity.encoded())
+        try insert.bind(3, RedactionPlan.withheld(reason: "not parsed").encoded())
+        try insert.run()
+        try db.execute("INSERT INTO apps(name, filter, location, selection_limit, uid) VALUES('viewer', '', 'strip', 0, NULL)")
+        try db.execute("INSERT INTO grants(app, asset_id, position, granted_at_ns) VALUES('viewer', '0123456789ab', 0, 5)")
+
+        let catalog = try Catalog.open(at: path)
+        #expect(try catalog.schemaVersion == Schema.currentVersion)
+        #expect(try catalog.grants(for: "viewer").map(\.asset.rawValue) == ["0123456789ab"])
+        let record = try #require(try catalog.asset(at: LibraryPath("a/b.jpg")))
+        #expect(record.redaction == RedactionPlans(strip: .identity, coarse: .withheld(reason: "not parsed")))
+        #expect(record.asset.withheld == [.coarse, .privateKeep, .privateStrip, .privateCoarse])
+        #expect(try catalog.snapshot().assets.map(\.withheld) == [record.asset.withheld])
+        try Self.expectPlanRowsInStep(db, assets: 1)
+    }
+
     /// Index, re-index, move, delete, replace at a path, verify's forgotten ctime: after each,
     /// every asset has one plan row per kind, at its path, of its version, and no other rows.
     @Test func everyWriteKeepsThePlanRowsInStep() throws {
