@@ -117,6 +117,16 @@ enum Schema {
         guard found <= currentVersion else { throw .schemaTooNew(found: found, supported: currentVersion) }
         guard found < currentVersion else { return found }
         try definePlanTableFunctions(db)
+        if found == 0 {
+            // A new catalog takes every step in one transaction: one sync instead of one
+            // per step (each is a power-loss-safe commit), which a fresh index of a small
+            // library would otherwise wait for before reading its first file.
+            try db.transaction(durability: .powerLoss) { () throws(CatalogError) in
+                guard try db.scalarInt("PRAGMA user_version") ?? 0 == 0 else { return }
+                for step in migrations { try db.execute(step) }
+                try db.execute("PRAGMA user_version=\(currentVersion)")
+            }
+        }
         for version in found..<currentVersion {
             try db.transaction(durability: .powerLoss) { () throws(CatalogError) in
                 // Re-read inside the write lock: another process may have migrated meanwhile.
@@ -126,7 +136,7 @@ enum Schema {
                 try db.execute("PRAGMA user_version=\(version + 1)")
             }
         }
-        if found < planTableVersion {
+        if found > 0, found < planTableVersion {
             // The rebuilt `assets` left the old table's pages free: most of the file at a
             // million assets (4.4 GB of which 1.4 GB in use). Given back once; a catalog
             // that another connection is reading keeps them (they are reused by later writes).
