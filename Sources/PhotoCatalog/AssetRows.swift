@@ -163,7 +163,7 @@ enum AssetRows {
                         if columns.allSatisfy({ $0.baseAddress == nil }) { return .none }
                         var hasher = Hasher()
                         for column in columns {
-                            hasher.combine(column.baseAddress == nil)
+                            hasher.combine(column.baseAddress == nil ? -1 : column.count)
                             hasher.combine(bytes: UnsafeRawBufferPointer(column))
                         }
                         let hash = hasher.finalize()
