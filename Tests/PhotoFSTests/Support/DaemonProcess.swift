@@ -136,7 +136,9 @@ final class DaemonProcess {
         if let exitStatus { return exitStatus }
         _ = run(["/usr/bin/env", "fusermount3", "-u", mountpoint])
         var status: Int32 = 0
-        for _ in 0..<300 {
+        // Up to 15 s: a session that a just-killed sandbox's mount namespace still held
+        // ends only once the kernel has torn that namespace down, slow on a loaded machine.
+        for _ in 0..<750 {
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
                 let code = shellStatus(status)
