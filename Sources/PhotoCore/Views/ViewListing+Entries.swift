@@ -37,19 +37,38 @@ extension ViewListing {
             }
         case .library(let listing):
             let (records, names, files, assets) = (listing.part.records, listing.part.names, listing.files, listing.assets)
-            for index in position..<max(position, listing.count) {
-                let going: Bool
-                switch listing.entry(at: index) {
-                case .directory(let child):
-                    going = names.withName(records[Int(child)].name) { name in
-                        body(records[Int(child)].inode, name, records[Int(child)].kind)
+            // Each file's id and name are read from its asset and its path's buffer, two cache
+            // misses apart from the previous file's: the ids and the names' lengths of a
+            // batch are read first, in a loop of independent loads the processor overlaps,
+            // so that the loop calling `body` finds them cached.
+            let batch = 32
+            var inodes = [UInt64](repeating: 0, count: batch)
+            var first = position
+            while first < listing.count {
+                let end = min(first + batch, listing.count)
+                var touched = 0
+                for index in first..<end {
+                    if case .file(let asset) = listing.entry(at: index) {
+                        inodes[index - first] = ViewInode.libraryFile(view: files.view, asset: assets[Int(asset)].id)
+                        touched &+= assets[Int(asset)].path.bytes.count
                     }
-                case .file(let asset):
-                    let inode = ViewInode.libraryFile(view: files.view, asset: assets[Int(asset)].id)
-                    let kind = ViewNodeKind.file(asset: asset, policy: .keep, metadata: .keep)
-                    going = files.withName(of: asset, in: assets) { name in body(inode, name, kind) }
                 }
-                if !going { return }
+                // Keeps the loads of the lengths from being dropped as unused.
+                if touched < 0 { return }
+                for index in first..<end {
+                    let going: Bool
+                    switch listing.entry(at: index) {
+                    case .directory(let child):
+                        going = names.withName(records[Int(child)].name) { name in
+                            body(records[Int(child)].inode, name, records[Int(child)].kind)
+                        }
+                    case .file(let asset):
+                        let kind = ViewNodeKind.file(asset: asset, policy: .keep, metadata: .keep)
+                        going = files.withName(of: asset, in: assets) { name in body(inodes[index - first], name, kind) }
+                    }
+                    if !going { return }
+                }
+                first = end
             }
         case .apps(let apps):
             for app in apps.dropFirst(position) {
