@@ -51,7 +51,7 @@ struct LibraryColumns {
             let date = assets[position].effectiveDate
             sortKeys.append(date.sortKey)
             days.append(Self.day(of: date))
-            assets[position].path.bytes.withUnsafeBufferPointer { path in
+            assets[position].path.withBytes { path in
                 pathBytes.append(contentsOf: path)
                 let raw = Self.lastComponentInPlace(of: path)
                 let base = ViewNaming.sanitized(Array(raw))

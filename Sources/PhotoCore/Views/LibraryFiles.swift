@@ -41,7 +41,7 @@ final class LibraryDirectory: Sendable {
     @inline(__always)
     func withName<Result>(of position: Int32, in assets: ChunkedArray<Asset>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         if !exceptions.isEmpty, let named = exceptions.withName(of: position, in: assets, body) { return named }
-        return assets[Int(position)].path.bytes.withUnsafeBufferPointer { body(LibraryColumns.lastComponentInPlace(of: $0)) }
+        return assets[Int(position)].path.withBytes { body(LibraryColumns.lastComponentInPlace(of: $0)) }
     }
 
     /// A copy of the name of the member at asset position `position`.

@@ -24,7 +24,7 @@ struct NameExceptions: Sendable {
     func withName<Result>(of position: Int32, in assets: ChunkedArray<Asset>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         if let digits = suffixed[position] {
             let id = assets[Int(position)].id.number
-            let made = assets[Int(position)].path.bytes.withUnsafeBufferPointer { path -> Result? in
+            let made = assets[Int(position)].path.withBytes { path -> Result? in
                 let fileName = LibraryColumns.lastComponentInPlace(of: path)
                 // Where the extension starts, as `ViewNaming.stem` decides.
                 var stemEnd = fileName.count
@@ -61,7 +61,7 @@ struct NameExceptions: Sendable {
     /// The name of the asset at `position` of `assets` when it is an exception, else nil.
     func name(of position: Int32, in assets: ChunkedArray<Asset>) -> [UInt8]? {
         if let digits = suffixed[position] {
-            let fileName = assets[Int(position)].path.bytes.withUnsafeBufferPointer { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
+            let fileName = assets[Int(position)].path.withBytes { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
             return ViewNaming.inserting(suffix: Array(assets[Int(position)].id.rawValue.utf8.prefix(Int(digits))), into: fileName)
         }
         return named[position]

@@ -50,7 +50,7 @@ extension ViewListing {
                 for index in first..<end {
                     if case .file(let asset) = listing.entry(at: index) {
                         inodes[index - first] = ViewInode.libraryFile(view: files.view, asset: assets[Int(asset)].id)
-                        touched &+= assets[Int(asset)].path.bytes.count
+                        touched &+= assets[Int(asset)].path.withBytes { Int($0.first ?? 0) }
                     }
                 }
                 // Keeps the loads of the lengths from being dropped as unused.

@@ -137,6 +137,18 @@ enum ViewNaming {
         }
     }
 
+    /// Byte-wise three-way comparison of two names read in place (negative, zero or
+    /// positive as `a` sorts before, with or after `b`).
+    static func order(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(left.count, right.count)
+        var index = 0
+        while index < common {
+            if left[index] != right[index] { return left[index] < right[index] ? -1 : 1 }
+            index += 1
+        }
+        return left.count - right.count
+    }
+
     /// Byte-wise order of two names (what `ls` in the C locale shows).
     static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         a.withUnsafeBufferPointer { left in

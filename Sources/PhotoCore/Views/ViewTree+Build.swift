@@ -201,7 +201,7 @@ struct LibraryPartBuilder {
             let fileName =
                 file.isFileName
                 ? file.base
-                : snapshot.assets[Int(position)].path.bytes.withUnsafeBufferPointer { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
+                : snapshot.assets[Int(position)].path.withBytes { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
             exceptions.set(names[index], of: position, fileName: fileName, id: file.id)
         }
         var ordered = members

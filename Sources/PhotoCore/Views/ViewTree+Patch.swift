@@ -384,7 +384,7 @@ struct LibraryPatcher {
             }
             for (index, position) in ordered.enumerated() {
                 let name = names[index]
-                let isFileName = new[Int(position)].path.bytes.withUnsafeBufferPointer {
+                let isFileName = new[Int(position)].path.withBytes {
                     LibraryColumns.lastComponentInPlace(of: $0).elementsEqual(name)
                 }
                 if !isFileName {
@@ -462,7 +462,7 @@ struct LibraryPatcher {
 
     /// The file name of the asset at `position`.
     private static func plainName(_ position: Int32, in new: ChunkedArray<Asset>) -> [UInt8] {
-        new[Int(position)].path.bytes.withUnsafeBufferPointer { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
+        new[Int(position)].path.withBytes { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
     }
 
     private static func datePrecedes(_ a: Int32, _ b: Int32, in new: ChunkedArray<Asset>) -> Bool {
@@ -471,7 +471,7 @@ struct LibraryPatcher {
     }
 
     private static func pathPrecedes(_ a: Int32, _ b: Int32, in new: ChunkedArray<Asset>) -> Bool {
-        let (pa, pb) = (new[Int(a)].path.bytes, new[Int(b)].path.bytes)
-        return pa == pb ? new[Int(a)].id < new[Int(b)].id : ViewNaming.precedes(pa, pb)
+        let order = new[Int(a)].path.withBytes { pa in new[Int(b)].path.withBytes { pb in ViewNaming.order(pa, pb) } }
+        return order == 0 ? new[Int(a)].id < new[Int(b)].id : order < 0
     }
 }
