@@ -3,16 +3,20 @@
 /// arrays retained and released) or looking each one up again by inode (a random probe
 /// into the inode table) cost more than the kernel's part of the listing.
 extension ViewListing {
-    /// Whether `other` reads the same directory of the same stored part as this listing:
-    /// parts are immutable and a change makes a new one, so then every child this listing
-    /// gives is, unchanged, the node `other` gives at the same position.
-    public func readsSameNodes(as other: ViewListing) -> Bool {
-        switch (source, other.source) {
-        case (.part(let part, let directory), .part(let otherPart, let otherDirectory)):
-            return part === otherPart && directory == otherDirectory
-        case (.library(let listing), .library(let other)):
-            return listing.part === other.part && listing.position == other.position && listing.files === other.files
-        default:
+    /// Whether `tree` lists directory `inode` from the same stored part (and, for a
+    /// directory of the library views, the same files) as this listing: parts are immutable
+    /// and a change makes a new one, so then every child this listing gives is, unchanged,
+    /// the node `tree` gives at the same position. Decided without making `tree`'s listing,
+    /// which for a folder holding both files and subfolders merges their names: READDIR
+    /// asks this for every page.
+    public func readsSameNodes(as tree: ViewTree, of inode: UInt64) -> Bool {
+        guard let (part, position) = tree.location(of: inode) else { return false }
+        switch source {
+        case .part(let listed, let directory):
+            return listed === part && directory == position && (part !== tree.library || tree.files.directory(inode: inode) == nil)
+        case .library(let listing):
+            return listing.part === part && listing.position == position && tree.files.directory(inode: inode) === listing.files
+        case .apps:
             return false
         }
     }

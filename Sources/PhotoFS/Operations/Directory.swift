@@ -40,7 +40,7 @@ extension PhotoFileSystem {
             var used = 0
             // The owner sees every node, and a listing that reads the current views' own
             // nodes needs no second look at each: names, inodes and types are read in place.
-            let unchanged = listing.flatMap { listing in current.listing(of: directory.inode).map(listing.readsSameNodes) } ?? false
+            let unchanged = listing?.readsSameNodes(as: current, of: directory.inode) ?? false
             if !plus, directory.caller == .owner, unchanged, let listing {
                 var next = offset + 1
                 listing.forEachEntry(from: offset) { inode, name, kind in
