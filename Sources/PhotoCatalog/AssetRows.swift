@@ -40,10 +40,11 @@ enum AssetRows {
         return assets
     }
 
-    /// The records a `WHERE` clause selects, with its parameters bound by `bind`.
-    static func records(in db: Database, where clause: String, bind: (Statement) throws(CatalogError) -> Void) throws(CatalogError)
-        -> [AssetRecord]
-    {
+    /// The records a `WHERE` clause selects, with its parameters bound by `bind`, and their
+    /// plans unless `plans` is false (a snapshot update needs only the assets).
+    static func records(
+        in db: Database, where clause: String, plans: Bool = true, bind: (Statement) throws(CatalogError) -> Void
+    ) throws(CatalogError) -> [AssetRecord] {
         let s = try db.statement("SELECT \(columns) FROM assets WHERE \(clause)")
         defer { s.reset() }
         try bind(s)
@@ -51,6 +52,7 @@ enum AssetRows {
         var interner = TextInterner()
         while try s.step() { records.append(try read(s, interner: &interner)) }
         s.reset()
+        guard plans else { return records }
         for index in records.indices { records[index].redaction = try PlanRows.plans(of: records[index].asset, in: db) }
         return records
     }
@@ -106,6 +108,7 @@ enum AssetRows {
     static func read(_ s: Statement, interner: inout TextInterner) throws(CatalogError) -> AssetRecord {
         let asset = try readAsset(s, interner: &interner)
         var record = AssetRecord(asset: asset, fingerprint: s.text(1), indexedAtNanoseconds: s.int64(24), redaction: .notPlanned)
+        // The record's initializer derives `withheld` from its (not yet read) plans: keep the row's.
         record.asset.withheld = asset.withheld
         return record
     }

@@ -38,7 +38,8 @@ extension Catalog {
             }
             let db = c.db
             let (assets, change) = try previous.assets(replacing: changed) { id throws(CatalogError) in
-                try AssetRows.records(in: db, where: "id = ?1") { s throws(CatalogError) in try s.bind(1, id.rawValue) }.map(\.asset)
+                try AssetRows.records(in: db, where: "id = ?1", plans: false) { s throws(CatalogError) in try s.bind(1, id.rawValue) }.map(
+                    \.asset)
             }
             try c.access.refreshIfChanged(from: c.db)
             return (LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists()), change)
