@@ -15,23 +15,135 @@ enum LibraryView: UInt8, Sendable, CaseIterable {
 /// assets rather than as nodes: a million-asset library has four million such files, and
 /// a stored node per file (with its entries in two hash tables) cost about 70 bytes each.
 ///
-/// A file is named after its asset's file name (the last component of its path, read in
-/// place); only the names that differ (a clash in the directory, a name that had to be
-/// made safe) are kept. The table that finds a file by name is made on the first lookup.
+/// A directory is named on first use: until a request (or a patch) asks for a name or the
+/// listing order, it holds only which assets it shows (`pending`), so a mount makes no
+/// names at all. Naming a directory nobody looked at cannot break the rule that a file keeps
+/// its name across changes (`ViewNaming`): its names were never shown. A directory made
+/// from one that was named is named when made, from the names shown before.
 final class LibraryDirectory: Sendable {
+    /// What an unnamed directory holds.
+    private enum State {
+        /// The members' asset positions in no particular order, and the names the directory's
+        /// subdirectories hold (which its files must not take).
+        case pending(members: [Int32], reserved: [[UInt8]])
+        case named(NamedFiles)
+    }
+
     /// The directory's inode.
     let inode: UInt64
     let view: LibraryView
-    /// The files' asset positions in listing order (capture date then id; by name in folders).
+    /// The number of files.
+    let count: Int
+    private let state: Mutex<State>
+
+    /// A directory named on first use: `members` in any order, `reserved` the names of its
+    /// subdirectories.
+    init(inode: UInt64, view: LibraryView, pending members: [Int32], reserved: [[UInt8]]) {
+        self.inode = inode
+        self.view = view
+        count = members.count
+        state = Mutex(.pending(members: members, reserved: reserved))
+    }
+
+    /// A named directory.
+    init(inode: UInt64, view: LibraryView, named: NamedFiles) {
+        self.inode = inode
+        self.view = view
+        count = named.members.count
+        state = Mutex(.named(named))
+    }
+
+    /// A named directory: `members` in listing order.
+    convenience init(inode: UInt64, view: LibraryView, members: [Int32], exceptions: NameExceptions, byName: NodeTable? = nil) {
+        self.init(inode: inode, view: view, named: NamedFiles(members: members, exceptions: exceptions, byName: byName))
+    }
+
+    /// Whether names were made (a name or the listing was asked for, or it was made named).
+    var isNamed: Bool {
+        state.withLock {
+            if case .named = $0 { return true }
+            return false
+        }
+    }
+
+    /// The members' asset positions in no particular order, named or not (what a patch of an
+    /// unnamed directory starts from).
+    var unorderedMembers: [Int32] {
+        state.withLock {
+            switch $0 {
+            case .pending(let members, _): members
+            case .named(let named): named.members
+            }
+        }
+    }
+
+    /// The names of the subdirectories an unnamed directory's files must not take; nil once named.
+    var pendingReserved: [[UInt8]]? {
+        state.withLock {
+            if case .pending(_, let reserved) = $0 { return reserved }
+            return nil
+        }
+    }
+
+    /// The files' names and listing order, made now (over `assets`, the snapshot the
+    /// positions are in) if nothing asked for them yet.
+    func named(in assets: ChunkedArray<Asset>) -> NamedFiles {
+        state.withLock { state in
+            switch state {
+            case .named(let named):
+                return named
+            case .pending(let members, let reserved):
+                let named = LibraryNaming.name(members, view: view, reserved: reserved, assets: assets, previous: nil)
+                state = .named(named)
+                return named
+            }
+        }
+    }
+
+    /// The files in listing order (capture date then id; by name in folders).
+    func members(in assets: ChunkedArray<Asset>) -> [Int32] { named(in: assets).members }
+
+    /// The names that are not the asset's file name.
+    func exceptions(in assets: ChunkedArray<Asset>) -> NameExceptions { named(in: assets).exceptions }
+
+    /// Calls `body` with the name of the member at asset position `position`, read in place.
+    @inline(__always)
+    func withName<Result>(of position: Int32, in assets: ChunkedArray<Asset>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        named(in: assets).withName(of: position, in: assets, body)
+    }
+
+    /// A copy of the name of the member at asset position `position`.
+    func name(of position: Int32, in assets: ChunkedArray<Asset>) -> [UInt8] { withName(of: position, in: assets) { Array($0) } }
+
+    /// The asset position of the member called `name`, or nil.
+    func member(named name: [UInt8], in assets: ChunkedArray<Asset>) -> Int32? { named(in: assets).member(named: name, in: assets) }
+
+    /// The table by name, made now if no lookup made it yet.
+    func nameTable(in assets: ChunkedArray<Asset>) -> NodeTable { named(in: assets).nameTable(in: assets) }
+
+    /// The table by name if a lookup made it.
+    var madeNameTable: NodeTable? {
+        state.withLock {
+            if case .named(let named) = $0 { return named.madeNameTable }
+            return nil
+        }
+    }
+
+    /// The hash of a name in the table by name.
+    static func hash(_ name: UnsafeBufferPointer<UInt8>) -> Int { NodeTable.hash(parent: 0, name: name) }
+}
+
+/// The names of one library directory's files, once made: the members in listing order, the
+/// names that are not the file name, and the table by name (made on the first lookup).
+final class NamedFiles: Sendable {
+    /// The files' asset positions in listing order.
     let members: [Int32]
     /// The names that are not the asset's file name.
     let exceptions: NameExceptions
     /// The members' asset positions by name, made on the first lookup by name.
     private let byName: Mutex<NodeTable?>
 
-    init(inode: UInt64, view: LibraryView, members: [Int32], exceptions: NameExceptions, byName: NodeTable? = nil) {
-        self.inode = inode
-        self.view = view
+    init(members: [Int32], exceptions: NameExceptions, byName: NodeTable? = nil) {
         self.members = members
         self.exceptions = exceptions
         self.byName = Mutex(byName)
@@ -44,14 +156,11 @@ final class LibraryDirectory: Sendable {
         return assets[Int(position)].path.withBytes { body(LibraryColumns.lastComponentInPlace(of: $0)) }
     }
 
-    /// A copy of the name of the member at asset position `position`.
-    func name(of position: Int32, in assets: ChunkedArray<Asset>) -> [UInt8] { withName(of: position, in: assets) { Array($0) } }
-
     /// The asset position of the member called `name`, or nil.
     func member(named name: [UInt8], in assets: ChunkedArray<Asset>) -> Int32? {
         let table = nameTable(in: assets)
         return name.withUnsafeBufferPointer { wanted in
-            table.find(hash: Self.hash(wanted)) { position in withName(of: position, in: assets) { $0.elementsEqual(wanted) } }
+            table.find(hash: LibraryDirectory.hash(wanted)) { position in withName(of: position, in: assets) { $0.elementsEqual(wanted) } }
         }
     }
 
@@ -60,7 +169,7 @@ final class LibraryDirectory: Sendable {
         byName.withLock { stored in
             if let stored { return stored }
             var table = NodeTable(capacity: members.count)
-            for position in members { table.insert(position, hash: withName(of: position, in: assets) { Self.hash($0) }) }
+            for position in members { table.insert(position, hash: withName(of: position, in: assets) { LibraryDirectory.hash($0) }) }
             stored = table
             return table
         }
@@ -68,9 +177,6 @@ final class LibraryDirectory: Sendable {
 
     /// The table by name if a lookup made it.
     var madeNameTable: NodeTable? { byName.withLock { $0 } }
-
-    /// The hash of a name in the table by name.
-    static func hash(_ name: UnsafeBufferPointer<UInt8>) -> Int { NodeTable.hash(parent: 0, name: name) }
 }
 
 /// The files of the library views over one snapshot: the directories that hold files
@@ -97,7 +203,7 @@ final class LibraryFiles: Sendable {
         for (index, directory) in directories.enumerated() {
             guard let directory else { continue }
             indexByInode[directory.inode] = Int32(index)
-            count += directory.members.count
+            count += directory.count
         }
         self.indexByInode = indexByInode
         self.directoryOf = directoryOf

@@ -83,6 +83,16 @@ struct NameExceptions: Sendable {
         named[position] = name
     }
 
+    /// Records that the asset at `position` is named its file name with `digits` digits of
+    /// its id inserted (`LibraryNaming.fastSuffixes` decided it fits in 255 bytes).
+    mutating func setSuffix(_ digits: UInt8, of position: Int32) {
+        named[position] = nil
+        suffixed[position] = digits
+    }
+
+    /// Makes room for `count` suffixed names.
+    mutating func reserveSuffixes(_ count: Int) { suffixed.reserveCapacity(count) }
+
     /// These names without the positions in `gone`, and those in `moved` at their new positions.
     func patched(dropping gone: Set<Int32>, moving moved: [Int32: Int32]) -> NameExceptions {
         var result = self

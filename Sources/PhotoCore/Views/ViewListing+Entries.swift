@@ -40,7 +40,9 @@ extension ViewListing {
                 if !going { return }
             }
         case .library(let listing):
-            let (records, names, files, assets) = (listing.part.records, listing.part.names, listing.files, listing.assets)
+            let (records, names, files, named, assets) = (
+                listing.part.records, listing.part.names, listing.files, listing.named, listing.assets
+            )
             // Each file's id and name are read from its asset and its path's buffer, two cache
             // misses apart from the previous file's: the ids and the names' lengths of a
             // batch are read first, in a loop of independent loads the processor overlaps,
@@ -68,7 +70,7 @@ extension ViewListing {
                         }
                     case .file(let asset):
                         let kind = ViewNodeKind.file(asset: asset, policy: .keep, metadata: .keep)
-                        going = files.withName(of: asset, in: assets) { name in body(inodes[index - first], name, kind) }
+                        going = named.withName(of: asset, in: assets) { name in body(inodes[index - first], name, kind) }
                     }
                     if !going { return }
                 }

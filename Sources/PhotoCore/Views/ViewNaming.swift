@@ -106,6 +106,12 @@ enum ViewNaming {
         return Array(name[..<dot])
     }
 
+    /// Whether `sanitized` keeps `name` as it is (read in place).
+    static func isSafe(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !name.isEmpty, name.count <= nameMax, !name.contains(0), !name.contains(UInt8(ascii: "/")) else { return false }
+        return !name.elementsEqual([0x2E]) && !name.elementsEqual([0x2E, 0x2E])
+    }
+
     /// A name safe to show in a directory: no `/` or NUL, not empty, `.` or `..`.
     static func sanitized(_ name: [UInt8]) -> [UInt8] {
         if !name.isEmpty, name.count <= nameMax, !name.contains(0), !name.contains(UInt8(ascii: "/")), name != [0x2E], name != [0x2E, 0x2E]

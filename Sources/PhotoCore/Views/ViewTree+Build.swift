@@ -104,6 +104,11 @@ extension ViewTree {
 /// directory (whose children are the app parts) as nodes, and the library views' files as
 /// `LibraryFiles`; also decides which asset stands for each id (the first by path), which
 /// app parts use.
+///
+/// Files are not named here: each directory holding files is named on first use
+/// (`LibraryDirectory`), unless the same directory of the tree being replaced was named,
+/// whose names are then kept. So a mount groups a million assets into their directories in
+/// a few passes over small columns and sorts nothing but the directories.
 struct LibraryPartBuilder {
     let snapshot: LibrarySnapshot
     /// The tree being replaced, for the names of files that stay.
@@ -112,8 +117,6 @@ struct LibraryPartBuilder {
     var part: ViewPartBuilder
     /// Per id, the position of the asset shown for it.
     var firstByID = AssetPositions(capacity: 0)
-    /// Per asset, its id and sanitized file name (while the build runs).
-    private var files: [LibraryFile] = []
     /// The directories holding files, as they are made.
     private var directories: [LibraryDirectory?] = []
     /// Per view but `all`, per asset position, the directory index showing it.
@@ -133,24 +136,8 @@ struct LibraryPartBuilder {
     mutating func build() {
         let assets = snapshot.assets
         let columns = LibraryColumns(assets)
-        let files = columns.files
-        let sortKeys = columns.sortKeys
-        self.files = files
         directoryOf = (0..<3).map { _ in ChunkedArray(repeating: -1, count: assets.count) }
-        // One node per id: the first by path wins, so a duplicate can't shadow another.
-        firstByID = AssetPositions(capacity: assets.count)
-        var byPath: [Int32] = []
-        byPath.reserveCapacity(assets.count)
-        let pathOrder = columns.pathOrder
-        for index in pathOrder where firstByID.position(of: files[index].id, in: assets) == nil {
-            firstByID.insert(Int32(index), in: assets)
-            byPath.append(Int32(index))
-        }
-        let byDate = byPath.sorted { a, b in
-            let (ka, kb) = (sortKeys[Int(a)], sortKeys[Int(b)])
-            if ka != kb { return ka < kb }
-            return files[Int(a)].id < files[Int(b)].id
-        }
+        let shown = chooseFirstByID()
 
         let root = part.add(inode: ViewInode.root, parent: nil, name: [], kind: .directory, scope: .shared, path: [])
         _ = part.add(inode: ViewInode.picker, parent: root, name: Array(".picker".utf8), kind: .picker, scope: .owner, path: nil)
@@ -172,44 +159,73 @@ struct LibraryPartBuilder {
             inode: ViewInode.folders, parent: library, name: Array("folders".utf8), kind: .directory, scope: .owner,
             path: Array("library/folders".utf8))
 
-        allIndex = addFiles(byDate, to: all, view: .all)
-        buildByDate(byDate, days: columns.days, under: dates)
-        buildByCamera(byDate, columns: columns, under: cameras)
-        buildFolders(byPath, under: folders)
-        self.files = []
+        allIndex = addFiles(shown, to: all, view: .all)
+        buildByDate(shown, days: columns.days, under: dates)
+        buildByCamera(shown, columns: columns, under: cameras)
+        buildFolders(shown, under: folders)
     }
 
-    /// Names `members` (asset positions in listing order) as the files of `directory` in
-    /// `view` and returns the index of their `LibraryDirectory`.
+    /// Fills `firstByID` (one asset per id: the first by path, so a duplicate can't shadow
+    /// another) and returns the positions it holds, in storage order.
+    private mutating func chooseFirstByID() -> [Int32] {
+        let assets = snapshot.assets
+        firstByID = AssetPositions(capacity: assets.count)
+        // Ids held twice are found first, by sorting the ids as words: every other id is
+        // inserted without a lookup (each lookup reads the assets its probe passes, a cache
+        // miss apiece at a million assets).
+        var ids: [UInt64] = []
+        ids.reserveCapacity(assets.count)
+        for index in 0..<assets.count { ids.append(assets[index].id.number) }
+        ids.sort()
+        var repeated = Set<UInt64>()
+        for index in ids.indices.dropFirst() where ids[index] == ids[index - 1] { repeated.insert(ids[index]) }
+        ids = []
+        var hidden: [Int32] = []
+        for index in 0..<assets.count {
+            let position = Int32(index)
+            guard !repeated.isEmpty, repeated.contains(assets[index].id.number),
+                let held = firstByID.position(of: assets[index].id, in: assets)
+            else {
+                firstByID.insert(position, in: assets)
+                continue
+            }
+            if LibraryNaming.precedes(position, held, view: .folders, in: assets) {
+                firstByID.remove(held, in: assets)
+                firstByID.insert(position, in: assets)
+                hidden.append(held)
+            } else {
+                hidden.append(position)
+            }
+        }
+        guard !hidden.isEmpty else { return (0..<assets.count).map { Int32($0) } }
+        let skipped = Set(hidden)
+        return (0..<assets.count).lazy.map { Int32($0) }.filter { !skipped.contains($0) }
+    }
+
+    /// Makes `members` (asset positions, in any order) the files of `directory` in `view` and
+    /// returns the index of their `LibraryDirectory`: named now when the tree being replaced
+    /// showed names in the same directory (so that files keep them), else on first use.
     @discardableResult
     private mutating func addFiles(_ members: [Int32], to directory: Int32, view: LibraryView) -> Int32 {
         let inode = part.records[Int(directory)].inode
-        let reserved = Set(part.records[Int(directory)].children.map { NameKey(part.name(at: $0)) })
-        let previousFiles = previous?.files
-        let (previousAssets, previousFirst) = (previous?.snapshot.assets ?? [], previous?.firstByID ?? AssetPositions(capacity: 0))
-        let candidates = members.map { position -> ViewNaming.Candidate in
-            let file = files[Int(position)]
-            let name = previousFiles?.name(
-                ofFile: ViewInode.libraryFile(view: view, asset: file.id), in: inode, asset: file.id, assets: previousAssets,
-                firstByID: previousFirst)
-            return ViewNaming.Candidate(base: file.base, id: file.id, previous: name)
-        }
-        let names = ViewNaming.assign(candidates, reserved: reserved)
-        var exceptions = NameExceptions()
-        for (index, position) in members.enumerated() where !files[Int(position)].isFileName || names[index] != files[Int(position)].base {
-            let file = files[Int(position)]
-            let fileName =
-                file.isFileName
-                ? file.base
-                : snapshot.assets[Int(position)].path.withBytes { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
-            exceptions.set(names[index], of: position, fileName: fileName, id: file.id)
-        }
-        var ordered = members
-        if view.listsByName, !zip(names, names.dropFirst()).allSatisfy({ !ViewNaming.precedes($1, $0) }) {
-            ordered = members.indices.sorted { ViewNaming.precedes(names[$0], names[$1]) }.map { members[$0] }
+        let reserved = part.records[Int(directory)].children.map { part.name(at: $0) }
+        let made: LibraryDirectory
+        if let previous, let before = previous.files.directory(inode: inode), before.isNamed {
+            let (assets, previousFiles, previousAssets, previousFirst) = (
+                snapshot.assets, previous.files, previous.snapshot.assets, previous.firstByID
+            )
+            let named = LibraryNaming.name(members, view: view, reserved: reserved, assets: assets) { position in
+                let id = assets[Int(position)].id
+                return previousFiles.name(
+                    ofFile: ViewInode.libraryFile(view: view, asset: id), in: inode, asset: id, assets: previousAssets,
+                    firstByID: previousFirst)
+            }
+            made = LibraryDirectory(inode: inode, view: view, named: named)
+        } else {
+            made = LibraryDirectory(inode: inode, view: view, pending: members, reserved: reserved)
         }
         let index = Int32(directories.count)
-        directories.append(LibraryDirectory(inode: inode, view: view, members: ordered, exceptions: exceptions))
+        directories.append(made)
         if view != .all {
             for position in members { directoryOf[Int(view.rawValue) - 1][Int(position)] = index }
         }
@@ -218,17 +234,12 @@ struct LibraryPartBuilder {
 
     // MARK: - Views
 
-    private mutating func buildByDate(_ ordered: [Int32], days: [Int64], under dates: Int32) {
+    private mutating func buildByDate(_ shown: [Int32], days: [Int64], under dates: Int32) {
         var groups: [Int64: [Int32]] = [:]
-        var keys: [Int64] = []
-        for index in ordered {
-            let key = days[Int(index)]
-            if groups[key] == nil { keys.append(key) }
-            groups[key, default: []].append(index)
-        }
+        for index in shown { groups[days[Int(index)], default: []].append(index) }
         var years: [Int64: Int32] = [:]
         var months: [Int64: Int32] = [:]
-        for key in keys.sorted() {
+        for key in groups.keys.sorted() {
             let (year, month, day) = (key / 10_000, key / 100 % 100, key % 100)
             let yearNode = years[year] ?? part.directory(named: Self.digits(year, 4), in: dates, scope: .owner)
             years[year] = yearNode
@@ -239,9 +250,9 @@ struct LibraryPartBuilder {
         }
     }
 
-    private mutating func buildByCamera(_ ordered: [Int32], columns: LibraryColumns, under cameras: Int32) {
+    private mutating func buildByCamera(_ shown: [Int32], columns: LibraryColumns, under cameras: Int32) {
         var groups = [[Int32]](repeating: [], count: columns.cameraNames.count)
-        for index in ordered { groups[Int(columns.cameras[Int(index)])].append(index) }
+        for index in shown { groups[Int(columns.cameras[Int(index)])].append(index) }
         for group in groups.indices.sorted(by: { ViewNaming.precedes(columns.cameraNames[$0], columns.cameraNames[$1]) })
         where !groups[group].isEmpty {
             let directory = part.directory(named: columns.cameraNames[group], in: cameras, scope: .owner)
@@ -249,34 +260,66 @@ struct LibraryPartBuilder {
         }
     }
 
-    /// `members` must be in path order, so a parent folder is always made before its children.
-    private mutating func buildFolders(_ members: [Int32], under folders: Int32) {
+    /// The assets of `shown` are grouped by the bytes of their folder (hashed in place, no
+    /// copy per asset); each folder's directories are made once, from its sanitized path.
+    private mutating func buildFolders(_ shown: [Int32], under folders: Int32) {
         let assets = snapshot.assets
-        // By sanitized folder path (what decides the directory), and by the raw folder
-        // bytes of the path (so most files need one table read, no splitting).
+        let folderOf = { (path: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> in
+            var end = path.count
+            while end > 0, path[end - 1] != UInt8(ascii: "/") { end -= 1 }
+            return UnsafeBufferPointer(rebasing: path[..<max(0, end - 1)])
+        }
+        // Per raw folder: one asset in it, its bytes (kept here, back to back: comparing with
+        // the first asset's path instead missed the cache twice per asset) and its members.
+        var table = NodeTable(capacity: 1024)
+        var representatives: [Int32] = []
+        var folderBytes: [UInt8] = []
+        var folderStarts: [Int] = [0]
+        var groupOf = [Int32](repeating: 0, count: shown.count)
+        for (index, position) in shown.enumerated() {
+            groupOf[index] = assets[Int(position)].path.withBytes { path -> Int32 in
+                let folder = folderOf(path)
+                let hash = LibraryDirectory.hash(folder)
+                let found = folderBytes.withUnsafeBufferPointer { bytes in
+                    table.find(hash: hash) { group in
+                        UnsafeBufferPointer(rebasing: bytes[folderStarts[Int(group)]..<folderStarts[Int(group) + 1]]).elementsEqual(folder)
+                    }
+                }
+                if let found { return found }
+                if table.isFull {
+                    folderBytes.withUnsafeBufferPointer { bytes in
+                        table.grow { group in
+                            LibraryDirectory.hash(
+                                UnsafeBufferPointer(rebasing: bytes[folderStarts[Int(group)]..<folderStarts[Int(group) + 1]]))
+                        }
+                    }
+                }
+                let group = Int32(representatives.count)
+                table.insert(group, hash: hash)
+                representatives.append(position)
+                folderBytes.append(contentsOf: folder)
+                folderStarts.append(folderBytes.count)
+                return group
+            }
+        }
+        // Each folder's members, in one array cut by counts (no array per folder to grow).
+        var starts = [Int](repeating: 0, count: representatives.count + 1)
+        for group in groupOf { starts[Int(group) + 1] += 1 }
+        for group in representatives.indices { starts[group + 1] += starts[group] }
+        var grouped = [Int32](repeating: 0, count: shown.count)
+        var next = starts
+        for (index, group) in groupOf.enumerated() {
+            grouped[next[Int(group)]] = shown[index]
+            next[Int(group)] += 1
+        }
+        // By sanitized folder path (what decides the directory); folders made in path order.
         var directories: [NameKey: Int32] = [NameKey([]): folders]
-        var byRawFolder: [NameKey: Int32] = [:]
         var files: [Int32: [Int32]] = [:]
-        // In path order most files share the previous file's folder: compared in place,
-        // without making or hashing a key.
-        var previous: (bytes: [UInt8], folderEnd: Int, directory: Int32)?
-        for index in members {
-            let bytes = assets[Int(index)].path.bytes
-            let folderEnd = bytes.lastIndex(of: UInt8(ascii: "/")) ?? bytes.startIndex
-            if let previous, previous.folderEnd == folderEnd,
-                ViewNaming.compare(bytes, previous.bytes, prefix: folderEnd) == 0
-            {
-                files[previous.directory, default: []].append(index)
-                continue
-            }
-            let rawFolder = NameKey(Array(bytes[..<folderEnd]))
-            if let directory = byRawFolder[rawFolder] {
-                files[directory, default: []].append(index)
-                previous = (bytes, folderEnd, directory)
-                continue
-            }
-            previous = nil
-            let components = assets[Int(index)].path.components.map(ViewNaming.sanitized)
+        let byPath = representatives.indices.sorted { a, b in
+            LibraryNaming.precedes(representatives[a], representatives[b], view: .folders, in: assets)
+        }
+        for group in byPath {
+            let components = assets[Int(representatives[group])].path.components.map(ViewNaming.sanitized)
             var folderPath: [UInt8] = []
             var directory = folders
             for component in components.dropLast() {
@@ -288,16 +331,7 @@ struct LibraryPartBuilder {
                     directories[NameKey(folderPath)] = directory
                 }
             }
-            // A path with empty components ("a//b") is split differently from its bytes:
-            // only a plain path may take the shortcut next time.
-            if !bytes.isEmpty, bytes.first != UInt8(ascii: "/"), !bytes.contains(where: { $0 == 0 }),
-                !bytes.indices.dropFirst().contains(where: { bytes[$0] == UInt8(ascii: "/") && bytes[$0 - 1] == UInt8(ascii: "/") }),
-                bytes.last != UInt8(ascii: "/")
-            {
-                byRawFolder[rawFolder] = directory
-                previous = (bytes, folderEnd, directory)
-            }
-            files[directory, default: []].append(index)
+            files[directory, default: []] += grouped[starts[group]..<starts[group + 1]]
         }
         for directory in directories.values.sorted() {
             let sorted = Self.sortedByName(part.records[Int(directory)].children, in: part)

@@ -96,7 +96,9 @@ extension ViewTree {
             if replacement !== directory, !Self.sameFiles(directory, over: assets, replacement, over: newAssets) {
                 changes.invalidatedInodes.append(directory.inode)
             }
-            for position in directory.members {
+            // A directory never named showed no file: nothing of its files is cached.
+            guard directory.isNamed else { continue }
+            for position in directory.members(in: assets) {
                 let inode = ViewInode.libraryFile(view: directory.view, asset: assets[Int(position)].id)
                 let old = ViewNode(
                     libraryFile: inode, parent: directory.inode, name: directory.name(of: position, in: assets), asset: position)
@@ -123,8 +125,22 @@ extension ViewTree {
     private static func sameFiles(
         _ old: LibraryDirectory, over assets: ChunkedArray<Asset>, _ new: LibraryDirectory?, over newAssets: ChunkedArray<Asset>
     ) -> Bool {
-        guard let new, old.members.count == new.members.count else { return false }
-        for (a, b) in zip(old.members, new.members) {
+        guard let new, old.count == new.count else { return false }
+        if !old.isNamed {
+            // Never named, so never listed: the same assets (ids, paths and dates: what names
+            // and orders them) are the same files. Members come in no particular order
+            // (positions move): compared by id.
+            let byID = { (members: [Int32], assets: ChunkedArray<Asset>) -> [Int32] in
+                members.map { (assets[Int($0)].id.number, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+            return zip(byID(old.unorderedMembers, assets), byID(new.unorderedMembers, newAssets)).allSatisfy { a, b in
+                assets[Int(a)].id == newAssets[Int(b)].id && assets[Int(a)].path == newAssets[Int(b)].path
+                    && assets[Int(a)].effectiveDate.sortKey == newAssets[Int(b)].effectiveDate.sortKey
+            }
+        }
+        // Shown, and named again later: the new names may differ from those shown.
+        guard new.isNamed else { return false }
+        for (a, b) in zip(old.members(in: assets), new.members(in: newAssets)) {
             guard assets[Int(a)].id == newAssets[Int(b)].id else { return false }
             let same = old.withName(of: a, in: assets) { x in new.withName(of: b, in: newAssets) { y in x.elementsEqual(y) } }
             if !same { return false }

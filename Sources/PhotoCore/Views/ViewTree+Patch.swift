@@ -169,10 +169,13 @@ struct LibraryPatcher {
                     shown.inode == part.records[Int(directory)].inode
                 else { return false }
                 let inode = ViewInode.libraryFile(view: place.view, asset: asset.id)
-                let name = shown.name(of: position, in: old)
-                removedNames[inode] = (shown.inode, name)
-                changes.removedEntries.append(ViewEntry(parent: shown.inode, name: name))
-                removedInodes.append(inode)
+                // A directory never named showed no name to forget.
+                if shown.isNamed {
+                    let name = shown.name(of: position, in: old)
+                    removedNames[inode] = (shown.inode, name)
+                    changes.removedEntries.append(ViewEntry(parent: shown.inode, name: name))
+                    removedInodes.append(inode)
+                }
                 changes.invalidatedInodes.append(inode)
                 leaving[directory, default: []].insert(position)
                 views[directory] = place.view
@@ -204,6 +207,10 @@ struct LibraryPatcher {
             arrived.formUnion(patchFiles(of: directory, view: view))
         }
         for (directory, children) in incoming { merge(children, into: directory) }
+        // Unnamed directories whose subdirectories changed: their files must not take the new names.
+        for directory in Set(incoming.keys).union(dropped.keys) where isLive(directory) && views[directory] == nil {
+            renewReserved(of: directory)
+        }
 
         var invalidated = Set(changes.invalidatedInodes)
         for directory in Set(dropped.keys).union(incoming.keys).union(leaving.keys).union(arrivals.keys) where isLive(directory) {
@@ -256,7 +263,7 @@ struct LibraryPatcher {
 
     /// The files `directory` holds after the change, counting none for a removed directory.
     private func fileCount(of directory: Int32) -> Int {
-        let count = files.directory(inode: part.records[Int(directory)].inode)?.members.count ?? 0
+        let count = files.directory(inode: part.records[Int(directory)].inode)?.count ?? 0
         return count - (leaving[directory]?.count ?? 0) + (arrivals[directory]?.count ?? 0)
     }
 
@@ -291,7 +298,8 @@ struct LibraryPatcher {
                 continue
             }
             // A file staying in the parent under this name: only a build renames it.
-            if let shown = files.directory(inode: parent), isLive(directory), let holder = shown.member(named: component, in: old),
+            if let shown = files.directory(inode: parent), shown.isNamed, isLive(directory),
+                let holder = shown.member(named: component, in: old),
                 leaving[directory]?.contains(holder) != true
             {
                 return nil
@@ -334,6 +342,34 @@ struct LibraryPatcher {
 
     // MARK: - Files
 
+    /// The names `directory`'s files must not take: its subdirectories', those this patch
+    /// makes included (they are listed only at the end).
+    private func reservedNames(of directory: Int32) -> [[UInt8]] {
+        (part.records[Int(directory)].children + (incoming[directory] ?? [])).map { part.name(at: $0) }
+    }
+
+    /// Gives an unnamed directory of files the subdirectory names it has after this patch.
+    private mutating func renewReserved(of directory: Int32) {
+        let inode = part.records[Int(directory)].inode
+        guard let index = files.indexByInode[inode], let before = directories[Int(index)], before.pendingReserved != nil else { return }
+        directories[Int(index)] = LibraryDirectory(
+            inode: inode, view: before.view, pending: before.unorderedMembers, reserved: reservedNames(of: directory))
+    }
+
+    /// The files of an unnamed directory after the change: the members that stay (moved ones
+    /// at their new positions) and the arrivals, still unnamed.
+    private static func pendingMembers(
+        of before: LibraryDirectory?, dropping gone: Set<Int32>, moving moved: [Int32: Int32], adding arriving: [Int32]
+    )
+        -> [Int32]
+    {
+        var members = (before?.unorderedMembers ?? []).compactMap { position -> Int32? in
+            gone.contains(position) ? nil : moved[position] ?? position
+        }
+        members += arriving
+        return members
+    }
+
     /// Makes the files of `directory` after the change; returns the files that arrived.
     private mutating func patchFiles(of directory: Int32, view: LibraryView) -> [ArrivedFile] {
         let inode = part.records[Int(directory)].inode
@@ -341,20 +377,31 @@ struct LibraryPatcher {
         let before = files.indexByInode[inode].flatMap { directories[Int($0)] }
         let gone = leaving[directory] ?? []
         let moved = moves[directory] ?? [:]
+        let arriving = arrivals[directory] ?? []
+        // A directory nobody named (or a new one) stays unnamed: its names are made on first
+        // use. One that was named stays named even when this patch emptied and remade it, so
+        // that a file that left and came back keeps its name.
+        if files.directory(inode: inode)?.isNamed != true {
+            let members = Self.pendingMembers(of: before, dropping: gone, moving: moved, adding: arriving)
+            let made =
+                members.isEmpty && view != .all
+                ? nil : LibraryDirectory(inode: inode, view: view, pending: members, reserved: reservedNames(of: directory))
+            place(made, for: inode, replacing: before, view: view, moved: moved, arriving: arriving)
+            return []
+        }
         // Staying files, at their new positions, with their names.
         var members: [Int32] = []
         var exceptions = NameExceptions()
         if let before, gone.isEmpty, moved.isEmpty {
             // Only arrivals (a new photo): the listing and names are shared until merged.
-            members = before.members
-            exceptions = before.exceptions
+            members = before.members(in: old)
+            exceptions = before.exceptions(in: old)
         } else if let before {
             members = Self.members(of: before, dropping: gone, moving: moved, over: old)
-            exceptions = before.exceptions.patched(dropping: gone, moving: moved)
+            exceptions = before.exceptions(in: old).patched(dropping: gone, moving: moved)
         }
         // The table by name: carried over when a lookup made it (and always for a directory
         // that gets files, whose names must be checked against it).
-        let arriving = arrivals[directory] ?? []
         var table = arriving.isEmpty ? before?.madeNameTable : before?.nameTable(in: old)
         if var carried = table, let before {
             let old = self.old
@@ -413,6 +460,16 @@ struct LibraryPatcher {
         let made =
             members.isEmpty && view != .all
             ? nil : LibraryDirectory(inode: inode, view: view, members: members, exceptions: exceptions, byName: table)
+        place(made, for: inode, replacing: before, view: view, moved: moved, arriving: arriving)
+        return arrived
+    }
+
+    /// Puts `made` (nil: the directory holds no files now) in place of `before` and points the
+    /// moved and arriving files' positions at it.
+    private mutating func place(
+        _ made: LibraryDirectory?, for inode: UInt64, replacing before: LibraryDirectory?, view: LibraryView, moved: [Int32: Int32],
+        arriving: [Int32]
+    ) {
         let index: Int32
         if let existing = files.indexByInode[inode], before != nil {
             index = existing
@@ -425,7 +482,6 @@ struct LibraryPatcher {
             for (_, to) in moved { directoryOf[Int(view.rawValue) - 1][Int(to)] = index }
             for position in arriving { directoryOf[Int(view.rawValue) - 1][Int(position)] = index }
         }
-        return arrived
     }
 
     /// `directory`'s members without `gone`, those in `moved` at their new positions: each
@@ -434,7 +490,7 @@ struct LibraryPatcher {
     private static func members(
         of directory: LibraryDirectory, dropping gone: Set<Int32>, moving moved: [Int32: Int32], over old: ChunkedArray<Asset>
     ) -> [Int32] {
-        let listed = directory.members
+        let listed = directory.members(in: old)
         var members = listed
         let precedes = { (a: Int32, b: Int32) -> Bool in
             if directory.view.listsByName {

@@ -226,6 +226,8 @@ struct LibraryListing: Sendable {
     let part: ViewPart
     let position: Int32
     let files: LibraryDirectory
+    /// The files' names and order (made now if the directory was never named).
+    let named: NamedFiles
     let assets: ChunkedArray<Asset>
     /// The subdirectories' positions in `part`.
     let directories: [Int32]
@@ -239,24 +241,26 @@ struct LibraryListing: Sendable {
         self.position = position
         self.files = files
         self.assets = assets
+        let named = files.named(in: assets)
+        self.named = named
         let directories = part.records[Int(position)].children
         self.directories = directories
-        guard files.view.listsByName, !directories.isEmpty, !files.members.isEmpty else {
+        guard files.view.listsByName, !directories.isEmpty, !named.members.isEmpty else {
             order = nil
             return
         }
         var order: [Int32] = []
-        order.reserveCapacity(directories.count + files.members.count)
+        order.reserveCapacity(directories.count + named.members.count)
         var (d, f) = (0, 0)
-        while d < directories.count || f < files.members.count {
+        while d < directories.count || f < named.members.count {
             let takeDirectory: Bool
             if d == directories.count {
                 takeDirectory = false
-            } else if f == files.members.count {
+            } else if f == named.members.count {
                 takeDirectory = true
             } else {
                 takeDirectory = part.names.withName(part.records[Int(directories[d])].name) { directory in
-                    files.withName(of: files.members[f], in: assets) { file in !NameArena.precedes(file, directory) }
+                    named.withName(of: named.members[f], in: assets) { file in !NameArena.precedes(file, directory) }
                 }
             }
             if takeDirectory {
@@ -270,7 +274,7 @@ struct LibraryListing: Sendable {
         self.order = order
     }
 
-    var count: Int { directories.count + files.members.count }
+    var count: Int { directories.count + named.members.count }
 
     /// One entry of the listing.
     enum Entry {
@@ -285,9 +289,9 @@ struct LibraryListing: Sendable {
     func entry(at index: Int) -> Entry {
         if let order {
             let value = order[index]
-            return value < 0 ? .directory(directories[Int(-1 - value)]) : .file(files.members[Int(value)])
+            return value < 0 ? .directory(directories[Int(-1 - value)]) : .file(named.members[Int(value)])
         }
-        return index < directories.count ? .directory(directories[index]) : .file(files.members[index - directories.count])
+        return index < directories.count ? .directory(directories[index]) : .file(named.members[index - directories.count])
     }
 
     func child(at index: Int) -> ViewNode {
@@ -295,7 +299,8 @@ struct LibraryListing: Sendable {
         case .directory(let directory): return part.node(at: directory)
         case .file(let position):
             let inode = ViewInode.libraryFile(view: files.view, asset: assets[Int(position)].id)
-            return ViewNode(libraryFile: inode, parent: files.inode, name: files.name(of: position, in: assets), asset: position)
+            return ViewNode(
+                libraryFile: inode, parent: files.inode, name: named.withName(of: position, in: assets) { Array($0) }, asset: position)
         }
     }
 }

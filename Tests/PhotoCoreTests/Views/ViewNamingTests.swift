@@ -61,6 +61,8 @@ struct ViewNamingTests {
     @Test func nameStaysWhileAssetStaysEvenWhenAnEarlierOneArrives() {
         let first = LibrarySnapshot(assets: [ViewFixtures.asset("bbbb00000001", "x/IMG.jpg", taken: ViewFixtures.date(2024, 5, 1))])
         let before = ViewFixtures.build(first)
+        // The name was shown (a directory is named on first use; see LibraryNamingTests).
+        #expect(ViewFixtures.names(before, "library/all") == ["IMG.jpg"])
         var second = first
         second.assets.append(ViewFixtures.asset("aaaa00000002", "y/IMG.jpg", taken: ViewFixtures.date(2020, 1, 1)))
         let after = ViewFixtures.build(second, previous: before)

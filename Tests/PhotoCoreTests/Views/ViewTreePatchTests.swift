@@ -161,9 +161,18 @@ struct ViewTreePatchTests {
 
     @Test func aNewFolderWhoseNameAFileHoldsIsLeftToAFullBuild() throws {
         let assets = [ViewFixtures.asset("b1", "f/sub", taken: ViewFixtures.date(2024, 1, 1))]
-        let tree = ViewFixtures.build(LibrarySnapshot(assets: assets))
         let added = ViewFixtures.asset("b2", "f/sub/inner.jpg", taken: ViewFixtures.date(2024, 1, 1))
-        let (newAssets, change) = tree.snapshot.assets(replacing: [added.id]) { _ in [added] }
-        #expect(tree.patching(change, to: LibrarySnapshot(assets: newAssets), filters: EmptyFilterOnlyResolver()) == nil)
+        let unseen = ViewFixtures.build(LibrarySnapshot(assets: assets))
+        let (newAssets, change) = unseen.snapshot.assets(replacing: [added.id]) { _ in [added] }
+        let snapshot = LibrarySnapshot(assets: newAssets)
+        // Nobody saw the file's name: the patch goes ahead and the file is named around the folder.
+        let patched = try #require(unseen.patching(change, to: snapshot, filters: EmptyFilterOnlyResolver()))
+        #expect(ViewFixtures.names(patched.tree, "library/folders/f") == ["sub", "sub~0000"])
+        #expect(
+            ViewFixtures.names(patched.tree, "library/folders/f") == ViewFixtures.names(ViewFixtures.build(snapshot), "library/folders/f"))
+        // Shown, the file's name would have to change: only a build does that.
+        let seen = ViewFixtures.build(LibrarySnapshot(assets: assets))
+        #expect(ViewFixtures.names(seen, "library/folders/f") == ["sub"])
+        #expect(seen.patching(change, to: snapshot, filters: EmptyFilterOnlyResolver()) == nil)
     }
 }

@@ -25,7 +25,7 @@ struct ViewTreeTablesTests {
         let tree = ViewFixtures.build(LibrarySnapshot(assets: assets))
         let views = ["library/all", "library/by-date/2024/01/02", "library/by-camera/Canon", "library/folders/a"]
         let kept = views.compactMap { path -> NameExceptions? in
-            tree.resolve(Array(path.utf8)).flatMap { tree.files.directory(inode: $0.inode)?.exceptions }
+            tree.resolve(Array(path.utf8)).flatMap { tree.files.directory(inode: $0.inode)?.exceptions(in: tree.snapshot.assets) }
         }
         #expect(kept.count == 4)
         // The second asset's name clashes in three views: only its suffix length is stored.
