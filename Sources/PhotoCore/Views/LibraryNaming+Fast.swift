@@ -13,36 +13,64 @@ extension LibraryNaming {
     /// - `ordered`: the members (asset positions) in priority order.
     /// - Returns: per member of `ordered`, its number of id digits (0: its file name).
     static func fastSuffixes(_ ordered: [Int32], reserved: Set<NameKey>, assets: ChunkedArray<Asset>) -> [UInt8]? {
-        var slots = NameSlots(capacity: ordered.count)
-        var digits = [UInt8](repeating: 0, count: ordered.count)
-        var losers: [Int] = []
-        // File names first, in priority order: the first asset with a name keeps it.
-        for (index, position) in ordered.enumerated() {
-            let outcome = spelling(position, digits: 0, assets: assets) { name -> Bool? in
+        let count = ordered.count
+        guard count < 1 << 27 else { return nil }
+        // 1. Files with the same name, found visiting the assets in storage order (in priority
+        //    order each visit missed the cache); each name's bytes are kept once, back to back.
+        let byPosition = ordered.indices.sorted { ordered[$0] < ordered[$1] }
+        var groupOf = [Int32](repeating: 0, count: count)
+        var groupHashes: [Int] = []
+        var bytes: [UInt8] = []
+        var starts: [Int] = [0]
+        var groups = NameSlots(capacity: count)
+        for index in byPosition {
+            let group = assets[Int(ordered[index])].path.withBytes { path -> Int32? in
+                let name = LibraryColumns.lastComponentInPlace(of: path)
                 guard ViewNaming.isSafe(name) else { return nil }
-                if !reserved.isEmpty, reserved.contains(NameKey(Array(name))) { return false }
                 let hash = NameSlots.hash(name)
-                if slots.contains(name, hash: hash, spelling: { spell($0, ordered: ordered, assets: assets, $1) }) { return false }
-                slots.insert(code: NameSlots.code(member: index, digits: 0), hash: hash)
-                return true
+                let found = bytes.withUnsafeBufferPointer { stored in
+                    groups.first(hash: hash) { code in
+                        UnsafeBufferPointer(rebasing: stored[starts[Int(code)]..<starts[Int(code) + 1]]).elementsEqual(name)
+                    }
+                }
+                if let found { return found }
+                let group = Int32(groupHashes.count)
+                groups.insert(code: group, hash: hash)
+                groupHashes.append(hash)
+                bytes.append(contentsOf: name)
+                starts.append(bytes.count)
+                return group
             }
-            // Nil: a name to make safe, which only the general way does.
-            guard let kept = outcome ?? nil else { return nil }
-            if !kept { losers.append(index) }
+            // A name that must be made safe: only the general way does that.
+            guard let group else { return nil }
+            groupOf[index] = group
         }
-        // Then suffixes, in priority order: the shortest free one.
-        for index in losers {
+        // 2. The first file of each name in priority order keeps it, unless a subdirectory has it.
+        var winner = [Int32](repeating: -1, count: groupHashes.count)
+        for group in groupHashes.indices where !reserved.isEmpty {
+            if reserved.contains(NameKey(Array(bytes[starts[group]..<starts[group + 1]]))) { winner[group] = -2 }
+        }
+        for index in 0..<count where winner[Int(groupOf[index])] == -1 { winner[Int(groupOf[index])] = Int32(index) }
+        // 3. The others get the shortest free suffix, in priority order, against every name
+        //    taken so far (a real file may be called like a suffixed name).
+        var taken = NameSlots(capacity: count)
+        for (group, index) in winner.enumerated() where index >= 0 {
+            taken.insert(code: NameSlots.code(member: Int(index), digits: 0), hash: groupHashes[group])
+        }
+        var digits = [UInt8](repeating: 0, count: count)
+        for index in 0..<count where winner[Int(groupOf[index])] != Int32(index) {
             var found = false
             for length in 4...AssetID.length {
-                let outcome = spelling(ordered[index], digits: UInt8(length), assets: assets) { name -> Bool? in
+                let outcome = spelling(ordered[index], digits: UInt8(length), assets: assets) { name -> Bool in
                     if !reserved.isEmpty, reserved.contains(NameKey(Array(name))) { return false }
                     let hash = NameSlots.hash(name)
-                    if slots.contains(name, hash: hash, spelling: { spell($0, ordered: ordered, assets: assets, $1) }) { return false }
-                    slots.insert(code: NameSlots.code(member: index, digits: UInt8(length)), hash: hash)
+                    let clash = taken.first(hash: hash) { code in spell(code, ordered: ordered, assets: assets) { $0.elementsEqual(name) } }
+                    if clash != nil { return false }
+                    taken.insert(code: NameSlots.code(member: index, digits: UInt8(length)), hash: hash)
                     return true
                 }
-                // Nil: longer than 255 bytes.
-                guard let free = outcome ?? nil else { return nil }
+                // Nil: longer than 255 bytes, which only the general way cuts.
+                guard let free = outcome else { return nil }
                 if free {
                     digits[index] = UInt8(length)
                     found = true
@@ -101,9 +129,10 @@ extension LibraryNaming {
     }
 }
 
-/// The names taken so far in one directory being named: an open-addressing table (linear
-/// probing, at most half full) whose slots hold a name's code (member and digits) and 32
-/// bits of its hash, so that a probe spells a stored name only when those bits match.
+/// Names held while one directory is named: an open-addressing table (linear probing, at
+/// most half full) whose slots hold a code standing for a name (a member and a number of
+/// digits, or a group of equal file names) and 32 more bits of its hash, so that a probe
+/// compares with a stored name only when those bits match.
 struct NameSlots {
     private var codes: [Int32]
     private var tags: [UInt32]
@@ -129,15 +158,16 @@ struct NameSlots {
         return hasher.finalize()
     }
 
-    /// Whether a stored name equals `name`; `spelling` compares a stored code's name with it.
-    func contains(_ name: UnsafeBufferPointer<UInt8>, hash: Int, spelling: (Int32, (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool) -> Bool {
+    /// The first stored code with this hash that `matches` accepts (it is asked only about
+    /// codes whose stored hash bits agree).
+    func first(hash: Int, _ matches: (Int32) -> Bool) -> Int32? {
         let tag = UInt32(truncatingIfNeeded: hash >> 32)
         var slot = hash & mask
         while codes[slot] >= 0 {
-            if tags[slot] == tag, spelling(codes[slot], { $0.elementsEqual(name) }) { return true }
+            if tags[slot] == tag, matches(codes[slot]) { return codes[slot] }
             slot = (slot &+ 1) & mask
         }
-        return false
+        return nil
     }
 
     /// Stores a name not stored yet (the table never holds more than its capacity).
