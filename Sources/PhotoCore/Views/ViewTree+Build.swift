@@ -1,4 +1,6 @@
+import Dispatch
 import MediaFormats
+import Synchronization
 
 extension ViewTree {
     /// Computes the tree for `snapshot`.
@@ -135,9 +137,26 @@ struct LibraryPartBuilder {
 
     mutating func build() {
         let assets = snapshot.assets
-        let columns = LibraryColumns(assets)
+        // Two passes over the assets that do not depend on each other, on two cores: which
+        // asset stands for each id (and the date and camera columns), and which folder each
+        // asset is in. Together they are most of a mount of a large library.
+        let results = Mutex<(first: FirstByID?, columns: LibraryColumns?, folders: FolderGroups?)>((nil, nil, nil))
+        DispatchQueue.concurrentPerform(iterations: 2) { task in
+            if task == 0 {
+                let first = FirstByID(assets)
+                let columns = LibraryColumns(assets)
+                results.withLock {
+                    $0.first = first; $0.columns = columns
+                }
+            } else {
+                let folders = FolderGroups(assets)
+                results.withLock { $0.folders = folders }
+            }
+        }
+        let (first, columns, folderGroups) = results.withLock { ($0.first!, $0.columns!, $0.folders!) }
+        firstByID = first.positions
+        let shown = first.shown
         directoryOf = (0..<3).map { _ in ChunkedArray(repeating: -1, count: assets.count) }
-        let shown = chooseFirstByID()
 
         let root = part.add(inode: ViewInode.root, parent: nil, name: [], kind: .directory, scope: .shared, path: [])
         _ = part.add(inode: ViewInode.picker, parent: root, name: Array(".picker".utf8), kind: .picker, scope: .owner, path: nil)
@@ -162,44 +181,7 @@ struct LibraryPartBuilder {
         allIndex = addFiles(shown, to: all, view: .all)
         buildByDate(shown, days: columns.days, under: dates)
         buildByCamera(shown, columns: columns, under: cameras)
-        buildFolders(shown, under: folders)
-    }
-
-    /// Fills `firstByID` (one asset per id: the first by path, so a duplicate can't shadow
-    /// another) and returns the positions it holds, in storage order.
-    private mutating func chooseFirstByID() -> [Int32] {
-        let assets = snapshot.assets
-        firstByID = AssetPositions(capacity: assets.count)
-        // Ids held twice are found first, by sorting the ids as words: every other id is
-        // inserted without a lookup (each lookup reads the assets its probe passes, a cache
-        // miss apiece at a million assets).
-        var ids: [UInt64] = []
-        ids.reserveCapacity(assets.count)
-        for index in 0..<assets.count { ids.append(assets[index].id.number) }
-        ids.sort()
-        var repeated = Set<UInt64>()
-        for index in ids.indices.dropFirst() where ids[index] == ids[index - 1] { repeated.insert(ids[index]) }
-        ids = []
-        var hidden: [Int32] = []
-        for index in 0..<assets.count {
-            let position = Int32(index)
-            guard !repeated.isEmpty, repeated.contains(assets[index].id.number),
-                let held = firstByID.position(of: assets[index].id, in: assets)
-            else {
-                firstByID.insert(position, in: assets)
-                continue
-            }
-            if LibraryNaming.precedes(position, held, view: .folders, in: assets) {
-                firstByID.remove(held, in: assets)
-                firstByID.insert(position, in: assets)
-                hidden.append(held)
-            } else {
-                hidden.append(position)
-            }
-        }
-        guard !hidden.isEmpty else { return (0..<assets.count).map { Int32($0) } }
-        let skipped = Set(hidden)
-        return (0..<assets.count).lazy.map { Int32($0) }.filter { !skipped.contains($0) }
+        buildFolders(folderGroups, hidden: first.hidden, under: folders)
     }
 
     /// Makes `members` (asset positions, in any order) the files of `directory` in `view` and
@@ -260,58 +242,11 @@ struct LibraryPartBuilder {
         }
     }
 
-    /// The assets of `shown` are grouped by the bytes of their folder (hashed in place, no
-    /// copy per asset); each folder's directories are made once, from its sanitized path.
-    private mutating func buildFolders(_ shown: [Int32], under folders: Int32) {
+    /// Makes the `folders` directories of `groups` (every asset's folder), leaving out the
+    /// assets in `hidden` (another asset stands for their id).
+    private mutating func buildFolders(_ groups: FolderGroups, hidden: Set<Int32>, under folders: Int32) {
         let assets = snapshot.assets
-        let folderOf = { (path: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> in
-            var end = path.count
-            while end > 0, path[end - 1] != UInt8(ascii: "/") { end -= 1 }
-            return UnsafeBufferPointer(rebasing: path[..<max(0, end - 1)])
-        }
-        // Per raw folder: one asset in it, its bytes (kept here, back to back: comparing with
-        // the first asset's path instead missed the cache twice per asset) and its members.
-        var table = NodeTable(capacity: 1024)
-        var representatives: [Int32] = []
-        var folderBytes: [UInt8] = []
-        var folderStarts: [Int] = [0]
-        var groupOf = [Int32](repeating: 0, count: shown.count)
-        for (index, position) in shown.enumerated() {
-            groupOf[index] = assets[Int(position)].path.withBytes { path -> Int32 in
-                let folder = folderOf(path)
-                let hash = LibraryDirectory.hash(folder)
-                let found = folderBytes.withUnsafeBufferPointer { bytes in
-                    table.find(hash: hash) { group in
-                        UnsafeBufferPointer(rebasing: bytes[folderStarts[Int(group)]..<folderStarts[Int(group) + 1]]).elementsEqual(folder)
-                    }
-                }
-                if let found { return found }
-                if table.isFull {
-                    folderBytes.withUnsafeBufferPointer { bytes in
-                        table.grow { group in
-                            LibraryDirectory.hash(
-                                UnsafeBufferPointer(rebasing: bytes[folderStarts[Int(group)]..<folderStarts[Int(group) + 1]]))
-                        }
-                    }
-                }
-                let group = Int32(representatives.count)
-                table.insert(group, hash: hash)
-                representatives.append(position)
-                folderBytes.append(contentsOf: folder)
-                folderStarts.append(folderBytes.count)
-                return group
-            }
-        }
-        // Each folder's members, in one array cut by counts (no array per folder to grow).
-        var starts = [Int](repeating: 0, count: representatives.count + 1)
-        for group in groupOf { starts[Int(group) + 1] += 1 }
-        for group in representatives.indices { starts[group + 1] += starts[group] }
-        var grouped = [Int32](repeating: 0, count: shown.count)
-        var next = starts
-        for (index, group) in groupOf.enumerated() {
-            grouped[next[Int(group)]] = shown[index]
-            next[Int(group)] += 1
-        }
+        let (representatives, grouped, starts) = (groups.representatives, groups.members, groups.starts)
         // By sanitized folder path (what decides the directory); folders made in path order.
         var directories: [NameKey: Int32] = [NameKey([]): folders]
         var files: [Int32: [Int32]] = [:]
@@ -319,6 +254,10 @@ struct LibraryPartBuilder {
             LibraryNaming.precedes(representatives[a], representatives[b], view: .folders, in: assets)
         }
         for group in byPath {
+            let all = grouped[starts[group]..<starts[group + 1]]
+            let members = hidden.isEmpty ? Array(all) : all.filter { !hidden.contains($0) }
+            // A folder holding only assets shown from elsewhere is not made.
+            if members.isEmpty { continue }
             let components = assets[Int(representatives[group])].path.components.map(ViewNaming.sanitized)
             var folderPath: [UInt8] = []
             var directory = folders
@@ -331,7 +270,7 @@ struct LibraryPartBuilder {
                     directories[NameKey(folderPath)] = directory
                 }
             }
-            files[directory, default: []] += grouped[starts[group]..<starts[group + 1]]
+            files[directory, default: []] += members
         }
         for directory in directories.values.sorted() {
             let sorted = Self.sortedByName(part.records[Int(directory)].children, in: part)
@@ -393,4 +332,115 @@ extension ViewTree {
 struct CameraKey: Hashable {
     var make: String?
     var model: String?
+}
+
+/// Which asset stands for each id in the library views: the first by path, so a duplicate
+/// can't shadow another.
+struct FirstByID: Sendable {
+    /// Per id, the position of the asset shown for it.
+    let positions: AssetPositions
+    /// The positions held, in storage order.
+    let shown: [Int32]
+    /// The positions of assets another asset stands for.
+    let hidden: Set<Int32>
+
+    init(_ assets: ChunkedArray<Asset>) {
+        var positions = AssetPositions(capacity: assets.count)
+        // Ids held twice are found first, by sorting the ids as words: every other id is
+        // inserted without a lookup (each lookup reads the assets its probe passes, a cache
+        // miss apiece at a million assets).
+        var ids: [UInt64] = []
+        ids.reserveCapacity(assets.count)
+        for index in 0..<assets.count { ids.append(assets[index].id.number) }
+        ids.sort()
+        var repeated = Set<UInt64>()
+        for index in ids.indices.dropFirst() where ids[index] == ids[index - 1] { repeated.insert(ids[index]) }
+        ids = []
+        var hidden = Set<Int32>()
+        for index in 0..<assets.count {
+            let position = Int32(index)
+            guard !repeated.isEmpty, repeated.contains(assets[index].id.number),
+                let held = positions.position(of: assets[index].id, in: assets)
+            else {
+                positions.insert(position, in: assets)
+                continue
+            }
+            if LibraryNaming.precedes(position, held, view: .folders, in: assets) {
+                positions.remove(held, in: assets)
+                positions.insert(position, in: assets)
+                hidden.insert(held)
+            } else {
+                hidden.insert(position)
+            }
+        }
+        self.positions = positions
+        self.hidden = hidden
+        shown =
+            hidden.isEmpty
+            ? (0..<assets.count).map { Int32($0) } : (0..<assets.count).lazy.map { Int32($0) }.filter { !hidden.contains($0) }
+    }
+}
+
+/// Every asset's folder: the assets grouped by the bytes of their folder path (hashed in
+/// place, no copy per asset), each group's members back to back.
+struct FolderGroups: Sendable {
+    /// Per group, one asset in it (whose path names the folder).
+    let representatives: [Int32]
+    /// The members of group `g` are `members[starts[g]..<starts[g + 1]]`, in storage order.
+    let members: [Int32]
+    let starts: [Int]
+
+    init(_ assets: ChunkedArray<Asset>) {
+        let folderOf = { (path: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> in
+            var end = path.count
+            while end > 0, path[end - 1] != UInt8(ascii: "/") { end -= 1 }
+            return UnsafeBufferPointer(rebasing: path[..<max(0, end - 1)])
+        }
+        // Per raw folder: one asset in it and its bytes (kept here, back to back: comparing
+        // with the first asset's path instead missed the cache twice per asset).
+        var table = NodeTable(capacity: 1024)
+        var representatives: [Int32] = []
+        var folderBytes: [UInt8] = []
+        var folderStarts: [Int] = [0]
+        var groupOf = [Int32](repeating: 0, count: assets.count)
+        for index in 0..<assets.count {
+            groupOf[index] = assets[index].path.withBytes { path -> Int32 in
+                let folder = folderOf(path)
+                let hash = LibraryDirectory.hash(folder)
+                let found = folderBytes.withUnsafeBufferPointer { bytes in
+                    table.find(hash: hash) { group in
+                        UnsafeBufferPointer(rebasing: bytes[folderStarts[Int(group)]..<folderStarts[Int(group) + 1]]).elementsEqual(folder)
+                    }
+                }
+                if let found { return found }
+                if table.isFull {
+                    folderBytes.withUnsafeBufferPointer { bytes in
+                        table.grow { group in
+                            LibraryDirectory.hash(
+                                UnsafeBufferPointer(rebasing: bytes[folderStarts[Int(group)]..<folderStarts[Int(group) + 1]]))
+                        }
+                    }
+                }
+                let group = Int32(representatives.count)
+                table.insert(group, hash: hash)
+                representatives.append(Int32(index))
+                folderBytes.append(contentsOf: folder)
+                folderStarts.append(folderBytes.count)
+                return group
+            }
+        }
+        // Each folder's members, in one array cut by counts (no array per folder to grow).
+        var starts = [Int](repeating: 0, count: representatives.count + 1)
+        for group in groupOf { starts[Int(group) + 1] += 1 }
+        for group in representatives.indices { starts[group + 1] += starts[group] }
+        var members = [Int32](repeating: 0, count: assets.count)
+        var next = starts
+        for (index, group) in groupOf.enumerated() {
+            members[next[Int(group)]] = Int32(index)
+            next[Int(group)] += 1
+        }
+        self.representatives = representatives
+        self.members = members
+        self.starts = starts
+    }
 }
