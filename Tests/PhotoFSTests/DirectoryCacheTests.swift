@@ -28,6 +28,19 @@ struct DirectoryCacheTests {
         #expect(withoutOpen, "the kernel offered no-opendir and the mount took it")
     }
 
+    /// Root only: `allow_other` needs it (or `user_allow_other`).
+    @Test(.enabled(if: getuid() == 0)) func aMountOthersMayEnterKeepsOpendir() throws {
+        let library = TestLibrary()
+        let a = try library.add(Array("a.jpg".utf8), [1])
+        let apps = [App(name: "e", locationPolicy: .keep)]
+        let mount = try InProcessMount(library: library, snapshot: library.snapshot(apps: apps, grants: ["e": [a.id]]), allowOther: true)
+        defer { mount.finish() }
+        #expect(try ByteFiles.list(mount.path("apps")) == [Array("e".utf8)])
+        #expect(try ByteFiles.list(mount.path("apps/e")) == [Array("a.jpg".utf8)])
+        let withoutOpen = mount.fileSystem.directoriesWithoutOpen.load(ordering: .relaxed)
+        #expect(!withoutOpen, "a mount other users may enter must answer OPENDIR: its root and apps/ differ by caller")
+    }
+
     @Test func aCachedFolderShowsLiveAddsAndDeletes() throws {
         let library = TestLibrary()
         for name in ["a", "b", "c"] { try library.add(Array("f/\(name).jpg".utf8), [1]) }
