@@ -12,8 +12,9 @@ enum FuseOperations {
         ops.`init` = { userdata, connection in
             guard let connection else { return }
             let fileSystem = userdata.map { Unmanaged<PhotoFileSystem>.fromOpaque($0).takeUnretainedValue() }
-            let withoutOpen = FuseOperations.negotiate(
-                &connection.pointee, othersMayEnter: fileSystem?.configuration.othersMayEnter ?? true)
+            let othersMayEnter =
+                fileSystem.map { $0.configuration.othersMayEnter || $0.optionsLetOthersIn.load(ordering: .relaxed) } ?? true
+            let withoutOpen = FuseOperations.negotiate(&connection.pointee, othersMayEnter: othersMayEnter)
             if let fileSystem {
                 fileSystem.directoriesWithoutOpen.store(withoutOpen, ordering: .relaxed)
                 // libfuse derives max_pages from max_write: ceil(max_write / page size).

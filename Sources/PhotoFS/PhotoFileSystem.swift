@@ -28,6 +28,9 @@ public final class PhotoFileSystem: Sendable {
     /// Whether the kernel reads directories without OPENDIR (negotiated at INIT, see
     /// `FuseOperations.negotiate`): then READDIR pages through the current views.
     let directoriesWithoutOpen = Atomic<Bool>(false)
+    /// Whether the mount options let other users in (`allow_other`, `allow_root`), set by
+    /// `FuseMount` before the session starts: like `othersMayEnter`, it keeps OPENDIR.
+    let optionsLetOthersIn = Atomic<Bool>(false)
 
     /// Opens the library; redacted views read their plans from `plans`. `invalidator`, when
     /// given, is the one the views' owner also sends library changes through (made before

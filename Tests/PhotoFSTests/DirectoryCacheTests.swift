@@ -28,12 +28,16 @@ struct DirectoryCacheTests {
         #expect(withoutOpen, "the kernel offered no-opendir and the mount took it")
     }
 
-    /// Root only: `allow_other` needs it (or `user_allow_other`).
-    @Test(.enabled(if: getuid() == 0)) func aMountOthersMayEnterKeepsOpendir() throws {
+    /// Root only: `allow_other` needs it (or `user_allow_other`). Also when only the mount
+    /// options say so (an embedder that left `othersMayEnter` unset).
+    @Test(.enabled(if: getuid() == 0), arguments: [true, false])
+    func aMountOthersMayEnterKeepsOpendir(configurationKnows: Bool) throws {
         let library = TestLibrary()
         let a = try library.add(Array("a.jpg".utf8), [1])
         let apps = [App(name: "e", locationPolicy: .keep)]
-        let mount = try InProcessMount(library: library, snapshot: library.snapshot(apps: apps, grants: ["e": [a.id]]), allowOther: true)
+        let mount = try InProcessMount(
+            library: library, snapshot: library.snapshot(apps: apps, grants: ["e": [a.id]]), allowOther: true,
+            configurationKnows: configurationKnows)
         defer { mount.finish() }
         #expect(try ByteFiles.list(mount.path("apps")) == [Array("e".utf8)])
         #expect(try ByteFiles.list(mount.path("apps/e")) == [Array("a.jpg".utf8)])

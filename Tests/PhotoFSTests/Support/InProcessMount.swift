@@ -17,13 +17,15 @@ final class InProcessMount: @unchecked Sendable {
 
     init(
         library: TestLibrary, snapshot: LibrarySnapshot, control: (any ControlHandling)? = nil,
-        filters: some AppFilterResolving = FilterLanguageResolver(), allowOther: Bool = false
+        filters: some AppFilterResolving = FilterLanguageResolver(), allowOther: Bool = false,
+        configurationKnows: Bool = true
     ) throws {
         mountpoint = Array(temporaryDirectory("photofs-mnt").utf8)
         var configuration = FileSystemConfiguration(
             libraryPath: library.root, ownerUID: getuid(), ownerGID: getgid(), maxThreads: 8,
             log: { FileHandle.standardError.write(("photofs (test): " + $0 + "\n").data(using: .utf8)!) })
-        configuration.othersMayEnter = allowOther
+        // `configurationKnows` false: only the mount options say that others may enter.
+        configuration.othersMayEnter = allowOther && configurationKnows
         views = (control as? MemoryPicker)?.views ?? MemoryViews(snapshot, filters: filters)
         fileSystem = try PhotoFileSystem(configuration: configuration, views: views, plans: library.plans, control: control)
         mount = try FuseMount(
