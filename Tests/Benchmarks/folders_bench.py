@@ -11,9 +11,18 @@ ROUNDS = int(os.environ.get("ROUNDS", "5"))
 
 
 def timed(path):
-    start = time.perf_counter()
-    out = subprocess.run(["find", path, "-printf", "%s\n"], stdout=subprocess.PIPE, check=True).stdout
-    return time.perf_counter() - start, out.count(b"\n")
+    """Wall seconds, CPU seconds (user + system: what the walk cost, less disturbed by other
+    work on the machine than the wall time) and the entries printed."""
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(["find", path, "-printf", "%s\n"], stdout=out)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            raise SystemExit("folders-bench: find %s failed" % path)
+        out.seek(0)
+        return wall, usage.ru_utime + usage.ru_stime, out.read().count(b"\n")
 
 
 def main():
@@ -33,26 +42,31 @@ def main():
             timed(path)
             timed(path)
         times = {name: [] for name, _ in targets}
+        cpu = {name: [] for name, _ in targets}
         counts = {}
         for r in range(ROUNDS):
             shift = r % len(targets)
             for name, path in targets[shift:] + targets[:shift]:
-                seconds, counts[name] = timed(path)
+                seconds, used, counts[name] = timed(path)
                 times[name].append(seconds)
+                cpu[name].append(used)
     finally:
         for proc, mnt in mounted:
             subprocess.run(["fusermount3", "-u", mnt])
             proc.wait(timeout=120)
             os.rmdir(mnt)
     direct = statistics.median(times["direct"])
+    direct_cpu = statistics.median(cpu["direct"])
     print("### Warm `find -printf %%s` of %s: %s, %d rounds, load %s" % (
         VIEW, LIB, ROUNDS, " ".join(open("/proc/loadavg").read().split()[:3])))
     print()
-    print("| target | entries | median (s) | direct ÷ target | rounds (s) |")
-    print("|---|---:|---:|---:|---|")
+    print("| target | entries | wall, median (s) | direct ÷ target, wall | find's CPU, median (s) | direct ÷ target, CPU | wall per round (s) |")
+    print("|---|---:|---:|---:|---:|---:|---|")
     for name, values in times.items():
         median = statistics.median(values)
-        print("| %s | %d | %.3f | %.2f× | %s |" % (name, counts[name], median, direct / median, " ".join("%.3f" % v for v in values)))
+        used = statistics.median(cpu[name])
+        print("| %s | %d | %.3f | %.2f× | %.3f | %.2f× | %s |" % (
+            name, counts[name], median, direct / median, used, direct_cpu / used, " ".join("%.3f" % v for v in values)))
 
 
 if __name__ == "__main__":
