@@ -48,6 +48,8 @@ public final class FuseMount: @unchecked Sendable {
         if debug { argv.append("-d") }
         let arguments = argv.map { strdup($0) } + [nil]
         self.arguments = arguments
+        // Read at INIT with the configuration: either one letting others in keeps OPENDIR.
+        fileSystem.optionsLetOthersIn.store(Self.othersMayEnter(options), ordering: .relaxed)
         var ops = FuseOperations.table()
         let userdata = Unmanaged.passUnretained(fileSystem).toOpaque()
         var argvCopy = arguments

@@ -11,10 +11,13 @@ enum FuseOperations {
         var ops = fuse_lowlevel_ops()
         ops.`init` = { userdata, connection in
             guard let connection else { return }
-            FuseOperations.negotiate(&connection.pointee)
-            if let userdata {
+            let fileSystem = userdata.map { Unmanaged<PhotoFileSystem>.fromOpaque($0).takeUnretainedValue() }
+            let othersMayEnter =
+                fileSystem.map { $0.configuration.othersMayEnter || $0.optionsLetOthersIn.load(ordering: .relaxed) } ?? true
+            let withoutOpen = FuseOperations.negotiate(&connection.pointee, othersMayEnter: othersMayEnter)
+            if let fileSystem {
+                fileSystem.directoriesWithoutOpen.store(withoutOpen, ordering: .relaxed)
                 // libfuse derives max_pages from max_write: ceil(max_write / page size).
-                let fileSystem = Unmanaged<PhotoFileSystem>.fromOpaque(userdata).takeUnretainedValue()
                 let maxWrite = Int(connection.pointee.max_write)
                 fileSystem.controlFile.maxWrite.store(maxWrite, ordering: .relaxed)
                 fileSystem.controlFile.maxWritePages.store((maxWrite - 1) / Int(getpagesize()) + 1, ordering: .relaxed)
@@ -111,13 +114,20 @@ enum FuseOperations {
     /// pushed explicitly. No atomic O_TRUNC: without OPEN, the kernel would truncate its
     /// cached size of an asset by itself; a SETATTR instead lets the daemon refuse it. No
     /// splice (reads go through the per-thread buffer to be patched).
-    static func negotiate(_ connection: inout fuse_conn_info) {
+    ///
+    /// No-opendir support only when no other user may enter (`othersMayEnter` false): then
+    /// OPENDIR answers ENOSYS and the kernel caches every listing for every caller, which
+    /// is safe only when every caller is the owner (see `Directory.swift`). Returns whether
+    /// it was negotiated.
+    static func negotiate(_ connection: inout fuse_conn_info, othersMayEnter: Bool) -> Bool {
         let capable = connection.capable
         var want = connection.want
-        for flag in [
+        var flags = [
             FUSE_CAP_READDIRPLUS, FUSE_CAP_READDIRPLUS_AUTO, FUSE_CAP_ASYNC_READ, FUSE_CAP_PARALLEL_DIROPS, FUSE_CAP_NO_OPEN_SUPPORT,
             FUSE_CAP_AUTO_INVAL_DATA,
-        ] {
+        ]
+        if !othersMayEnter { flags.append(FUSE_CAP_NO_OPENDIR_SUPPORT) }
+        for flag in flags {
             if capable & UInt32(flag) != 0 { want |= UInt32(flag) }
         }
         // READDIRPLUS "auto": the kernel asks for entries with attributes for a listing's
@@ -130,10 +140,12 @@ enum FuseOperations {
         ] {
             want &= ~UInt32(flag)
         }
+        if othersMayEnter { want &= ~UInt32(FUSE_CAP_NO_OPENDIR_SUPPORT) }
         connection.want = want
         connection.time_gran = 1
         // Stated rather than left to libfuse's default, so `.picker` knows where the
         // kernel splits a write (see `Control.swift`): 1 MiB, libfuse's largest buffer.
         connection.max_write = 1 << 20
+        return want & UInt32(FUSE_CAP_NO_OPENDIR_SUPPORT) != 0
     }
 }

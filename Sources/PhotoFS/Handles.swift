@@ -4,7 +4,8 @@ import Synchronization
 
 /// What a FUSE file handle (`fi->fh`) points at: a retained object made at opendir and
 /// released at releasedir. Regular files have no handles (the mount answers OPEN with
-/// ENOSYS, see `Read.swift`).
+/// ENOSYS, see `Read.swift`), nor do the directories of a mount no other user may enter
+/// (OPENDIR answers ENOSYS there, see `Directory.swift`).
 final class Handle: Sendable {
     enum Kind: Sendable {
         case directory(OpenDirectory)

@@ -13,8 +13,13 @@ import Synchronization
 ///
 /// Made before the file system by a daemon whose library watcher must send changes
 /// through it (the watcher starts before the views exist); attached once mounted.
+///
+/// Every change also drops the listings the daemon keeps for READDIR without an open
+/// handle (`DirectoryListings`): each change of the views comes through here.
 public final class Invalidator: Sendable {
     private let queue = DispatchQueue(label: "photofs.invalidate")
+    /// The listings READDIR keeps between the pages of a directory.
+    let listings = DirectoryListings()
     private let session = Mutex<SessionPointer?>(nil)
     private let log: @Sendable (String) -> Void
 
@@ -36,6 +41,7 @@ public final class Invalidator: Sendable {
 
     /// Queues the notifications for `changes`; waits up to `wait` seconds for them to be sent.
     public func submit(_ changes: ViewTreeChanges, wait: Double) {
+        listings.dropAll()
         let done = DispatchSemaphore(value: 0)
         queue.async { [self] in
             send(changes)

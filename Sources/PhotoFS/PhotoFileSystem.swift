@@ -25,6 +25,12 @@ public final class PhotoFileSystem: Sendable {
     let requests: RequestFiles
     /// Directory times: when the daemon started.
     let startTime: timespec
+    /// Whether the kernel reads directories without OPENDIR (negotiated at INIT, see
+    /// `FuseOperations.negotiate`): then READDIR pages through the current views.
+    let directoriesWithoutOpen = Atomic<Bool>(false)
+    /// Whether the mount options let other users in (`allow_other`, `allow_root`), set by
+    /// `FuseMount` before the session starts: like `othersMayEnter`, it keeps OPENDIR.
+    let optionsLetOthersIn = Atomic<Bool>(false)
 
     /// Opens the library; redacted views read their plans from `plans`. `invalidator`, when
     /// given, is the one the views' owner also sends library changes through (made before
@@ -61,7 +67,11 @@ public final class PhotoFileSystem: Sendable {
     /// touched. Waits up to `wait` seconds for the kernel to acknowledge, so that a
     /// successful `.picker` write returns only once a revoked file is gone.
     public func forget(_ changes: ViewTreeChanges, wait: Double = 2) {
-        if !changes.isEmpty { invalidator.submit(changes, wait: wait) }
+        if changes.isEmpty {
+            invalidator.listings.dropAll()
+        } else {
+            invalidator.submit(changes, wait: wait)
+        }
         prepareRepresentations()
     }
 }

@@ -165,6 +165,9 @@ struct DaemonMountTests {
         let folders = Array((mountpoint + "/library/folders/").utf8)
         let all = Array((mountpoint + "/library/all").utf8)
         let before = try ByteFiles.list(all).count
+        // Listed twice: on this private mount the kernel keeps every listing it read.
+        let inFolder = try ByteFiles.list(folders).count
+        #expect(try ByteFiles.list(folders).count == inFolder)
 
         // Add: a new photo appears in all/ and folders/.
         let added = try ByteFiles.read(Array((extra + "/").utf8) + spare[0])
@@ -173,6 +176,8 @@ struct DaemonMountTests {
         // asynchronously, so all/ may lag folders/ by a moment).
         #expect(Self.within(2) { (try? ByteFiles.read(folders + "new photo.jpg")) == added } != nil)
         #expect(Self.within(2) { (try? ByteFiles.list(all).count) == before + 1 } != nil)
+        #expect(Self.within(2) { (try? ByteFiles.list(folders))?.contains(Array("new photo.jpg".utf8)) == true } != nil)
+        #expect(try ByteFiles.list(folders).count == inFolder + 1)
 
         // Modify in place: new bytes and size, never the old ones after that.
         let stat0 = try ByteFiles.stat(folders + "new photo.jpg")
@@ -193,6 +198,7 @@ struct DaemonMountTests {
         // Delete: gone from every view.
         #expect(unlink(library + "/renamed.jpg") == 0)
         #expect(Self.within(2) { (try? ByteFiles.list(all).count) == before } != nil)
+        #expect(Self.within(2) { (try? ByteFiles.list(folders).count) == inFolder } != nil)
         #expect(throws: ByteFiles.Failure(errno: ENOENT)) { try ByteFiles.stat(folders + "renamed.jpg") }
         #expect(daemon.unmount() == 0)
     }

@@ -178,8 +178,13 @@ public final class LibraryState: ViewSource {
             new = ViewTree.build(snapshot: snapshot, previous: old, filters: filters)
             changes = old.changes(to: new)
         }
-        new.recordListingChanges(changes, at: Self.now())
         published.withLock { $0 = new }
+        // Times move after the tree is published: a kernel that saw a directory's new time
+        // then reads its listing from this tree, and a listing it cached under the old time
+        // is dropped once the time moves. The other order would let it cache the replaced
+        // tree's listing under the new time, where it stays (an empty one even past the
+        // invalidation, which finds no page to drop).
+        new.recordListingChanges(changes, at: Self.now())
         return changes
     }
 

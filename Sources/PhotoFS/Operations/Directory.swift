@@ -4,21 +4,36 @@ import PhotoCore
 
 /// OPENDIR, READDIR, READDIRPLUS, RELEASEDIR.
 ///
-/// A readdir cookie is the position after an entry in the listing the directory was
-/// opened on (see `OpenDirectory`), so it stays valid for the whole open. Listings of
-/// directories whose content does not depend on the caller are cached by the kernel
-/// (`cache_readdir` + `keep_cache`) until a snapshot change invalidates them; the root and
-/// `apps/` list only what the caller may see, so they are never cached.
+/// A private mount (no other user may enter, so every caller is the owner) answers OPENDIR
+/// with ENOSYS (`FUSE_CAP_NO_OPENDIR_SUPPORT`): the kernel then opens every directory by
+/// itself, never sends OPENDIR or RELEASEDIR again, and caches every listing it reads
+/// (its no-open default is `FOPEN_KEEP_CACHE | FOPEN_CACHE_DIR`), so a repeated walk of
+/// thousands of folders costs no round trip per folder. There is no handle then: a
+/// READDIR cookie is the position after an entry in the current views' listing of the
+/// directory (kept between pages by `DirectoryListings` while the views list it from the
+/// same nodes), and a change between two pages of one listing may make it skip or repeat
+/// names, never loop (cookies only grow). A change drops the kernel's cached listing
+/// (`Invalidator`: its pages go, and its attributes, so the next listing from the start
+/// asks GETATTR and a changed directory time resets even a cached empty listing).
+///
+/// When other users may enter, the root and `apps/` list only what the caller may see, so
+/// the kernel must not cache them for everybody: OPENDIR is answered and decides per open.
+/// Then a cookie is the position after an entry in the listing the directory was opened on
+/// (see `OpenDirectory`), so it stays valid for the whole open. Listings of directories
+/// whose content does not depend on the caller are cached by the kernel (`cache_readdir`
+/// + `keep_cache`) until a snapshot change invalidates them; the root and `apps/` are
+/// never cached.
 extension PhotoFileSystem {
     func opendir(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>?) {
         respond(request, "opendir", info: info) { () throws(ViewLayerError) -> Reply in
+            // Once: the kernel opens every later directory without asking.
+            if directoriesWithoutOpen.load(ordering: .relaxed) { throw .notImplemented }
             let tree = self.tree
             let caller = try caller(of: request, in: tree)
             let (node, listing) = try layer.openDirectory(inode, caller: caller, in: tree)
-            // An empty listing is never put in the kernel's readdir cache: the kernel answers
-            // EOF from an empty cache before it notices its pages were invalidated, so an app
-            // view cached empty would stay empty after a select (only a directory mtime
-            // change resets it, and directory times are constant here).
+            // An empty listing is never put in the kernel's readdir cache here: the kernel
+            // answers EOF from an empty cache before it notices its pages were invalidated,
+            // and only a new directory time makes it ask again (see the type's comment).
             let cacheable = node.scope != .shared && (listing?.count ?? 0) > 0
             let handle = Handle(.directory(OpenDirectory(listing: listing, inode: inode, caller: caller)))
             return .open(handle, keepCache: cacheable, directIO: false, cacheReaddir: cacheable)
@@ -29,19 +44,38 @@ extension PhotoFileSystem {
         _ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?, plus: Bool
     ) {
         respond(request, "readdir") { () throws(ViewLayerError) -> Reply in
-            guard let number = info?.pointee.fh, let handle = Handle.borrow(number), case .directory(let directory) = handle.kind else {
-                throw .unexpected("readdir without an open directory")
-            }
             guard offset >= 0 else { throw .invalidArgument }
-            let current = self.tree
-            let listing = directory.listing(at: offset, current: current)
+            let current: ViewTree
+            let listing: ViewListing?
+            let caller: ViewCaller
+            // Whether the listing reads the current views' own nodes.
+            let unchanged: Bool
+            if let number = info?.pointee.fh, let handle = Handle.borrow(number), case .directory(let directory) = handle.kind {
+                current = self.tree
+                listing = directory.listing(at: offset, current: current)
+                caller = directory.caller
+                unchanged = listing?.readsSameNodes(as: current, of: inode) ?? false
+            } else {
+                guard directoriesWithoutOpen.load(ordering: .relaxed) else { throw .unexpected("readdir without an open directory") }
+                // Read before the views: a listing made from views a change replaced is not kept.
+                let epoch = invalidator.listings.epoch
+                current = self.tree
+                caller = try self.caller(of: request, in: current)
+                // The owner sees every node; anyone else only what the views show them.
+                if caller != .owner {
+                    let node = try layer.visibleNode(inode, in: current, to: caller)
+                    guard node.isDirectory else { throw .notDirectory }
+                }
+                guard let made = invalidator.listings.listing(of: inode, in: current, epoch: epoch) else { throw .notFound }
+                listing = made
+                unchanged = true
+            }
             let buffer = buffers.buffer(atLeast: size)
             let capacity = min(size, buffer.count)
             var used = 0
             // The owner sees every node, and a listing that reads the current views' own
             // nodes needs no second look at each: names, inodes and types are read in place.
-            let unchanged = listing?.readsSameNodes(as: current, of: directory.inode) ?? false
-            if !plus, directory.caller == .owner, unchanged, let listing {
+            if !plus, caller == .owner, unchanged, let listing {
                 var next = offset + 1
                 listing.forEachEntry(from: offset) { inode, name, kind in
                     // A pattern, not `==`: the derived equality of the kind costs a call per name.
@@ -59,11 +93,11 @@ extension PhotoFileSystem {
             // current views, with current attributes (for the owner reading unchanged nodes,
             // straight from the listing).
             let page: ((ViewNode, Int) -> Bool) -> Void = { add in
-                if directory.caller == .owner, unchanged, let listing {
+                if caller == .owner, unchanged, let listing {
                     var position = offset
                     while let child = listing.child(at: position), add(child, position + 1) { position += 1 }
                 } else {
-                    self.layer.page(listing, from: offset, caller: directory.caller, current: current, add)
+                    self.layer.page(listing, from: offset, caller: caller, current: current, add)
                 }
             }
             page { child, position in

@@ -17,17 +17,20 @@ final class InProcessMount: @unchecked Sendable {
 
     init(
         library: TestLibrary, snapshot: LibrarySnapshot, control: (any ControlHandling)? = nil,
-        filters: some AppFilterResolving = FilterLanguageResolver()
+        filters: some AppFilterResolving = FilterLanguageResolver(), allowOther: Bool = false,
+        configurationKnows: Bool = true
     ) throws {
         mountpoint = Array(temporaryDirectory("photofs-mnt").utf8)
-        let configuration = FileSystemConfiguration(
+        var configuration = FileSystemConfiguration(
             libraryPath: library.root, ownerUID: getuid(), ownerGID: getgid(), maxThreads: 8,
             log: { FileHandle.standardError.write(("photofs (test): " + $0 + "\n").data(using: .utf8)!) })
+        // `configurationKnows` false: only the mount options say that others may enter.
+        configuration.othersMayEnter = allowOther && configurationKnows
         views = (control as? MemoryPicker)?.views ?? MemoryViews(snapshot, filters: filters)
         fileSystem = try PhotoFileSystem(configuration: configuration, views: views, plans: library.plans, control: control)
         mount = try FuseMount(
             fileSystem: fileSystem, mountpoint: String(decoding: mountpoint, as: UTF8.self),
-            options: ["fsname=photofs-test", "subtype=photofs"])
+            options: ["fsname=photofs-test", "subtype=photofs"] + (allowOther ? ["allow_other", "default_permissions"] : []))
         let thread = Thread { [mount, ended] in
             _ = try? mount.run()
             ended.signal()
