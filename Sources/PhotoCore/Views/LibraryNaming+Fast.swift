@@ -17,8 +17,12 @@ extension LibraryNaming {
         guard count < 1 << 27 else { return nil }
         // 1. Files with the same name, found visiting the assets in storage order (in priority
         //    order each visit missed the cache); each name's bytes are kept once, back to back.
-        let byPosition = ordered.indices.sorted { ordered[$0] < ordered[$1] }
+        let byPosition = storageOrder(ordered)
         var groupOf = [Int32](repeating: 0, count: count)
+        // Each file's shortest suffixed name's hash, made on the same visit: most files that
+        // lose their name take it, and then need no second read of their path.
+        var suffixHashes = [Int](repeating: 0, count: count)
+        var suffixFits = [Bool](repeating: true, count: count)
         var groupHashes: [Int] = []
         var bytes: [UInt8] = []
         var starts: [Int] = [0]
@@ -44,6 +48,12 @@ extension LibraryNaming {
             // A name that must be made safe: only the general way does that.
             guard let group else { return nil }
             groupOf[index] = group
+            // Nil: too long for a suffix (settled below if the file needs one).
+            if let hash = spelling(ordered[index], digits: 4, assets: assets, NameSlots.hash) {
+                suffixHashes[index] = hash
+            } else {
+                suffixFits[index] = false
+            }
         }
         // 2. The first file of each name in priority order keeps it, unless a subdirectory has it.
         var winner = [Int32](repeating: -1, count: groupHashes.count)
@@ -59,6 +69,12 @@ extension LibraryNaming {
         }
         var digits = [UInt8](repeating: 0, count: count)
         for index in 0..<count where winner[Int(groupOf[index])] != Int32(index) {
+            // The shortest suffix, free unless a stored name shares its hash bits.
+            if reserved.isEmpty, suffixFits[index], taken.first(hash: suffixHashes[index], { _ in true }) == nil {
+                taken.insert(code: NameSlots.code(member: index, digits: 4), hash: suffixHashes[index])
+                digits[index] = 4
+                continue
+            }
             var found = false
             for length in 4...AssetID.length {
                 let outcome = spelling(ordered[index], digits: UInt8(length), assets: assets) { name -> Bool in
@@ -81,6 +97,17 @@ extension LibraryNaming {
             if !found { return nil }
         }
         return digits
+    }
+
+    /// The indices of `ordered` (asset positions) in storage order: the assets are then read
+    /// front to back.
+    private static func storageOrder(_ ordered: [Int32]) -> [Int] {
+        let end = Int(ordered.max() ?? -1) + 1
+        // Most directories' positions are dense enough to be placed without sorting.
+        guard end <= ordered.count * 4 else { return ordered.indices.sorted { ordered[$0] < ordered[$1] } }
+        var slot = [Int32](repeating: -1, count: end)
+        for (index, position) in ordered.enumerated() { slot[Int(position)] = Int32(index) }
+        return slot.compactMap { $0 < 0 ? nil : Int($0) }
     }
 
     /// Calls `body` with the name `code` stands for (member and digits, see `NameSlots.code`).
