@@ -1,8 +1,8 @@
-// The one connection to one SQLite file. Supports: WAL journal, foreign keys, a busy
-// timeout, typed statements, nested-free transactions with rollback on throw, and a
-// per-transaction durability choice. Does not support: several threads at once (the
-// owner serialises access, see `Catalog`), savepoints, or in-memory databases shared
-// between connections.
+// One connection to one SQLite file: the catalog's own, or a reader beside it
+// (`openReader`). Supports: WAL journal, foreign keys, a busy timeout, typed statements,
+// nested-free transactions with rollback on throw, and a per-transaction durability
+// choice. Does not support: several threads at once (the owner serialises access, see
+// `Catalog`), savepoints, or in-memory databases shared between connections.
 import CSQLite
 
 /// How hard a transaction's commit is pushed to the disk.

@@ -44,10 +44,8 @@ private struct ShortText: Equatable, Sendable {
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count <= 16 else { return nil }
         count = bytes.count
-        for index in bytes.indices {
-            let byte = UInt64(bytes[index])
-            if index < 8 { low |= byte << (8 * UInt64(index)) } else { high |= byte << (8 * UInt64(index - 8)) }
-        }
+        for index in 0..<min(count, 8) { low |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        for index in min(count, 8)..<count { high |= UInt64(bytes[index]) << (8 * UInt64(index - 8)) }
     }
 
     init?(_ text: String) {
