@@ -29,13 +29,15 @@ extension Catalog {
     ) {
         try connection.withLock { (c: inout Connection) throws(CatalogError) -> (LibrarySnapshot, LibraryChange?) in
             try c.db.execute("BEGIN")
+            var inTransaction = true
+            defer { if inTransaction { try? c.db.execute("COMMIT") } }
             let version = try c.db.scalarInt("PRAGMA data_version")
             guard version == c.assetsDataVersion, changed.count <= max(1_000, previous.assets.count / 8) else {
                 // A full read starts its own read transaction (see `readAll`).
                 try c.db.execute("COMMIT")
+                inTransaction = false
                 return (try Self.readAll(&c, reusing: previous.assets), nil)
             }
-            defer { try? c.db.execute("COMMIT") }
             let db = c.db
             let (assets, change) = try previous.assets(replacing: changed) { id throws(CatalogError) in
                 try AssetRows.records(in: db, where: "id = ?1", plans: false) { s throws(CatalogError) in try s.bind(1, id.rawValue) }.map(
