@@ -149,6 +149,27 @@ struct SplitSnapshotTests {
         }
     }
 
+    /// A catalog opened for reading only (or as immutable, on a read-only file system) gets
+    /// a reader opened the same way, and the two read what it reads alone.
+    @Test(arguments: [Database.ReadOnlyMode.readOnly, .immutable])
+    func aReadOnlyCatalogIsReadInPartsToo(mode: Database.ReadOnlyMode) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.string + "/c.sqlite"
+        try Catalog.open(at: path).upsert(Self.records(count: 9_000))
+        let db = try Database(path: path, readOnly: mode)
+        let readers = SnapshotReaders(beside: db, count: 1)
+        try db.execute("BEGIN")
+        defer { try? db.execute("COMMIT") }
+        _ = try db.scalarInt("PRAGMA data_version")
+        let joined = readers.join()
+        #expect(joined.count == 1)
+        let split = try AssetRows.all(in: db, readers: joined)
+        let alone = try AssetRows.all(in: db)
+        #expect(split.count == 9_000)
+        #expect(Set(split) == Set(alone))
+    }
+
     @Test func rangesSplitTheIDSpaceEvenly() {
         #expect(IDRange.split(into: 1) == [IDRange(lower: nil, upper: nil)])
         #expect(IDRange.split(into: 2) == [IDRange(lower: nil, upper: "800000000000"), IDRange(lower: "800000000000", upper: nil)])
