@@ -13,24 +13,38 @@ enum AssetRows {
 
     static let insertSQL = "INSERT OR REPLACE INTO assets(\(columns)) VALUES(" + (1...27).map { "?\($0)" }.joined(separator: ",") + ")"
 
-    /// Every asset, in one query. An asset equal to one in `previous` is that value, sharing
+    /// The columns a snapshot reads: `columns` at the same positions, with those only the
+    /// catalog uses (fingerprint, indexed_at_ns) as NULL, so SQLite does not copy them out.
+    static let snapshotColumns = """
+        id, NULL, path, size, mtime_ns, inode, format, capture_key, capture_offset_min, \
+        date_source, make, model, lens, orientation, width, height, latitude, longitude, altitude, \
+        has_exif, software, says_screenshot, problems, withheld, NULL, ctime_ns, location_sources
+        """
+
+    /// Every asset whose id is in `range`, in id order, in one query. An asset equal to one
+    /// in `previous` (found by `previousByID`, its positions there) is that value, sharing
     /// its path, texts and plans: after a re-index only what changed is new in memory, so
     /// the allocator is not left with the old snapshot's pages pinned by scattered survivors.
     /// Paths go into the buffers of one `PathArena` (a path unchanged since `previous` is
-    /// that path, not a new copy), camera texts are shared: no allocation per row.
-    static func all(in db: Database, reusing previous: ChunkedArray<Asset> = []) throws(CatalogError) -> ChunkedArray<Asset> {
-        let count = Int(try db.scalarInt("SELECT count(*) FROM assets") ?? 0)
-        var assets = ChunkedArray<Asset>()
-        assets.reserveCapacity(count)
-        var previousByID: [AssetID: Int32] = [:]
-        previousByID.reserveCapacity(previous.count)
-        for position in previous.indices { previousByID[previous[position].id] = Int32(truncatingIfNeeded: position) }
-        let s = try db.statement("SELECT \(columns) FROM assets")
+    /// that path, not a new copy), camera texts are shared (through `cameras` with the
+    /// other parts of the same read): no allocation per row.
+    static func assets(
+        in db: Database, ids range: IDRange, reusing previous: ChunkedArray<Asset>, previousByID: [AssetID: Int32],
+        cameras: SharedCameras?
+    ) throws(CatalogError) -> ChunkedArray<Asset> {
+        let s = try db.statement("SELECT \(snapshotColumns) FROM assets" + range.whereClause)
         defer { s.reset() }
-        var interner = TextInterner(pathChunkBytes: 64 * 1024)
+        try range.bind(to: s)
+        var assets = ChunkedArray<Asset>()
+        var interner = TextInterner(pathChunkBytes: 64 * 1024, shared: cameras)
+        let names = StoredNames.standard
         while try s.step() {
-            let known = previousByID.isEmpty ? nil : s.withTextBytes(0) { AssetID(utf8: $0) }.flatMap { previousByID[$0] }.map { Int($0) }
-            let asset = try readAsset(s, interner: &interner, knownPath: known.map { previous[$0].path })
+            guard !previousByID.isEmpty else {
+                assets.append(try readAsset(s, interner: &interner, names: names))
+                continue
+            }
+            let known = s.withTextBytes(0) { AssetID(utf8: $0) }.flatMap { previousByID[$0] }.map { Int($0) }
+            let asset = try readAsset(s, interner: &interner, names: names, knownPath: known.map { previous[$0].path })
             if let known, previous[known] == asset {
                 assets.append(previous[known])
             } else {
@@ -116,18 +130,18 @@ enum AssetRows {
     /// Decodes the asset of the current row (not the catalog-only columns); of the plans it
     /// has only what they withhold (the row's `withheld` bits).
     /// `knownPath`, when it has the row's path bytes, is shared rather than copied.
-    static func readAsset(_ s: Statement, interner: inout TextInterner, knownPath: LibraryPath? = nil) throws(CatalogError) -> Asset {
+    static func readAsset(
+        _ s: Statement, interner: inout TextInterner, names: StoredNames = .standard, knownPath: LibraryPath? = nil
+    ) throws(CatalogError) -> Asset {
         guard let id = s.withTextBytes(0, { AssetID(utf8: $0) }) else {
             throw .badStoredValue(column: "assets.id", detail: "not an asset id: \(s.text(0))")
         }
-        let idText = id.rawValue
-        let formatText = s.text(6)
-        guard let format = MediaFormat(rawValue: formatText) else {
-            throw .badStoredValue(column: "assets.format", detail: "unknown format \(formatText) for \(idText)")
+        guard let format = s.withTextBytes(6, { names.format($0) }) else {
+            throw .badStoredValue(column: "assets.format", detail: "unknown format \(s.text(6)) for \(id.rawValue)")
         }
         // A key that does not decode (a year before 0 from a strange clock) reads as no date.
         let captureDate = s.optionalInt64(7).flatMap { CaptureDate(sortKey: $0, utcOffsetMinutes: s.optionalInt(8)) }
-        let dateSource = DateSource(rawValue: s.text(9)) ?? .fileModification
+        let dateSource = s.withTextBytes(9) { names.dateSource($0) } ?? .fileModification
         var location: GeoLocation?
         if let latitude = s.optionalDouble(16), let longitude = s.optionalDouble(17) {
             location = GeoLocation(latitude: latitude, longitude: longitude, altitude: s.optionalDouble(18))
@@ -164,12 +178,8 @@ enum AssetRows {
                     s.withTextBytes(20) { software in
                         let columns = [make, model, lens, software]
                         if columns.allSatisfy({ $0.baseAddress == nil }) { return .none }
-                        var hasher = Hasher()
-                        for column in columns {
-                            hasher.combine(column.baseAddress == nil ? -1 : column.count)
-                            hasher.combine(bytes: UnsafeRawBufferPointer(column))
-                        }
-                        let hash = hasher.finalize()
+                        var hash = TextHash()
+                        for column in columns { hash.combine(column) }
                         func same(_ text: String?, _ column: UnsafeBufferPointer<UInt8>) -> Bool {
                             guard let text else { return column.baseAddress == nil }
                             // In place: the generic `elementsEqual` over a string's UTF-8 view was 4% of the read.
@@ -178,7 +188,7 @@ enum AssetRows {
                                     ?? text.utf8.elementsEqual(column))
                         }
                         if let known = interner.camera(
-                            hash: hash,
+                            hash: hash.value,
                             where: { same($0.make, make) && same($0.model, model) && same($0.lens, lens) && same($0.software, software) })
                         {
                             return known
@@ -187,8 +197,7 @@ enum AssetRows {
                             column.baseAddress == nil ? nil : interner.text(column)
                         }
                         let texts = CameraTexts(make: text(make), model: text(model), lens: text(lens), software: text(software))
-                        interner.remember(texts, hash: hash)
-                        return texts
+                        return interner.remember(texts, hash: hash.value)
                     }
                 }
             }

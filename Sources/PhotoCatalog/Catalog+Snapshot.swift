@@ -6,9 +6,7 @@ extension Catalog {
     /// catalog) are shared with it rather than read into new memory.
     public func snapshot(reusing previous: LibrarySnapshot? = nil) throws(CatalogError) -> LibrarySnapshot {
         try connection.withLock { (c: inout Connection) throws(CatalogError) -> LibrarySnapshot in
-            try c.db.execute("BEGIN")
-            defer { try? c.db.execute("COMMIT") }
-            return try Self.readAll(&c, reusing: previous?.assets ?? [])
+            try Self.readAll(&c, reusing: previous?.assets ?? [])
         }
     }
 
@@ -31,9 +29,13 @@ extension Catalog {
     ) {
         try connection.withLock { (c: inout Connection) throws(CatalogError) -> (LibrarySnapshot, LibraryChange?) in
             try c.db.execute("BEGIN")
-            defer { try? c.db.execute("COMMIT") }
+            var inTransaction = true
+            defer { if inTransaction { try? c.db.execute("COMMIT") } }
             let version = try c.db.scalarInt("PRAGMA data_version")
             guard version == c.assetsDataVersion, changed.count <= max(1_000, previous.assets.count / 8) else {
+                // A full read starts its own read transaction (see `readAll`).
+                try c.db.execute("COMMIT")
+                inTransaction = false
                 return (try Self.readAll(&c, reusing: previous.assets), nil)
             }
             let db = c.db
@@ -58,11 +60,22 @@ extension Catalog {
         }
     }
 
-    /// Every asset and the access state, inside the caller's read transaction; records the
-    /// `data_version` the assets were read at.
-    private static func readAll(_ c: inout Connection, reusing previous: ChunkedArray<Asset>) throws(CatalogError) -> LibrarySnapshot {
+    /// How many connections read the assets of a full read at once, each on its own thread
+    /// (at 1,000,000 assets one takes over a second).
+    static let fullReadParts = 2
+
+    /// Every asset and the access state, in one read transaction (the caller must not be in
+    /// one) that extra readers share (`SnapshotReaders`); records the `data_version` the
+    /// assets were read at. `parts` connections read the assets, or just this one when the
+    /// others cannot be shown to read the same state.
+    static func readAll(_ c: inout Connection, reusing previous: ChunkedArray<Asset>, parts: Int = fullReadParts) throws(CatalogError)
+        -> LibrarySnapshot
+    {
+        let readers = SnapshotReaders(beside: c.db, count: parts - 1)
+        try c.db.execute("BEGIN")
+        defer { try? c.db.execute("COMMIT") }
         c.assetsDataVersion = try c.db.scalarInt("PRAGMA data_version")
-        let assets = try AssetRows.all(in: c.db, reusing: previous)
+        let assets = try AssetRows.all(in: c.db, readers: readers.join(), reusing: previous)
         try c.access.refreshIfChanged(from: c.db)
         return LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists())
     }

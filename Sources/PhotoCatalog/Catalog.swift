@@ -3,8 +3,9 @@ import Synchronization
 
 /// The SQLite store of one library: assets, failures, apps, grants and settings.
 ///
-/// One connection behind a lock serves every thread; the FUSE hot path never comes here
-/// but reads a `LibrarySnapshot`. The catalog runs in WAL mode. Every write is a
+/// One connection behind a lock serves every thread (a full read of the assets adds
+/// read-only connections for the length of the read, see `SnapshotReaders`); the FUSE hot
+/// path never comes here but reads a `LibrarySnapshot`. The catalog runs in WAL mode. Every write is a
 /// transaction that is in the WAL file when it returns, so it survives `kill -9` of the
 /// process: index writes use `synchronous=NORMAL` (a power loss may lose the last
 /// batches, which the next index run redoes); access-state writes use

@@ -1,8 +1,8 @@
-// The one connection to one SQLite file. Supports: WAL journal, foreign keys, a busy
-// timeout, typed statements, nested-free transactions with rollback on throw, and a
-// per-transaction durability choice. Does not support: several threads at once (the
-// owner serialises access, see `Catalog`), savepoints, or in-memory databases shared
-// between connections.
+// One connection to one SQLite file: the catalog's own, or a reader beside it
+// (`openReader`). Supports: WAL journal, foreign keys, a busy timeout, typed statements,
+// nested-free transactions with rollback on throw, and a per-transaction durability
+// choice. Does not support: several threads at once (the owner serialises access, see
+// `Catalog`), savepoints, or in-memory databases shared between connections.
 import CSQLite
 
 /// How hard a transaction's commit is pushed to the disk.
@@ -23,6 +23,8 @@ final class Database {
     /// The path it was opened with, for messages.
     let path: String
     private let handle: OpaquePointer
+    /// How it was opened for reading only, nil when it may write.
+    private let readOnlyMode: ReadOnlyMode?
     /// Prepared statements by SQL text, reused so the hot paths do not re-parse.
     private var cache: [String: Statement] = [:]
     private var currentSynchronous: Durability = .processCrash
@@ -46,6 +48,7 @@ final class Database {
         }
         self.path = path
         self.handle = db
+        self.readOnlyMode = readOnly
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         do throws(CatalogError) {
@@ -71,6 +74,12 @@ final class Database {
     deinit {
         cache.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// Another connection to the same file that only reads (opened as this one was when this
+    /// one only reads): for reading part of a large table on another thread.
+    func openReader() throws(CatalogError) -> Database {
+        try Database(path: path, readOnly: readOnlyMode ?? .readOnly)
     }
 
     /// Runs SQL that returns no rows (several statements allowed, no parameters).

@@ -140,8 +140,13 @@ final class Statement {
         return body(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(raw, column))))
     }
 
-    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
-    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+    /// The column as an integer, nil for NULL. NULL reads as 0, so a value other than 0 costs
+    /// one call into SQLite, not two (a catalog read makes millions of them).
+    func optionalInt64(_ column: Int32) -> Int64? {
+        let value = int64(column)
+        return value != 0 || !isNull(column) ? value : nil
+    }
+    func optionalInt(_ column: Int32) -> Int? { optionalInt64(column).map { Int(truncatingIfNeeded: $0) } }
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 

@@ -54,6 +54,25 @@ public struct ChunkedArray<Element> {
         return element
     }
 
+    /// The elements of `parts` with none of their full chunks copied: every full chunk of
+    /// each part in turn, then the elements after them (each part's last, partly filled
+    /// chunk), part by part. Fewer than `chunkSize` elements per part move. The order
+    /// depends only on the parts: parts read from a catalog on several threads join the
+    /// same way every time.
+    public init(joining parts: [ChunkedArray]) {
+        chunks.reserveCapacity(parts.reduce(0) { $0 + $1.chunks.count })
+        for part in parts {
+            for chunk in part.chunks where chunk.count == Self.chunkSize {
+                chunks.append(chunk)
+                storedCount += chunk.count
+            }
+        }
+        for part in parts {
+            guard let last = part.chunks.last, last.count < Self.chunkSize else { continue }
+            for element in last { append(element) }
+        }
+    }
+
     /// Makes room for `capacity` elements in the list of chunks (chunks are made full size).
     public mutating func reserveCapacity(_ capacity: Int) {
         chunks.reserveCapacity((capacity + Self.chunkSize - 1) >> Self.shift)

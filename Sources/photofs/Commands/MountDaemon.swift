@@ -32,11 +32,11 @@ enum MountDaemon {
         let scanning = StartupScan(indexer: indexer, watcher: watcher)
         defer { scanning.stop() }
         do throws(CatalogError) {
-            try state.load()
+            try state.load(read: { _ in clock.lap("catalog read") })
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
-        clock.lap("snapshot and views")
+        clock.lap("views")
         var configuration = FileSystemConfiguration(
             libraryPath: libraryPath, ownerUID: getuid(), ownerGID: getgid(), log: { logger.warning($0) })
         configuration.othersMayEnter = FuseMount.othersMayEnter(options)

@@ -30,4 +30,24 @@ struct ChunkedArrayTests {
         #expect(original != copy)
         #expect(ChunkedArray(0..<9_000) == original)
     }
+
+    /// Joined parts keep their full chunks and then the rest of each part, part by part;
+    /// the result indexes and grows like any other chunked array.
+    @Test(arguments: [[0, 0], [5, 7], [4096, 3], [5_000, 9_000], [8_192, 4_096, 1], [4_097, 0, 12_289]])
+    func joiningKeepsFullChunksThenTheRest(sizes: [Int]) {
+        var next = 0
+        var parts: [[Int]] = []
+        for size in sizes {
+            parts.append(Array(next..<next + size))
+            next += size
+        }
+        let full = { (part: [Int]) in part.count / 4096 * 4096 }
+        let expected = parts.flatMap { $0.prefix(full($0)) } + parts.flatMap { $0.dropFirst(full($0)) }
+        var joined = ChunkedArray(joining: parts.map { ChunkedArray($0) })
+        #expect(joined.count == next)
+        #expect(Array(joined) == expected)
+        #expect(joined.indices.allSatisfy { joined[$0] == expected[$0] })
+        joined.append(-1)
+        #expect(joined.last == -1 && joined.count == next + 1 && joined[next] == -1)
+    }
 }
