@@ -23,36 +23,8 @@ struct NameExceptions: Sendable {
     @inline(__always)
     func withName<Result>(of position: Int32, in assets: ChunkedArray<Asset>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         if let digits = suffixed[position] {
-            let id = assets[Int(position)].id.number
-            let made = assets[Int(position)].path.withBytes { path -> Result? in
-                let fileName = LibraryColumns.lastComponentInPlace(of: path)
-                // Where the extension starts, as `ViewNaming.stem` decides.
-                var stemEnd = fileName.count
-                if let dot = fileName.lastIndex(of: UInt8(ascii: ".")), dot > 0, fileName.count - dot <= 33 { stemEnd = dot }
-                let length = fileName.count + 1 + Int(digits)
-                guard length <= ViewNaming.nameMax else { return nil }
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
-                    var at = 0
-                    for index in 0..<stemEnd {
-                        buffer[at] = fileName[index]
-                        at += 1
-                    }
-                    buffer[at] = UInt8(ascii: "~")
-                    at += 1
-                    for index in 0..<Int(digits) {
-                        let nibble = UInt8(truncatingIfNeeded: id >> UInt64(4 * (AssetID.length - 1 - index))) & 0xF
-                        buffer[at] = nibble < 10 ? 48 + nibble : 87 + nibble
-                        at += 1
-                    }
-                    for index in stemEnd..<fileName.count {
-                        buffer[at] = fileName[index]
-                        at += 1
-                    }
-                    return body(UnsafeBufferPointer(buffer))
-                }
-            }
+            if let made = LibraryNaming.spelling(position, digits: digits, assets: assets, body) { return made }
             // A name cut to fit 255 bytes: made the long way.
-            if let made { return made }
             return name(of: position, in: assets).map { $0.withUnsafeBufferPointer(body) }
         }
         return named[position].map { $0.withUnsafeBufferPointer(body) }
