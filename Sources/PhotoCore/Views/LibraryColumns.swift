@@ -57,10 +57,7 @@ struct LibraryColumns {
     }
 
     /// The last non-empty `/`-separated component of a path (`LibraryPath.fileName`
-    /// without splitting the whole path).
-    static func lastComponent(of path: UnsafeBufferPointer<UInt8>) -> [UInt8] { Array(lastComponentInPlace(of: path)) }
-
-    /// `lastComponent(of:)` as a slice of `path` (no copy).
+    /// without splitting the whole path), as a slice of `path` (no copy).
     @inline(__always)
     static func lastComponentInPlace(of path: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var end = path.count

@@ -145,8 +145,9 @@ struct LibraryPartBuilder {
             if task == 0 {
                 let first = FirstByID(assets)
                 let columns = LibraryColumns(assets)
-                results.withLock {
-                    $0.first = first; $0.columns = columns
+                results.withLock { state in
+                    state.first = first
+                    state.columns = columns
                 }
             } else {
                 let folders = FolderGroups(assets)
