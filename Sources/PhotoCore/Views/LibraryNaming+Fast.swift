@@ -178,12 +178,8 @@ struct NameSlots {
 
     static func decode(_ code: Int32) -> (member: Int, digits: UInt8) { (Int(code & (1 << 27 - 1)), UInt8(code >> 27)) }
 
-    /// The hash of a name (seeded per process, like every table of names here).
-    static func hash(_ name: UnsafeBufferPointer<UInt8>) -> Int {
-        var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(name))
-        return hasher.finalize()
-    }
+    /// The hash of a name: the one a directory's table by name uses (seeded per process).
+    static func hash(_ name: UnsafeBufferPointer<UInt8>) -> Int { LibraryDirectory.hash(name) }
 
     /// The first stored code with this hash that `matches` accepts (it is asked only about
     /// codes whose stored hash bits agree).

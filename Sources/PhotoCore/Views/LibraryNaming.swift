@@ -21,7 +21,7 @@ enum LibraryNaming {
         var fileNames: [[UInt8]] = []
         fileNames.reserveCapacity(ordered.count)
         let candidates = ordered.map { position -> ViewNaming.Candidate in
-            let fileName = assets[Int(position)].path.withBytes { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
+            let fileName = fileName(position, in: assets)
             fileNames.append(fileName)
             return ViewNaming.Candidate(base: ViewNaming.sanitized(fileName), id: assets[Int(position)].id, previous: previous?(position))
         }
@@ -68,6 +68,11 @@ enum LibraryNaming {
         }
         keys.sort { $0.date != $1.date ? $0.date < $1.date : $0.id < $1.id }
         return keys.map(\.position)
+    }
+
+    /// The file name of the asset at `position` (the last component of its path).
+    static func fileName(_ position: Int32, in assets: ChunkedArray<Asset>) -> [UInt8] {
+        assets[Int(position)].path.withBytes { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
     }
 
     /// Whether asset `a` comes before asset `b` in the priority order of `view`.

@@ -33,7 +33,7 @@ struct NameExceptions: Sendable {
     /// The name of the asset at `position` of `assets` when it is an exception, else nil.
     func name(of position: Int32, in assets: ChunkedArray<Asset>) -> [UInt8]? {
         if let digits = suffixed[position] {
-            let fileName = assets[Int(position)].path.withBytes { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
+            let fileName = LibraryNaming.fileName(position, in: assets)
             return ViewNaming.inserting(suffix: Array(assets[Int(position)].id.rawValue.utf8.prefix(Int(digits))), into: fileName)
         }
         return named[position]

@@ -414,7 +414,7 @@ struct LibraryPatcher {
         let new = self.new
         if !arriving.isEmpty {
             let byName = view.listsByName
-            let ordered = arriving.sorted { byName ? Self.pathPrecedes($0, $1, in: new) : Self.datePrecedes($0, $1, in: new) }
+            let ordered = arriving.sorted { LibraryNaming.precedes($0, $1, view: view, in: new) }
             let candidates = ordered.map { position -> ViewNaming.Candidate in
                 let id = new[Int(position)].id
                 let previous = removedNames[ViewInode.libraryFile(view: view, asset: id)].flatMap { $0.parent == inode ? $0.name : nil }
@@ -422,7 +422,7 @@ struct LibraryPatcher {
             }
             // The table holds the staying files at their new positions: names read over `new`.
             let staying = { (position: Int32, wanted: [UInt8]) -> Bool in
-                (exceptions.name(of: position, in: new) ?? Self.plainName(position, in: new)) == wanted
+                (exceptions.name(of: position, in: new) ?? LibraryNaming.fileName(position, in: new)) == wanted
             }
             let names = ViewNaming.assign(candidates) { name in
                 if lookup(inode, name) != nil { return true }
@@ -435,14 +435,15 @@ struct LibraryPatcher {
                     LibraryColumns.lastComponentInPlace(of: $0).elementsEqual(name)
                 }
                 if !isFileName {
-                    exceptions.set(name, of: position, fileName: Self.plainName(position, in: new), id: new[Int(position)].id)
+                    exceptions.set(name, of: position, fileName: LibraryNaming.fileName(position, in: new), id: new[Int(position)].id)
                 }
                 let fileInode = ViewInode.libraryFile(view: view, asset: new[Int(position)].id)
                 arrived.append(ArrivedFile(parent: inode, name: name, inode: fileInode))
                 if var grown = table {
                     if grown.isFull {
                         grown.grow { candidate in
-                            (exceptions.name(of: candidate, in: new) ?? Self.plainName(candidate, in: new)).withUnsafeBufferPointer {
+                            (exceptions.name(of: candidate, in: new) ?? LibraryNaming.fileName(candidate, in: new)).withUnsafeBufferPointer
+                            {
                                 LibraryDirectory.hash($0)
                             }
                         }
@@ -451,9 +452,11 @@ struct LibraryPatcher {
                     table = grown
                 }
             }
-            let nameOf = { (position: Int32) -> [UInt8] in exceptions.name(of: position, in: new) ?? Self.plainName(position, in: new) }
+            let nameOf = { (position: Int32) -> [UInt8] in
+                exceptions.name(of: position, in: new) ?? LibraryNaming.fileName(position, in: new)
+            }
             let precedes = { (a: Int32, b: Int32) -> Bool in
-                byName ? ViewNaming.precedes(nameOf(a), nameOf(b)) : Self.datePrecedes(a, b, in: new)
+                byName ? ViewNaming.precedes(nameOf(a), nameOf(b)) : LibraryNaming.precedes(a, b, view: view, in: new)
             }
             members = Self.merged(ordered.sorted(by: precedes), into: members, precedes)
         }
@@ -496,7 +499,7 @@ struct LibraryPatcher {
             if directory.view.listsByName {
                 return directory.withName(of: a, in: old) { x in directory.withName(of: b, in: old) { y in NameArena.precedes(x, y) } }
             }
-            return datePrecedes(a, b, in: old)
+            return LibraryNaming.precedes(a, b, view: directory.view, in: old)
         }
         let index = { (position: Int32) -> Int? in
             var (low, high) = (0, listed.count)
@@ -514,20 +517,5 @@ struct LibraryPatcher {
         for (place, to) in movedPlaces { members[place] = to }
         for place in gonePlaces { members.remove(at: place) }
         return members
-    }
-
-    /// The file name of the asset at `position`.
-    private static func plainName(_ position: Int32, in new: ChunkedArray<Asset>) -> [UInt8] {
-        new[Int(position)].path.withBytes { Array(LibraryColumns.lastComponentInPlace(of: $0)) }
-    }
-
-    private static func datePrecedes(_ a: Int32, _ b: Int32, in new: ChunkedArray<Asset>) -> Bool {
-        let (ka, kb) = (new[Int(a)].effectiveDate.sortKey, new[Int(b)].effectiveDate.sortKey)
-        return ka != kb ? ka < kb : new[Int(a)].id < new[Int(b)].id
-    }
-
-    private static func pathPrecedes(_ a: Int32, _ b: Int32, in new: ChunkedArray<Asset>) -> Bool {
-        let order = new[Int(a)].path.withBytes { pa in new[Int(b)].path.withBytes { pb in ViewNaming.order(pa, pb) } }
-        return order == 0 ? new[Int(a)].id < new[Int(b)].id : order < 0
     }
 }
