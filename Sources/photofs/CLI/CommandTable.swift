@@ -18,6 +18,7 @@ enum CommandTable {
         SandboxCommand.command,
         PickCommand.command,
         RequestsCommand.command,
+        PortalCommand.command,
         LogCommand.command,
         ReportCommand.command,
         CompletionCommand.command,
