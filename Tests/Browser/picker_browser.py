@@ -3,7 +3,7 @@
 
 Usage: picker_browser.py URL SCREENSHOT_DIR SCENARIO LIMIT
 SCENARIO is `add` (filter by chip and by a bad search, pick LIMIT in order, the next one
-refused, Add) or `cancel` (pick one, Cancel). Prints one JSON line with what it saw; exits
+refused, Add), `pick` (pick LIMIT photos in order, Add) or `cancel` (pick one, Cancel). Prints one JSON line with what it saw; exits
 non-zero with a message when a step fails.
 """
 import json
@@ -79,6 +79,14 @@ def main():
             seen["badges"] = [badges.get(i) for i in picked]
             seen["notice"] = driver.find_element(By.ID, "notice").text
             seen["add_label"] = driver.find_element(By.ID, "add").text
+            driver.save_screenshot(f"{shots}/{scenario}-3-picked.png")
+            driver.find_element(By.ID, "add").click()
+        elif scenario == "pick":
+            tiles = [t for t in driver.find_elements(By.CSS_SELECTOR, ".tile") if "shared" not in t.get_attribute("class")]
+            seen["picked"] = []
+            for tile in tiles[:limit]:
+                tile.click()
+                seen["picked"].append(tile.get_attribute("data-id"))
             driver.save_screenshot(f"{shots}/{scenario}-3-picked.png")
             driver.find_element(By.ID, "add").click()
         else:

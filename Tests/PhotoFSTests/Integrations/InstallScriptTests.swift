@@ -17,6 +17,9 @@ struct InstallScriptTests {
         ("/opt/pf/share/fish/vendor_completions.d/photofs.fish", 0o644),
         ("/opt/pf/share/man/man1/photofs.1", 0o644),
         ("/opt/pf/lib/systemd/user/photofs@.service", 0o644),
+        ("/opt/pf/lib/systemd/user/photofs-portal.service", 0o644),
+        ("/opt/pf/share/dbus-1/services/org.freedesktop.impl.portal.desktop.photofs.service", 0o644),
+        ("/usr/share/xdg-desktop-portal/portals/photofs.portal", 0o644),
     ]
 
     @Test func installIsIdempotentAndUninstallRemovesEverything() throws {
@@ -42,6 +45,16 @@ struct InstallScriptTests {
         let unit = try String(contentsOfFile: destdir + "/opt/pf/lib/systemd/user/photofs@.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=/opt/pf/bin/photofs mount -f"))
         #expect(!unit.contains("/usr/local/bin/photofs"))
+        // The portal backend: activated by D-Bus through its systemd unit, both running the installed binary.
+        let portalUnit = try String(contentsOfFile: destdir + "/opt/pf/lib/systemd/user/photofs-portal.service", encoding: .utf8)
+        #expect(portalUnit.contains("ExecStart=/opt/pf/bin/photofs portal\n") && portalUnit.contains("Type=dbus"))
+        #expect(portalUnit.contains("BusName=org.freedesktop.impl.portal.desktop.photofs"))
+        let activation = try String(
+            contentsOfFile: destdir + "/opt/pf/share/dbus-1/services/org.freedesktop.impl.portal.desktop.photofs.service", encoding: .utf8)
+        #expect(activation.contains("Name=org.freedesktop.impl.portal.desktop.photofs\nExec=/opt/pf/bin/photofs portal\n"))
+        #expect(activation.contains("SystemdService=photofs-portal.service"))
+        let portal = try String(contentsOfFile: destdir + "/usr/share/xdg-desktop-portal/portals/photofs.portal", encoding: .utf8)
+        #expect(portal.contains("Interfaces=org.freedesktop.impl.portal.FileChooser;") && portal.contains("UseIn=photofs"))
 
         let second = run(arguments)
         #expect(second.status == 0)

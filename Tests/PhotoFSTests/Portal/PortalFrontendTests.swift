@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// An app's file dialog through the real xdg-desktop-portal frontend on a private session
+/// bus, with `photofs portal` as its FileChooser backend (chosen by the shipped
+/// `photofs.portal` and `XDG_CURRENT_DESKTOP=photofs:GNOME`, as on Debian 12): a photo
+/// dialog becomes a pick request of the app (`desktop`: the client is a host app), every
+/// other dialog reaches the stand-in desktop backend and comes back unchanged.
+@Suite("Desktop portal: dialogs through xdg-desktop-portal", .serialized, .enabled(if: PortalSession.available))
+struct PortalFrontendTests {
+    @Test func anImageDialogIsAPickAnsweredThroughTheRequestFiles() throws {
+        try PortalFixture.with(frontend: true) { fixture in
+            let located = fixture.locatedAssets()
+            try #require(located.count >= 2, "the generated library has photos with a location")
+            let client = try fixture.session.client(["portal", "OpenFile", "images"], name: "client")
+            let request = try #require(fixture.pendingRequest(of: "desktop"), "\(client.output)\n\(fixture.backend.output)")
+            #expect(request["media"] as? String == "image")
+            #expect(request["limit"] is NSNull, "multiple=true asks for any number: \(request)")
+            #expect(request["mode"] as? String == "add")
+            // A host app has no app id: its requests are the app `desktop`, made with location strip.
+            #expect(fixture.app("desktop")["location"] as? String == "strip")
+            let picks = [located[1], 0, located[0]]
+            try fixture.answer("desktop", id: request["id"] as? Int ?? -1, with: picks)
+            let answer = PortalSession.answer(of: client)
+            #expect(answer["response"] as? Int == 0, "\(answer) \(client.output)")
+            let uris = (answer["results"] as? [String: Any])?["uris"] as? [String] ?? []
+            fixture.expectPicked(uris, app: "desktop", indices: picks)
+            #expect(fixture.stub.output.split(separator: "\n").filter { $0.hasPrefix("call ") }.isEmpty, "a photo dialog never reaches the desktop's backend")
+        }
+    }
+
+    @Test func cancelAnswersOneAndChangesNoGrant() throws {
+        try PortalFixture.with(frontend: true) { fixture in
+            try fixture.library.photofs(["app", "add", "desktop"])
+            try fixture.library.photofs(["select", "desktop", fixture.library.assets[2].id])
+            let before = fixture.view("desktop")
+            let client = try fixture.session.client(["portal", "OpenFile", "media", "--single"], name: "client")
+            let request = try #require(fixture.pendingRequest(of: "desktop"), "\(client.output)")
+            #expect(request["media"] as? String == "any(image,video)")
+            #expect(request["limit"] as? Int == 1, "multiple=false is limit 1: \(request)")
+            #expect(RequestFileTests.write("cancel desktop \(request["id"] as? Int ?? -1)\n", to: fixture.mountpoint + "/.requests") == 0)
+            let answer = PortalSession.answer(of: client)
+            #expect(answer["response"] as? Int == 1, "\(answer)")
+            #expect(((answer["results"] as? [String: Any])?["uris"]) == nil)
+            #expect(fixture.view("desktop") == before)
+        }
+    }
+
+    @Test func saveAndDocumentDialogsReachTheDesktopBackendUnchanged() throws {
+        try PortalFixture.with(frontend: true) { fixture in
+            for (method, kind) in [("SaveFile", "documents"), ("OpenFile", "documents"), ("OpenFile", "none")] {
+                let client = try fixture.session.client(["portal", method, kind], name: "client-\(method)-\(kind)")
+                let answer = PortalSession.answer(of: client)
+                #expect(answer["response"] as? Int == 0, "\(method) \(kind): \(answer) \(client.output)")
+                let results = answer["results"] as? [String: Any] ?? [:]
+                #expect(results["uris"] as? [String] == ["file:///stub/\(method)"], "\(results)")
+                let received = results["stub_received"] as? String ?? ""
+                #expect(received.contains("'Choose photos'"), "the title arrives: \(received)")
+                if kind == "documents" {
+                    #expect(received.contains("('PDF', [(uint32 1, 'application/pdf')]), ('All files', [(0, '*')])"), "\(received)")
+                }
+            }
+            #expect(fixture.noPendingRequest(of: "desktop"))
+            #expect(fixture.app("desktop").isEmpty, "no app is made for dialogs that are not photo picks")
+        }
+    }
+
+    @Test(.enabled(if: PickerBrowser.available)) func anImageDialogAnsweredInTheWebPicker() throws {
+        try PortalFixture.with(frontend: true) { fixture in
+            let client = try fixture.session.client(["portal", "OpenFile", "images"], name: "client")
+            let request = try #require(fixture.pendingRequest(of: "desktop"), "\(client.output)")
+            #expect(request["limit"] is NSNull)
+            let picker = try BackgroundProcess(
+                [
+                    "/usr/bin/env", "XDG_CACHE_HOME=\(fixture.library.base)/cache", DaemonProcess.binary, "pick", "--no-open", "--catalog",
+                    fixture.library.catalog, "desktop",
+                ],
+                output: fixture.library.base + "/pick.out")
+            defer { picker.stop() }
+            #expect(picker.waitForOutput(timeout: 20) { $0.contains("?token=") }, "\(picker.output)")
+            let url = try #require(
+                picker.output.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map {
+                    String($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                })
+            let seen = try PickerBrowserTests.browse(url, scenario: "pick", limit: 3)
+            let picked = seen["picked"] as? [String] ?? []
+            #expect(picked.count == 3, "\(seen)")
+            let answer = PortalSession.answer(of: client)
+            #expect(answer["response"] as? Int == 0, "\(answer) \(client.output)")
+            let uris = (answer["results"] as? [String: Any])?["uris"] as? [String] ?? []
+            let indices = picked.compactMap { id in fixture.library.assets.firstIndex { $0.id == id } }
+            fixture.expectPicked(uris, app: "desktop", indices: indices)
+            #expect(picker.wait(timeout: 20) == 0, "\(picker.output)")
+        }
+    }
+}
