@@ -103,8 +103,8 @@ struct PortalBackendTests {
         func which(_ desktop: String, _ extra: [String] = []) -> String {
             let result = run(
                 [
-                    "/usr/bin/env", "XDG_DATA_DIRS=\(base)/data", "XDG_CONFIG_HOME=\(base)/config", "XDG_CONFIG_DIRS=\(base)/none",
-                    "XDG_CURRENT_DESKTOP=\(desktop)", "-u", "XDG_DESKTOP_PORTAL_DIR", DaemonProcess.binary, "portal", "--which",
+                    "/usr/bin/env", "-u", "XDG_DESKTOP_PORTAL_DIR", "XDG_DATA_DIRS=\(base)/data", "XDG_CONFIG_HOME=\(base)/config", "XDG_CONFIG_DIRS=\(base)/none",
+                    "XDG_CURRENT_DESKTOP=\(desktop)", DaemonProcess.binary, "portal", "--which",
                 ] + extra)
             return result.output.split(separator: "\n").first { $0.hasPrefix("desktop: ") }.map(String.init) ?? result.output
         }

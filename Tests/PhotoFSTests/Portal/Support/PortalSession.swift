@@ -39,6 +39,7 @@ final class PortalSession {
 
     init(base: String) throws {
         self.base = base
+        mkdir(base, 0o700)
         mkdir(base + "/services", 0o755)
         mkdir(base + "/portals", 0o755)
         let configuration = """
