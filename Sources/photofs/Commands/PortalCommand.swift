@@ -37,7 +37,8 @@ enum PortalCommand {
             return MountTable.current().entries.first?.mountpoint
         }
         let variables = environment.variables
-        let desktop = arguments.value("desktop").map { DesktopChooser.named($0, variables: variables) } ?? DesktopChooser.find(variables: variables)
+        let desktop =
+            arguments.value("desktop").map { DesktopChooser.named($0, variables: variables) } ?? DesktopChooser.find(variables: variables)
         if arguments.flag("which") {
             environment.output.line("mount: \(mountpoint() ?? "none (photo dialogs go to the desktop's chooser)")")
             environment.output.line("desktop: \(desktop.map { "\($0.busName) (from \($0.source))" } ?? "none found")")

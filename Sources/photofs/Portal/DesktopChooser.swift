@@ -86,7 +86,8 @@ struct DesktopChooser: Equatable, Sendable {
     static func configured(desktops: [String], variables: [String: String]) -> (names: [String], file: String)? {
         let home = variables["HOME"] ?? ""
         let configHome = variables["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
-        let configDirs = (variables["XDG_CONFIG_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg").split(separator: ":").map(String.init)
+        let configDirs = (variables["XDG_CONFIG_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg").split(separator: ":").map(
+            String.init)
         let roots = [configHome] + configDirs + dataDirectories(variables)
         let names = desktops.map { $0 + "-portals.conf" } + ["portals.conf"]
         for root in roots {

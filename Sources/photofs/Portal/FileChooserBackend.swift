@@ -89,7 +89,9 @@ final class FileChooserBackend: @unchecked Sendable {
         } catch {
             log.warning("portal: \(error)")
         }
-        let media = call.member == "OpenFile" && !options.directory ? PhotoDialog.media(filters: options.filters, current: options.currentFilter) : nil
+        let media =
+            call.member == "OpenFile" && !options.directory
+            ? PhotoDialog.media(filters: options.filters, current: options.currentFilter) : nil
         if let media, let mount = mountpoint() {
             startPick(entry, handle: handle, appID: appID, title: title, media: media, multiple: options.multiple, mountpoint: mount)
         } else {
@@ -115,7 +117,9 @@ final class FileChooserBackend: @unchecked Sendable {
         }
         entry.pick = (app, mountpoint)
         let request = PickRequest(media: media, limit: multiple ? 0 : 1, ordered: true, mode: .add, timeoutSeconds: Self.pickTimeout)
-        log.info("portal: \(app) asks for \(multiple ? "photos" : "one photo") (\(media)); answer with 'photofs pick \(app)'", fields: [.app(app)])
+        log.info(
+            "portal: \(app) asks for \(multiple ? "photos" : "one photo") (\(media)); answer with 'photofs pick \(app)'",
+            fields: [.app(app)])
         let daemon = self.daemon
         let bus = self.bus
         DispatchQueue.global(qos: .userInitiated).async { [self] in
@@ -134,7 +138,9 @@ final class FileChooserBackend: @unchecked Sendable {
     private func record(_ submitted: DaemonPicks.Submitted, handle: String) {
         guard let entry = open[handle], let pick = entry.pick else { return }
         entry.requestID = submitted.id
-        if submitted.createdApp { log.info("portal: made app \(pick.app) (location strip) for its first request", fields: [.app(pick.app)]) }
+        if submitted.createdApp {
+            log.info("portal: made app \(pick.app) (location strip) for its first request", fields: [.app(pick.app)])
+        }
         if entry.closed { cancel(pick, id: submitted.id) }
     }
 
@@ -163,8 +169,9 @@ final class FileChooserBackend: @unchecked Sendable {
             entry.closed = true
             if let pick = entry.pick {
                 if let id = entry.requestID { cancel(pick, id: id) }
-            } else if let desktop, let message = try? bus.methodCall(
-                destination: desktop.busName, path: handle, interface: Self.requestInterface, member: "Close")
+            } else if let desktop,
+                let message = try? bus.methodCall(
+                    destination: desktop.busName, path: handle, interface: Self.requestInterface, member: "Close")
             {
                 try? bus.call(message, timeout: 30) { _ in }
             }

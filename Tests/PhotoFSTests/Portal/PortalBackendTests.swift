@@ -52,9 +52,10 @@ struct PortalBackendTests {
             #expect(answer["response"] as? Int == 0, "\(answer)")
             let results = answer["results"] as? [String: Any] ?? [:]
             #expect(results["uris"] as? [String] == ["file:///stub/OpenFile"])
-            let handle = (client.output.split(separator: "\n").first { $0.contains("\"asked\"") }).flatMap {
-                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
-            }?["asked"] as? String ?? "?"
+            let handle =
+                (client.output.split(separator: "\n").first { $0.contains("\"asked\"") }).flatMap {
+                    (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+                }?["asked"] as? String ?? "?"
             // Every argument as the app sent it, in order, with the options in its order.
             #expect(
                 results["stub_received"] as? String
@@ -103,7 +104,8 @@ struct PortalBackendTests {
         func which(_ desktop: String, _ extra: [String] = []) -> String {
             let result = run(
                 [
-                    "/usr/bin/env", "-u", "XDG_DESKTOP_PORTAL_DIR", "XDG_DATA_DIRS=\(base)/data", "XDG_CONFIG_HOME=\(base)/config", "XDG_CONFIG_DIRS=\(base)/none",
+                    "/usr/bin/env", "-u", "XDG_DESKTOP_PORTAL_DIR", "XDG_DATA_DIRS=\(base)/data", "XDG_CONFIG_HOME=\(base)/config",
+                    "XDG_CONFIG_DIRS=\(base)/none",
                     "XDG_CURRENT_DESKTOP=\(desktop)", DaemonProcess.binary, "portal", "--which",
                 ] + extra)
             return result.output.split(separator: "\n").first { $0.hasPrefix("desktop: ") }.map(String.init) ?? result.output

@@ -28,7 +28,9 @@ struct PortalFrontendTests {
             #expect(answer["response"] as? Int == 0, "\(answer) \(client.output)")
             let uris = (answer["results"] as? [String: Any])?["uris"] as? [String] ?? []
             fixture.expectPicked(uris, app: "desktop", indices: picks)
-            #expect(fixture.stub.output.split(separator: "\n").filter { $0.hasPrefix("call ") }.isEmpty, "a photo dialog never reaches the desktop's backend")
+            #expect(
+                fixture.stub.output.split(separator: "\n").filter { $0.hasPrefix("call ") }.isEmpty,
+                "a photo dialog never reaches the desktop's backend")
         }
     }
 
@@ -61,7 +63,9 @@ struct PortalFrontendTests {
                 // The frontend passes only the keys it knows (uris, choices, current_filter)
                 // on to the app, so what the stub received is read from its log.
                 let received =
-                    fixture.stub.output.split(separator: "\n").last { $0.hasPrefix("call \(method) ") && $0.contains(kind == "none" ? "{'" : "PDF") }
+                    fixture.stub.output.split(separator: "\n").last {
+                        $0.hasPrefix("call \(method) ") && $0.contains(kind == "none" ? "{'" : "PDF")
+                    }
                     .map(String.init) ?? ""
                 #expect(received.contains("'Choose photos'"), "the title arrives: \(received)")
                 if kind == "none" {
