@@ -12,18 +12,21 @@ enum PickCommand {
     static let command = Command(
         name: "pick",
         summary: "choose photos for an app in a browser (or --terminal), answering its request",
-        usage: ["pick [--terminal] [--no-open] [--port N] [--library DIR | --catalog PATH] APP"],
+        usage: ["pick [--terminal] [--no-open | --window] [--port N] [--library DIR | --catalog PATH] APP"],
         details: """
             Shows the photos the app may be given (its filter, and the media its pending request asks \
             for), newest first. Add grants the chosen photos in the order picked, in one transaction, and \
             answers the app's request with their names; Cancel answers 'cancelled' and changes nothing. \
             Without a request the choice replaces the app's selection, which starts preselected. The page \
             is served on 127.0.0.1 only; its one-time link is printed (and opened with xdg-open when a \
-            display is there): use 'ssh -L PORT:127.0.0.1:PORT' to pick from another machine.
+            display is there; with --window as a window of its own, an app window of a Chromium-family \
+            browser, the link kept out of every command line): use 'ssh -L PORT:127.0.0.1:PORT' to \
+            pick from another machine.
             """,
         options: LibraryContext.options + [
             .flag("terminal", "pick in this terminal instead of a browser"),
             .flag("no-open", "print the link without opening a browser"),
+            .flag("window", "open the page as a window of its own (Chromium app window, else a new Firefox window)"),
             .value("port", "N", "listen on this port (default: any free port)"),
         ]
     ) { arguments, environment throws(CLIError) in
@@ -41,9 +44,9 @@ enum PickCommand {
             guard let value = UInt16(text) else { throw .usage("--port takes a number from 0 to 65535.") }
             port = value
         }
+        let opening: Opening = arguments.flag("no-open") ? .none : arguments.flag("window") ? .window : .browser
         return try serve(
-            setup, plans: StoredPlans(path: context.catalog.path), actions: actions, port: port, open: !arguments.flag("no-open"),
-            environment: environment)
+            setup, plans: StoredPlans(path: context.catalog.path), actions: actions, port: port, opening: opening, environment: environment)
     }
 
     /// What the picker offers: the app's filter and its pending request's media and limit.
@@ -71,8 +74,15 @@ enum PickCommand {
             media: media?.filterText ?? "", candidates: candidates, preselected: grants, libraryRoot: root)
     }
 
+    /// How the page is shown besides the printed link.
+    enum Opening {
+        case none
+        case browser
+        case window
+    }
+
     private static func serve(
-        _ setup: PickerSetup, plans: StoredPlans, actions: PickActions, port: UInt16, open: Bool, environment: Environment
+        _ setup: PickerSetup, plans: StoredPlans, actions: PickActions, port: UInt16, opening: Opening, environment: Environment
     )
         throws(CLIError)
         -> ExitCode
@@ -99,7 +109,14 @@ enum PickCommand {
         let url = "http://127.0.0.1:\(server.port)/?token=\(gate.oneTimeToken ?? "")"
         let request = setup.requestID.map { " (answering request \($0))" } ?? ""
         environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
-        if open { BrowserOpener.open(url, environment: environment) }
+        var forwardingPage: String?
+        switch opening {
+        case .none: break
+        case .browser: BrowserOpener.open(url, environment: environment)
+        case .window: forwardingPage = BrowserOpener.openWindow(url, environment: environment)
+        }
+        // The forwarding page goes once the picker was answered (or abandoned).
+        defer { if let forwardingPage { unlink(forwardingPage) } }
         // The page answers within the request's life; an abandoned page ends after an hour.
         if finished.wait(timeout: .now() + 3600) == .timedOut {
             server.stop()

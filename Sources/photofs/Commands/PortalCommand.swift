@@ -7,7 +7,10 @@ enum PortalCommand {
     static let command = Command(
         name: "portal",
         summary: "serve the desktop's Open dialog for photos (xdg-desktop-portal FileChooser backend)",
-        usage: ["portal [--mountpoint DIR] [--desktop NAME] [--log-level LEVEL]", "portal --which [--mountpoint DIR] [--desktop NAME]"],
+        usage: [
+            "portal [--mountpoint DIR] [--desktop NAME] [--library DIR | --catalog PATH] [--no-open] [--log-level LEVEL]",
+            "portal --which [--mountpoint DIR] [--desktop NAME]",
+        ],
         details: """
             Owns org.freedesktop.impl.portal.desktop.photofs on the session bus and runs in the foreground \
             until stopped. An app's OpenFile whose filters ask only for images or videos becomes a pick \
@@ -18,14 +21,17 @@ enum PortalCommand {
             mounted) goes unchanged to the desktop's own FileChooser backend: --desktop NAME (gtk, \
             gnome, kde or a bus name), else the one portals.conf or the *.portal files' UseIn \
             choose for XDG_CURRENT_DESKTOP. Without --mountpoint the first photofs mount is used. \
-            --which prints the mount and the desktop backend and exits.
+            Where there is a display, each request opens the picker as a window of its own \
+            ('photofs pick --window', on the mount's library or --library/--catalog); --no-open leaves \
+            that to 'photofs pick'. --which prints the mount and the desktop backend and exits.
             """,
         options: [
             .value("mountpoint", short: "m", "DIR", "answer photo dialogs from this mount"),
             .value("desktop", "NAME", "the FileChooser backend for every other dialog (gtk, gnome, kde or a bus name)"),
             .value("log-level", "LEVEL", "debug, info (default), warning or error"),
             .flag("which", "print the mount and the desktop backend, then exit"),
-        ]
+            .flag("no-open", "do not open the picker window on a request"),
+        ] + LibraryContext.options
     ) { arguments, environment throws(CLIError) in
         guard arguments.positionals.isEmpty else { throw .usage("portal takes no arguments.") }
         let chosenMount = arguments.value("mountpoint")
@@ -58,7 +64,9 @@ enum PortalCommand {
             throw .missingDependency("\(error).")
         }
         let backend = FileChooserBackend(
-            bus: bus, desktop: desktop, mountpoint: mountpoint, daemon: DaemonPicks(environment: variables), log: log)
+            bus: bus, desktop: desktop, mountpoint: mountpoint, daemon: DaemonPicks(environment: variables),
+            openPicker: arguments.flag("no-open") || !BrowserOpener.hasDisplay(variables) ? nil : pickerOpener(arguments, environment),
+            log: log)
         do throws(BusError) {
             try backend.start()
         } catch {
@@ -91,5 +99,23 @@ enum PortalCommand {
         backend.stop()
         log.info("portal: \(end == .stopped ? "stopped" : "the session bus went away"); open picks were cancelled")
         return .success
+    }
+
+    /// Starts `photofs pick --window APP` for a request on a mount: on the catalog or library
+    /// given to the portal, else on the mount's library (whose catalog is then the default one).
+    private static func pickerOpener(_ arguments: ParsedArguments, _ environment: Environment) -> @Sendable (String, String) -> Void {
+        let executable = environment.executablePath
+        let chosen = arguments.value("catalog").map { ["--catalog", $0] } ?? arguments.value("library").map { ["--library", $0] }
+        return { app, mountpoint in
+            guard let library = chosen ?? MountTable.current().entry(at: mountpoint).map({ ["--library", $0.library] }) else { return }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            guard let pid = Spawn.start([executable, "pick", "--window"] + library + [app], fileActions: &actions) else { return }
+            DispatchQueue.global(qos: .utility).async { _ = Spawn.wait(pid) }
+        }
     }
 }

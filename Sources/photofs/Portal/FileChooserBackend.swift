@@ -24,6 +24,8 @@ final class FileChooserBackend: @unchecked Sendable {
     /// The mount whose picker answers; nil when no photofs library is mounted now.
     private let mountpoint: @Sendable () -> String?
     private let daemon: DaemonPicks
+    /// Shows the picker for a request (app, mountpoint) where there is a display; nil elsewhere.
+    private let openPicker: (@Sendable (String, String) -> Void)?
     private let log: Logger
     private var chooser: BusExport?
     /// The calls not answered yet, by handle.
@@ -41,11 +43,15 @@ final class FileChooserBackend: @unchecked Sendable {
         init(call: BusMessage) { self.call = call }
     }
 
-    init(bus: Bus, desktop: DesktopChooser?, mountpoint: @escaping @Sendable () -> String?, daemon: DaemonPicks, log: Logger) {
+    init(
+        bus: Bus, desktop: DesktopChooser?, mountpoint: @escaping @Sendable () -> String?, daemon: DaemonPicks,
+        openPicker: (@Sendable (String, String) -> Void)?, log: Logger
+    ) {
         self.bus = bus
         self.desktop = desktop
         self.mountpoint = mountpoint
         self.daemon = daemon
+        self.openPicker = openPicker
         self.log = log
     }
 
@@ -141,7 +147,11 @@ final class FileChooserBackend: @unchecked Sendable {
         if submitted.createdApp {
             log.info("portal: made app \(pick.app) (location strip) for its first request", fields: [.app(pick.app)])
         }
-        if entry.closed { cancel(pick, id: submitted.id) }
+        if entry.closed {
+            cancel(pick, id: submitted.id)
+        } else {
+            openPicker?(pick.app, pick.mountpoint)
+        }
     }
 
     private func finishPick(_ handle: String, _ result: Result<PickAnswer, DaemonPicks.Failure>) {

@@ -66,6 +66,51 @@ struct PortalBackendTests {
         }
     }
 
+    /// With a display, a request opens the picker by itself, as a window of its own (here a
+    /// stand-in `chromium` on the PATH records how it was started, and selenium plays the person).
+    @Test(.enabled(if: PickerBrowser.available)) func aRequestOpensThePickerWindow() throws {
+        let tools = temporaryDirectory("photofs-portal-window")
+        defer { run(["/bin/rm", "-rf", tools]) }
+        let runtime = tools + "/run"
+        mkdir(runtime, 0o700)
+        let record = tools + "/chromium.out"
+        let script = "#!/bin/sh\nprintf 'arg %s\\n' \"$@\" >> \(record)\ncat \"${1#--app=file://}\" >> \(record)\n"
+        try script.write(toFile: tools + "/chromium", atomically: true, encoding: .utf8)
+        chmod(tools + "/chromium", 0o755)
+        let path = tools + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        try PortalFixture.with(
+            frontend: false, backendArguments: [],
+            backendVariables: ["DISPLAY=:77", "XDG_RUNTIME_DIR=\(runtime)", "PATH=\(path)", "XDG_CACHE_HOME=\(tools)/cache"]
+        ) {
+            fixture in
+            let app = "org.example.Window"
+            try fixture.library.photofs(["app", "add", app])
+            let client = try fixture.session.client(["impl", "images", app], name: "client")
+            var recorded = ""
+            for _ in 0..<200 where !recorded.contains("token=") {
+                usleep(100_000)
+                recorded = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
+            }
+            let arguments = recorded.split(separator: "\n").filter { $0.hasPrefix("arg ") }
+            #expect(arguments.count == 1 && arguments[0].hasPrefix("arg --app=file://\(runtime)/photofs-picker-"), "\(recorded)")
+            #expect(!arguments.contains { $0.contains("token") }, "the link stays out of the command line")
+            let url = try #require(
+                recorded.components(separatedBy: "url=").last?.components(separatedBy: "\"").first, "\(recorded)\n\(fixture.backend.output)"
+            )
+            #expect(url.hasPrefix("http://127.0.0.1:") && url.contains("?token="))
+            let seen = try PickerBrowserTests.browse(url, scenario: "pick", limit: 2)
+            let picked = seen["picked"] as? [String] ?? []
+            let answer = PortalSession.answer(of: client)
+            #expect(answer["response"] as? Int == 0, "\(answer)")
+            let uris = (answer["results"] as? [String: Any])?["uris"] as? [String] ?? []
+            fixture.expectPicked(uris, app: app, indices: picked.compactMap { id in fixture.library.assets.firstIndex { $0.id == id } })
+            #expect(picked.count == 2)
+            // The forwarding page goes with the picker.
+            for _ in 0..<100 where !IntegrationLibrary.names(runtime).isEmpty { usleep(100_000) }
+            #expect(IntegrationLibrary.names(runtime).isEmpty)
+        }
+    }
+
     @Test func commandLineErrorsAreClear() throws {
         let session = try PortalSession(base: temporaryDirectory("photofs-portal-cli"))
         defer {

@@ -13,7 +13,9 @@ struct PortalFixture {
 
     /// Mounts an 8-photo library, starts the stub, the backend and (with `frontend`) the
     /// portal frontend, runs `body`, and always ends them and unmounts.
-    static func with(frontend: Bool, _ body: (PortalFixture) throws -> Void) throws {
+    static func with(
+        frontend: Bool, backendArguments: [String] = ["--no-open"], backendVariables: [String] = [], _ body: (PortalFixture) throws -> Void
+    ) throws {
         let library = try IntegrationLibrary(count: 8, prefix: "photofs-portal")
         defer { library.remove() }
         let daemon = try DaemonProcess(library: library.library, mountpoint: library.mountpoint, catalog: library.catalog)
@@ -21,7 +23,8 @@ struct PortalFixture {
         let session = try PortalSession(base: library.base + "/bus")
         defer { session.stop() }
         let stub = try session.startStub()
-        let backend = try session.startBackend(mountpoint: library.mountpoint)
+        let backend = try session.startBackend(
+            mountpoint: library.mountpoint, ["--catalog", library.catalog] + backendArguments, variables: backendVariables)
         if frontend { _ = try session.startFrontend() }
         try body(PortalFixture(library: library, session: session, stub: stub, backend: backend))
         // The backend stops cleanly on SIGTERM.

@@ -75,8 +75,8 @@ final class PortalSession {
     }
 
     /// Starts `argv` on this bus in the background.
-    func start(_ argv: [String], name: String) throws -> BackgroundProcess {
-        let process = try BackgroundProcess(["/usr/bin/env"] + variables + argv, output: base + "/\(name).out")
+    func start(_ argv: [String], name: String, variables extra: [String] = []) throws -> BackgroundProcess {
+        let process = try BackgroundProcess(["/usr/bin/env"] + variables + extra + argv, output: base + "/\(name).out")
         started.append(process)
         return process
     }
@@ -91,10 +91,10 @@ final class PortalSession {
     }
 
     /// `photofs portal` answering from `mountpoint`, other dialogs to the stub, once it owns its name.
-    func startBackend(mountpoint: String) throws -> BackgroundProcess {
+    func startBackend(mountpoint: String, _ arguments: [String], variables extra: [String]) throws -> BackgroundProcess {
         let backend = try start(
-            [DaemonProcess.binary, "portal", "--mountpoint", mountpoint, "--desktop", Self.stubName, "--log-level", "debug"],
-            name: "backend")
+            [DaemonProcess.binary, "portal", "--mountpoint", mountpoint, "--desktop", Self.stubName, "--log-level", "debug"] + arguments,
+            name: "backend", variables: extra)
         guard backend.waitForOutput(timeout: 20, { $0.contains("portal: serving") }) else {
             throw IntegrationLibrary.SetupFailure(description: "photofs portal did not start: \(backend.output)")
         }
