@@ -24,13 +24,15 @@ enum BrowserOpener {
     /// Opens `url` as a window of its own, in front: an app window of a Chromium-family
     /// browser, else a new Firefox window, else whatever xdg-open chooses. The link's
     /// one-time token never appears in a command line (which any user can read): the
-    /// browser opens a page of this user's runtime directory (mode 0600) that forwards to
-    /// the link. Returns that page's path, for the caller to remove once the page was
-    /// answered; nil when nothing was opened (no display, no runtime directory).
+    /// browser opens a page (mode 0600, in the directory of this user's daemon sockets) that
+    /// forwards to the link. Returns that page's path, for the caller to remove once the page
+    /// was answered; nil when nothing was opened (no display, no private directory).
     static func openWindow(_ url: String, environment: Environment) -> String? {
         let variables = environment.variables
-        guard hasDisplay(variables), let runtime = variables["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
-        let path = runtime + "/photofs-picker-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".html"
+        // The daemon socket's directory: this user's own, which no one else may enter.
+        let directory = PickerSocketPath.directory(environment: variables)
+        guard hasDisplay(variables), PickerSocketPath.prepare(directory) == nil else { return nil }
+        let path = directory + "/photofs-picker-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".html"
         let page = Array(
             "<!doctype html><meta charset=utf-8><title>photofs</title><meta http-equiv=refresh content=\"0;url=\(url)\">\n".utf8)
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

@@ -39,7 +39,7 @@ enum PortalCommand {
             throw .notFound("\(chosenMount) is not a photofs mount; 'photofs status' lists them.")
         }
         let mountpoint: @Sendable () -> String? = {
-            if let chosenMount { return MountTable.current().entry(at: chosenMount).map { _ in chosenMount } }
+            if let chosenMount { return MountTable.current().entry(at: chosenMount)?.mountpoint }
             return MountTable.current().entries.first?.mountpoint
         }
         let variables = environment.variables

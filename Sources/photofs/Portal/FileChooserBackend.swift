@@ -161,6 +161,9 @@ final class FileChooserBackend: @unchecked Sendable {
             answer(handle, .chosen(names, app: pick.app, mountpoint: pick.mountpoint))
         case .success(.cancelled), .success(.expired):
             answer(handle, .cancelled)
+        case .success(.refused(let reason)):
+            log.warning("portal: the request of \(pick.app) was refused: \(reason)", fields: [.app(pick.app)])
+            answer(handle, .failed)
         case .failure(let failure):
             log.warning("portal: the pick of \(pick.app) failed: \(failure)", fields: [.app(pick.app)])
             answer(handle, .failed)
