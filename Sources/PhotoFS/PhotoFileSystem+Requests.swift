@@ -5,8 +5,10 @@ import PhotoCore
 /// is recorded, expires and is announced exactly like one an app wrote to its `.request`.
 extension PhotoFileSystem {
     /// Records a pick request of `app` as if it had written `text` to its request file.
-    public func submitRequest(_ app: String, _ text: [UInt8], title: String? = nil) throws(PickRequestError) -> RequestBroker.Pending {
-        let pending = try layer.recordRequest(app, text, now: RequestFiles.now(), title: title, in: tree)
+    public func submitRequest(_ app: String, _ text: [UInt8], title: String? = nil, appIsNew: Bool = false) throws(PickRequestError)
+        -> RequestBroker.Pending
+    {
+        let pending = try layer.recordRequest(app, text, now: RequestFiles.now(), title: title, appIsNew: appIsNew, in: tree)
         announce(pending)
         return pending
     }

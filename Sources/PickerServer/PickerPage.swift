@@ -178,13 +178,14 @@ enum PickerPage {
         async function start() {
           session = await api('/api/session');
           document.title = session.app + ' \\u2013 photofs picker';
-          $('title').textContent = 'Choose photos for ' + session.app;
+          $('title').textContent = 'Choose photos for ' + session.app + (session.title ? ' \\u2014 ' + session.title : '');
           const parts = [session.limit === null ? 'any number of photos' : 'up to ' + session.limit + (session.limit === 1 ? ' photo' : ' photos')];
           parts.push(session.receives);
           if (session.filter) parts.push('filter: ' + session.filter);
           if (session.media) parts.push('asks for: ' + session.media);
           parts.push(session.mode === 'add' ? 'added to what it has' : 'replaces what it has');
-          $('receives').textContent = session.app + ' receives ' + parts.join(' \\u00b7 ');
+          $('receives').textContent = session.app + ' receives ' + parts.join(' \\u00b7 ')
+            + (session.new_app ? '. ' + session.app + ' is new to photofs: it was added with the safe defaults (location removed).' : '');
           if (session.mode === 'add') shared = new Set(session.preselected); else selected = session.preselected.slice();
           for (const c of document.querySelectorAll('.chip')) c.addEventListener('click', () => {
             for (const o of document.querySelectorAll('.chip')) o.classList.toggle('on', o === c);

@@ -6,7 +6,7 @@ import Synchronization
 /// | route | answer |
 /// |---|---|
 /// | `GET /` `/app.js` `/app.css` | the page (no inline script or style) |
-/// | `GET /api/session` | the app, what it receives, limit, mode, preselected ids, the CSRF value |
+/// | `GET /api/session` | the app, what it receives, limit, mode, preselected ids, the request's title, the CSRF value |
 /// | `GET /api/list?chip=C&q=FILTER` | the offered ids newest first with their days, or the filter's error and column |
 /// | `GET /api/thumb?id=ID`, `/api/preview?id=ID` | an image without location, or 404 |
 /// | `GET /api/info?id=ID` | name, date, camera, size (never a coordinate) |
@@ -75,7 +75,8 @@ public final class PickerService: Sendable {
             {"app":\(JSONText.string(setup.app.name)),"receives":\(JSONText.string(setup.receives)),\
             "filter":\(JSONText.string(setup.app.filter)),"media":\(JSONText.string(setup.media)),"limit":\(limit),\
             "mode":"\(setup.mode.rawValue)","ordered":\(setup.ordered),"request":\(request),\
-            "preselected":\(JSONText.strings(preselected)),"total":\(setup.candidates.count),"csrf":\(JSONText.string(gate.csrf))}
+            "preselected":\(JSONText.strings(preselected)),"total":\(setup.candidates.count),"csrf":\(JSONText.string(gate.csrf)),\
+            "title":\(setup.title.map(JSONText.string) ?? "null"),"new_app":\(setup.newApp)}
             """
     }
 

@@ -19,10 +19,15 @@ public struct PickerSetup: Sendable {
     public var preselected: [AssetID]
     /// The library's absolute path; assets' paths are relative to it.
     public var libraryRoot: String
+    /// What the asking app said the pick is for (a file dialog's title), shown in the header.
+    public var title: String?
+    /// Whether photofs made the app for this request (it asked through the desktop's file
+    /// dialog and was unknown): the page says so.
+    public var newApp: Bool
 
     public init(
         app: App, requestID: Int?, mode: PickRequest.Mode, limit: Int?, ordered: Bool, media: String, candidates: [Asset],
-        preselected: [AssetID], libraryRoot: String
+        preselected: [AssetID], libraryRoot: String, title: String? = nil, newApp: Bool = false
     ) {
         self.app = app
         self.requestID = requestID
@@ -33,6 +38,8 @@ public struct PickerSetup: Sendable {
         self.candidates = candidates.sorted { $0.effectiveDate.sortKey > $1.effectiveDate.sortKey }
         self.preselected = preselected
         self.libraryRoot = libraryRoot
+        self.title = title
+        self.newApp = newApp
     }
 
     /// What the app gets of a photo's location, in words for the header.

@@ -47,6 +47,7 @@ def main():
         driver.get(url)
         wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".tile")))
         seen["header"] = driver.find_element(By.ID, "receives").text
+        seen["title"] = driver.find_element(By.ID, "title").text
         seen["total"] = len(driver.find_elements(By.CSS_SELECTOR, ".tile"))
         driver.save_screenshot(f"{shots}/{scenario}-1-grid.png")
         if scenario == "add":

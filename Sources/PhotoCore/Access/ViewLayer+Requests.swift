@@ -51,7 +51,7 @@ extension ViewLayer {
     }
 
     /// `submitRequest` with the typed reason (for the daemon channel, which shows it).
-    public func recordRequest(_ appName: String, _ input: [UInt8], now: Double, title: String? = nil, in tree: ViewTree)
+    public func recordRequest(_ appName: String, _ input: [UInt8], now: Double, title: String? = nil, appIsNew: Bool = false, in tree: ViewTree)
         throws(PickRequestError) -> RequestBroker.Pending
     {
         guard let app = tree.snapshot.apps[appName] else { throw .unknownApp(appName) }
@@ -60,7 +60,7 @@ extension ViewLayer {
             // An app filter that no longer parses offers nothing rather than everything.
             guard let filter = try? Filter(app.filter) else { throw .unreadable }
             let scope = try PickScope(request: parsed, app: app, appFilter: filter, grantCount: tree.snapshot.grants[appName]?.count ?? 0)
-            return try requests.submit(scope, now: now, title: title)
+            return try requests.submit(scope, now: now, title: title, appIsNew: appIsNew)
         } catch {
             if case .unknownApp = error { throw error }
             if let line = requests.refuse(appName, reason: error.description, now: now) { log(line) }

@@ -16,6 +16,9 @@ public final class RequestBroker: Sendable {
         public let deadline: Double
         /// What the asking app said the pick is for (a dialog's title), shown to the person.
         public let title: String?
+        /// Whether the app was made for this request (photofs did not know it), so the
+        /// picker can tell the person it is new.
+        public var appIsNew = false
 
         public var app: String { scope.app }
     }
@@ -68,11 +71,12 @@ public final class RequestBroker: Sendable {
     public init() {}
 
     /// Records a request narrowed to `scope`; `busy` while the app has one pending.
-    public func submit(_ scope: PickScope, now: Double, title: String? = nil) throws(PickRequestError) -> Pending {
+    public func submit(_ scope: PickScope, now: Double, title: String? = nil, appIsNew: Bool = false) throws(PickRequestError) -> Pending {
         try state.withLock { (state: inout State) throws(PickRequestError) -> Pending in
             if case .pending = state.statuses[scope.app] { throw .busy }
             let pending = Pending(
-                id: state.nextID, scope: scope, submitted: now, deadline: now + Double(scope.request.timeoutSeconds), title: title)
+                id: state.nextID, scope: scope, submitted: now, deadline: now + Double(scope.request.timeoutSeconds), title: title,
+                appIsNew: appIsNew)
             state.nextID += 1
             state.statuses[scope.app] = .pending(pending)
             return pending

@@ -75,7 +75,8 @@ enum PickCommand {
         let root = String(decoding: (try? context.catalog.libraryRoot).flatMap { $0 } ?? Array(context.library.utf8), as: UTF8.self)
         return PickerSetup(
             app: app, requestID: pending?.id, mode: pending?.mode ?? .replace, limit: limit, ordered: pending?.ordered ?? true,
-            media: media?.filterText ?? "", candidates: candidates, preselected: grants, libraryRoot: root)
+            media: media?.filterText ?? "", candidates: candidates, preselected: grants, libraryRoot: root,
+            title: pending?.title, newApp: pending?.newApp ?? false)
     }
 
     /// How the page is shown besides the printed link.

@@ -8,7 +8,7 @@ enum RequestsCommand {
             One line per request an app wrote to its .request file and nobody answered yet: app, request \
             number, how many photos it may get, what media it asks for, add or replace, how long it waited \
             and when it expires. Answer one with 'photofs pick APP'. With --json, an array of objects with \
-            the keys mountpoint, id, app, limit (null: no limit), media, mode, ordered, waited, expires_in, title (null unless the request came from a desktop file dialog).
+            the keys mountpoint, id, app, limit (null: no limit), media, mode, ordered, waited, expires_in, title (null unless the request came from a desktop file dialog), new_app (true when photofs made the app for this request).
             """,
         options: [.flag("json", "print a JSON array"), .value("mountpoint", short: "m", "DIR", "only this mount")]
     ) { arguments, environment throws(CLIError) in
@@ -28,7 +28,7 @@ enum RequestsCommand {
                 "{\"mountpoint\":\(quote(mountpoint)),\"id\":\(request.id),\"app\":\(quote(request.app)),"
                     + "\"limit\":\(request.limit.map(String.init) ?? "null"),\"media\":\(request.media.map { quote($0.description) } ?? "null"),"
                     + "\"mode\":\"\(request.mode.rawValue)\",\"ordered\":\(request.ordered),\"waited\":\(request.waited),"
-                    + "\"expires_in\":\(request.expiresIn),\"title\":\(request.title.map(quote) ?? "null")}"
+                    + "\"expires_in\":\(request.expiresIn),\"title\":\(request.title.map(quote) ?? "null"),\"new_app\":\(request.newApp)}"
             }
             environment.output.line("[" + objects.joined(separator: ",") + "]")
             return .success

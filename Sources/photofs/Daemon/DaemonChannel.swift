@@ -43,7 +43,7 @@ struct DaemonChannel: Sendable {
             return ChannelRequest(
                 id: pending.id, app: pending.app, limit: pending.scope.limit, mode: request.mode.rawValue, ordered: request.ordered,
                 media: request.media?.description, title: pending.title, waited: Int(now - pending.submitted),
-                expiresIn: max(0, Int(pending.deadline - now)))
+                expiresIn: max(0, Int(pending.deadline - now)), newApp: pending.appIsNew)
         }
     }
 
@@ -115,7 +115,7 @@ struct DaemonChannel: Sendable {
             if created { log.info("app \(app) made for a request asked on its behalf (location removed)") }
         }
         do throws(PickRequestError) {
-            let pending = try fileSystem.submitRequest(app, Array(text.utf8), title: title)
+            let pending = try fileSystem.submitRequest(app, Array(text.utf8), title: title, appIsNew: created)
             return ChannelReply(request: pending.id, created: created)
         } catch {
             return .refusal(ViewLayer.refusal(error).errno, error.description)

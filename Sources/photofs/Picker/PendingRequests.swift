@@ -13,6 +13,8 @@ struct PendingRequest: Sendable {
     var title: String?
     var waited: Int
     var expiresIn: Int
+    /// Whether the app was made for this request (asked on its behalf by the desktop portal).
+    var newApp: Bool
 
     init?(_ listed: ChannelRequest) {
         guard let mode = PickRequest.Mode(rawValue: listed.mode) else { return nil }
@@ -25,6 +27,7 @@ struct PendingRequest: Sendable {
         title = listed.title
         waited = listed.waited
         expiresIn = listed.expiresIn
+        newApp = listed.newApp ?? false
     }
 
     /// The pending requests of the mount at `mountpoint`; throws when its daemon cannot be asked.

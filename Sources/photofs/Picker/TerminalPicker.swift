@@ -109,10 +109,12 @@ struct TerminalPicker {
         if state.cursor >= state.top + listHeight { state.top = state.cursor - listHeight + 1 }
         let limit = setup.limit.map { "up to \($0)" } ?? "any number"
         var screen = "\u{1B}[H\u{1B}[2J"
-        screen += "Choose photos for \(setup.app.name): \(limit), \(setup.receives)\(setup.media.isEmpty ? "" : ", " + setup.media)\r\n"
+        let title = setup.title.map { " (\($0))" } ?? ""
+        screen += "Choose photos for \(setup.app.name)\(title): \(limit), \(setup.receives)\(setup.media.isEmpty ? "" : ", " + setup.media)\r\n"
         screen +=
             "Filter: \(state.query)_   (\(visible.count) shown, \(state.selected.count) chosen; Space toggles, Enter adds, Esc cancels)\r\n"
-        screen += state.message + "\r\n"
+        let note = setup.newApp ? "\(setup.app.name) is new to photofs: added with location removed. " : ""
+        screen += note + state.message + "\r\n"
         for index in state.top..<min(visible.count, state.top + listHeight) {
             let row = visible[index]
             let mark: String

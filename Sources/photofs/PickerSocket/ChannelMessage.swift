@@ -39,6 +39,8 @@ struct ChannelRequest: Codable, Sendable, Equatable {
     var title: String?
     var waited: Int
     var expiresIn: Int
+    /// Whether the app was made for this request (nil from a daemon that does not say).
+    var newApp: Bool? = nil
 }
 
 /// How a request ended, as the channel tells it.

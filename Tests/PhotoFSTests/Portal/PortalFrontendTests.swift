@@ -19,6 +19,8 @@ struct PortalFrontendTests {
             #expect(request["media"] as? String == "image")
             #expect(request["limit"] is NSNull, "multiple=true asks for any number: \(request)")
             #expect(request["mode"] as? String == "add")
+            #expect(request["title"] as? String == "Choose photos", "the dialog's title is the request's")
+            #expect(request["new_app"] as? Bool == true, "photofs made the app for this request")
             // A host app has no app id: its requests are the app `desktop`, made with location strip.
             #expect(fixture.app("desktop")["location"] as? String == "strip")
             // Picked out of library order, the located photo among them.
@@ -43,6 +45,7 @@ struct PortalFrontendTests {
             let request = try #require(fixture.pendingRequest(of: "desktop"), "\(client.output)")
             #expect(request["media"] as? String == "any(image,video)")
             #expect(request["limit"] as? Int == 1, "multiple=false is limit 1: \(request)")
+            #expect(request["new_app"] as? Bool == false)
             #expect(RequestFileTests.write("cancel desktop \(request["id"] as? Int ?? -1)\n", to: fixture.mountpoint + "/.requests") == 0)
             let answer = PortalSession.answer(of: client)
             #expect(answer["response"] as? Int == 1, "\(answer)")
@@ -99,6 +102,10 @@ struct PortalFrontendTests {
             let seen = try PickerBrowserTests.browse(url, scenario: "pick", limit: 3)
             let picked = seen["picked"] as? [String] ?? []
             #expect(picked.count == 3, "\(seen)")
+            // The page names the app, the dialog's title, and that the app is new (made with location removed).
+            #expect(seen["title"] as? String == "Choose photos for desktop \u{2014} Choose photos", "\(seen)")
+            let header = seen["header"] as? String ?? ""
+            #expect(header.contains("location removed") && header.contains("desktop is new to photofs"), "\(header)")
             let answer = PortalSession.answer(of: client)
             #expect(answer["response"] as? Int == 0, "\(answer) \(client.output)")
             let uris = (answer["results"] as? [String: Any])?["uris"] as? [String] ?? []
