@@ -51,7 +51,9 @@ extension ViewLayer {
     }
 
     /// `submitRequest` with the typed reason (for the daemon channel, which shows it).
-    public func recordRequest(_ appName: String, _ input: [UInt8], now: Double, title: String? = nil, appIsNew: Bool = false, in tree: ViewTree)
+    public func recordRequest(
+        _ appName: String, _ input: [UInt8], now: Double, title: String? = nil, appIsNew: Bool = false, in tree: ViewTree
+    )
         throws(PickRequestError) -> RequestBroker.Pending
     {
         guard let app = tree.snapshot.apps[appName] else { throw .unknownApp(appName) }

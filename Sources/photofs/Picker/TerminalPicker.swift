@@ -110,7 +110,8 @@ struct TerminalPicker {
         let limit = setup.limit.map { "up to \($0)" } ?? "any number"
         var screen = "\u{1B}[H\u{1B}[2J"
         let title = setup.title.map { " (\($0))" } ?? ""
-        screen += "Choose photos for \(setup.app.name)\(title): \(limit), \(setup.receives)\(setup.media.isEmpty ? "" : ", " + setup.media)\r\n"
+        screen +=
+            "Choose photos for \(setup.app.name)\(title): \(limit), \(setup.receives)\(setup.media.isEmpty ? "" : ", " + setup.media)\r\n"
         screen +=
             "Filter: \(state.query)_   (\(visible.count) shown, \(state.selected.count) chosen; Space toggles, Enter adds, Esc cancels)\r\n"
         let note = setup.newApp ? "\(setup.app.name) is new to photofs: added with location removed. " : ""
