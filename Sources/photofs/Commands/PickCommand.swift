@@ -21,7 +21,8 @@ enum PickCommand {
             is served on 127.0.0.1 only; its one-time link is printed (and opened with xdg-open when a \
             display is there; with --window as a window of its own, an app window of a Chromium-family \
             browser, the link kept out of every command line): use 'ssh -L PORT:127.0.0.1:PORT' to \
-            pick from another machine.
+            pick from another machine. One picker answers a request: a second 'photofs pick' for the \
+            same request says so and exits.
             """,
         options: LibraryContext.options + [
             .flag("terminal", "pick in this terminal instead of a browser"),
@@ -36,6 +37,20 @@ enum PickCommand {
         let client = PickerClient(context: context, environment: environment.variables)
         let setup = try makeSetup(app: name, context: context, mountpoint: client.mountpoint, environment: environment.variables)
         let actions = PickActions(client: client)
+        var lock: Int32 = -1
+        if let request = setup.requestID, let mountpoint = client.mountpoint {
+            guard let taken = PickerLock.take(app: name, request: request, mountpoint: mountpoint, environment: environment.variables)
+            else {
+                environment.output.line("A picker for request \(request) of \(name) is already open.")
+                return .success
+            }
+            lock = taken
+        }
+        defer {
+            if let request = setup.requestID, let mountpoint = client.mountpoint {
+                PickerLock.release(lock, app: name, request: request, mountpoint: mountpoint, environment: environment.variables)
+            }
+        }
         if arguments.flag("terminal") {
             return try TerminalPicker(setup: setup, actions: actions, output: environment.output).run()
         }

@@ -13,13 +13,13 @@ struct RequestNotifier: Sendable {
     /// The notifier programs found on the PATH.
     let notifySend: String?
     let gdbus: String?
-    /// `photofs pick --catalog CATALOG`, started on a request when the daemon has a display.
+    /// `photofs pick --window --catalog CATALOG`, started on a request when the daemon has a display.
     let picker: [String]?
 
     init(log: Logger, environment: Environment, catalog: String) {
         self.log = log
         let display = ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(environment.variables[$0] ?? "").isEmpty }
-        self.picker = display ? [environment.executablePath, "pick", "--catalog", catalog] : nil
+        self.picker = display ? [environment.executablePath, "pick", "--window", "--catalog", catalog] : nil
         self.sessionBus = environment.variables["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
         let path = environment.variables["PATH"] ?? "/usr/bin:/bin"
         self.notifySend = Self.find("notify-send", in: path)
@@ -35,7 +35,8 @@ struct RequestNotifier: Sendable {
                 "request \(pending.id): app \(pending.app) asks for \(limit) photos\(media), \(pending.scope.request.mode.rawValue); answer with 'photofs pick \(pending.app)'"
             )
             notify(title: "\(pending.app) asks for photos", body: "Choose \(limit) photos\(media): photofs pick \(pending.app)")
-            // With a display, the picker opens on the request by itself (in the browser).
+            // With a display, the picker opens on the request by itself, as a window of its own
+            // (one per request: a picker the desktop portal opened already makes this one stop).
             if let picker { start(picker + [pending.app]) }
         case .settled(let pending, let answer):
             log.info("request \(pending.id) of app \(pending.app): \(answer.summary)")

@@ -99,6 +99,9 @@ struct PortalFrontendTests {
                 picker.output.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map {
                     String($0.trimmingCharacters(in: .whitespacesAndNewlines))
                 })
+            // One picker per request: a second one (the daemon's, say) stops at once.
+            let second = run([DaemonProcess.binary, "pick", "--no-open", "--catalog", fixture.library.catalog, "desktop"])
+            #expect(second.status == 0 && second.output.contains("is already open"), "\(second.output)")
             let seen = try PickerBrowserTests.browse(url, scenario: "pick", limit: 3)
             let picked = seen["picked"] as? [String] ?? []
             #expect(picked.count == 3, "\(seen)")
