@@ -15,9 +15,20 @@ enum EnvironmentReference {
         ("TMPDIR", "where photofs demo creates its sample library and mount (default /tmp)"),
         ("XDG_CACHE_HOME", "thumbnails live in $XDG_CACHE_HOME/thumbnails, compatible JPEGs in $XDG_CACHE_HOME/photofs (default ~/.cache)"),
         ("XDG_RUNTIME_DIR", "where the daemon's picker socket lives ($XDG_RUNTIME_DIR/photofs; else /run/photofs for root, /tmp/photofs-UID)"),
-        ("DISPLAY", "with WAYLAND_DISPLAY: when set, photofs pick opens its page with xdg-open and the daemon opens the picker on a request"),
+        (
+            "DISPLAY",
+            "with WAYLAND_DISPLAY: when set, photofs pick opens its page with xdg-open, and the daemon and photofs portal open the picker as a window on a request"
+        ),
         ("WAYLAND_DISPLAY", "as DISPLAY"),
-        ("DBUS_SESSION_BUS_ADDRESS", "when set, the daemon sends a desktop notification for each pick request"),
+        (
+            "DBUS_SESSION_BUS_ADDRESS",
+            "when set, the daemon sends a desktop notification for each pick request; photofs portal serves this bus (else $XDG_RUNTIME_DIR/bus)"
+        ),
+        ("XDG_CURRENT_DESKTOP", "photofs portal: the desktops whose FileChooser backend gets the dialogs that are not photo picks"),
+        ("XDG_CONFIG_HOME", "photofs portal reads $XDG_CONFIG_HOME/xdg-desktop-portal/[DESKTOP-]portals.conf (default ~/.config)"),
+        ("XDG_CONFIG_DIRS", "photofs portal reads xdg-desktop-portal/[DESKTOP-]portals.conf there too (default /etc/xdg)"),
+        ("XDG_DATA_DIRS", "photofs portal finds the desktop's *.portal files in xdg-desktop-portal/portals there"),
+        ("XDG_DESKTOP_PORTAL_DIR", "when set, the one directory of *.portal files (as for xdg-desktop-portal itself)"),
     ]
 
     static let files: [(path: String, meaning: String)] = [
@@ -35,6 +46,19 @@ enum EnvironmentReference {
         ),
         ("$XDG_RUNTIME_DIR/photofs/picker-HASH.sock", "the daemon's picker socket: the CLI's own channel for select, deselect and app changes"),
         ("MOUNTPOINT/apps/APP/.request", "an app's pick request: written by the app, read (blocking) for the person's answer"),
+        (
+            "/usr/share/xdg-desktop-portal/portals/photofs.portal",
+            "tells xdg-desktop-portal that photofs serves the FileChooser portal (UseIn=photofs)"
+        ),
+        (
+            "PREFIX/share/dbus-1/services/NAME.service",
+            "NAME is org.freedesktop.impl.portal.desktop.photofs: starts photofs portal when the portal first asks for it (through photofs-portal.service)"
+        ),
+        ("PREFIX/lib/systemd/user/photofs-portal.service", "the systemd user unit of photofs portal (Type=dbus)"),
+        (
+            "~/.config/xdg-desktop-portal/portals.conf",
+            "org.freedesktop.impl.portal.FileChooser=photofs;gtk makes photofs the file chooser (portal 1.17 and later)"
+        ),
         (
             "/dev/log, /run/systemd/journal/socket",
             "where a daemon in the background logs: the journal when it runs, syslog otherwise (or --log-file)"
