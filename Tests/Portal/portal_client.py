@@ -6,7 +6,7 @@ Usage:
   portal_client.py portal METHOD KIND [--single]
       org.freedesktop.portal.FileChooser.METHOD through xdg-desktop-portal (the frontend);
       waits for the request's Response signal.
-  portal_client.py impl KIND APP_ID [--single] [--close-after SECONDS]
+  portal_client.py impl KIND APP_ID [--single] [--close-after SECONDS] [--title TITLE]
       org.freedesktop.impl.portal.FileChooser.OpenFile straight to photofs's backend, as the
       frontend would call it; --close-after closes the request handle after that long.
 KIND: images (an image/* filter and *.jpg), media (image and video MIME types),
@@ -61,7 +61,7 @@ def through_portal(bus, method, kind, multiple):
     return answer
 
 
-def to_backend(bus, kind, app_id, multiple, close_after):
+def to_backend(bus, kind, app_id, multiple, close_after, title):
     handle = "/org/freedesktop/portal/desktop/request/1_999/photofs_test_%d" % GLib.random_int()
     loop = GLib.MainLoop()
     answer = {}
@@ -74,7 +74,7 @@ def to_backend(bus, kind, app_id, multiple, close_after):
             answer.update(error=error.message)
         loop.quit()
 
-    parameters = GLib.Variant("(osssa{sv})", (handle, app_id, "", "Choose photos", options(kind, multiple, "t")))
+    parameters = GLib.Variant("(osssa{sv})", (handle, app_id, "", title, options(kind, multiple, "t")))
     bus.call("org.freedesktop.impl.portal.desktop.photofs", "/org/freedesktop/portal/desktop",
              "org.freedesktop.impl.portal.FileChooser", "OpenFile", parameters, GLib.VariantType("(ua{sv})"),
              Gio.DBusCallFlags.NONE, GLib.MAXINT, None, done)
@@ -103,7 +103,8 @@ def main():
     if arguments[0] == "portal":
         answer = through_portal(bus, arguments[1], arguments[2], multiple)
     else:
-        answer = to_backend(bus, arguments[1], arguments[2], multiple, close_after)
+        title = arguments[arguments.index("--title") + 1] if "--title" in arguments else "Choose photos"
+        answer = to_backend(bus, arguments[1], arguments[2], multiple, close_after, title)
     print(json.dumps(answer, default=str), flush=True)
 
 

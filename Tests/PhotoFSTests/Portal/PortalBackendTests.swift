@@ -66,6 +66,22 @@ struct PortalBackendTests {
         }
     }
 
+    /// Closing a forwarded dialog's handle closes it at the desktop's backend, whose answer
+    /// (1) comes back.
+    @Test func closingAForwardedDialogClosesItAtTheDesktopBackend() throws {
+        try PortalFixture.with(frontend: false) { fixture in
+            let client = try fixture.session.client(
+                ["impl", "documents", "org.example.Writer", "--close-after", "2", "--title", "hold"], name: "client")
+            let answer = PortalSession.answer(of: client)
+            #expect(answer["response"] as? Int == 1, "\(answer) \(client.output)")
+            let handle =
+                (client.output.split(separator: "\n").first { $0.contains("\"closed\"") }).flatMap {
+                    (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+                }?["closed"] as? String ?? "?"
+            #expect(fixture.stub.output.contains("closed \(handle)\n"), "\(fixture.stub.output)")
+        }
+    }
+
     /// With a display, a request opens the picker by itself, as a window of its own (here a
     /// stand-in `chromium` on the PATH records how it was started, and selenium plays the person).
     @Test(.enabled(if: PickerBrowser.available)) func aRequestOpensThePickerWindow() throws {
