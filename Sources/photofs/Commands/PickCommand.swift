@@ -102,8 +102,16 @@ enum PickCommand {
         boundPort.store(server.port, ordering: .relaxed)
         let url = "http://127.0.0.1:\(server.port)/?token=\(gate.oneTimeToken ?? "")"
         let request = setup.requestID.map { " (answering request \($0))" } ?? ""
-        environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
-        if open { BrowserOpener.open(url, environment: environment) }
+        // The link is a secret: it goes to the browser through a private file, and is
+        // printed only when no browser was opened (this terminal is the person's own).
+        let redirect = open ? BrowserOpener.open(url, environment: environment) : nil
+        defer { redirect?.remove() }
+        if let redirect {
+            gate.whenSpent { redirect.remove() }
+            environment.output.line("Choose photos for \(setup.app.name)\(request) in the browser window that opened.")
+        } else {
+            environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
+        }
         // The page answers within the request's life; an abandoned page ends after an hour.
         if finished.wait(timeout: .now() + 3600) == .timedOut {
             server.stop()
