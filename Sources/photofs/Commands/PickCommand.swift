@@ -68,7 +68,7 @@ enum PickCommand {
             limit = (try? PickScope(request: PickRequest(mode: .replace), app: app, appFilter: filter, grantCount: grants.count))?.limit
         }
         let media = pending?.media
-        let candidates = snapshot.assets.filter { filter.matches($0) && (media?.expression.matches($0) ?? true) }
+        let candidates = PickerOffer.candidates(snapshot.assets, app: app, media: media)
         let root = String(decoding: (try? context.catalog.libraryRoot).flatMap { $0 } ?? Array(context.library.utf8), as: UTF8.self)
         return PickerSetup(
             app: app, requestID: pending?.id, mode: pending?.mode ?? .replace, limit: limit, ordered: pending?.ordered ?? true,
