@@ -73,14 +73,14 @@ extension PhotoFileSystem {
                 text = requestListText()
             case .request(let app):
                 let deferred = DeferredRequest(request: request)
-                let (status, registered) = requests.broker.read(app, register: flags & O_NONBLOCK == 0) { answer in
+                let (status, token) = requests.broker.read(app, register: flags & O_NONBLOCK == 0) { answer in
                     Self.reply(deferred.request, answer.bytes, size, offset)
                 }
                 switch status {
                 case .idle: text = []
                 case .answered(let answer): text = answer.bytes
                 case .pending:
-                    if registered { return }
+                    if token != nil { return }
                     throw .wouldBlock
                 }
             }
@@ -106,11 +106,7 @@ extension PhotoFileSystem {
             let caller = try specialCaller(special, request, in: tree)
             switch special {
             case .request(let app):
-                let pending = try layer.submitRequest(app, input, now: RequestFiles.now(), in: tree)
-                configuration.requestEvents?(.submitted(pending))
-                requests.scheduleExpiry(of: pending) { [configuration] expired in
-                    configuration.requestEvents?(.settled(expired, .expired))
-                }
+                announce(try layer.submitRequest(app, input, now: RequestFiles.now(), in: tree))
             case .requestList:
                 guard caller == .owner else { throw .permissionDenied }
                 for (pending, answer) in try layer.answerRequests(input, in: tree) {
@@ -133,15 +129,15 @@ extension PhotoFileSystem {
             fuse_reply_poll(request, UInt32(POLLIN | POLLRDNORM))
             return
         }
-        var registered = false
+        var token: RequestBroker.WaiterToken?
         var status = RequestBroker.Status.idle
         if let handle {
             let deferred = DeferredPoll(handle: handle)
-            (status, registered) = requests.broker.read(app, register: true) { _ in
+            (status, token) = requests.broker.read(app, register: true) { _ in
                 fuse_lowlevel_notify_poll(deferred.handle)
                 fuse_pollhandle_destroy(deferred.handle)
             }
-            if !registered { fuse_pollhandle_destroy(handle) }
+            if token == nil { fuse_pollhandle_destroy(handle) }
         } else {
             status = requests.broker.status(of: app)
         }

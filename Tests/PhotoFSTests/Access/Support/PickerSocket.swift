@@ -4,8 +4,8 @@ import MediaFormats
 import PhotoCore
 import PhotoHashing
 
-/// The daemon's picker socket as the CLI uses it, from outside: one connection, one
-/// request (a write's bytes), one reply (`ok`, or `error ERRNO` and the reason).
+/// The daemon's channel (the picker socket) as the CLI uses it, from outside: one
+/// connection, one JSON call (here a picker write), one JSON reply (`errno`, `message`).
 enum PickerSocket {
     /// Where the daemon of `mountpoint` listens: `$XDG_RUNTIME_DIR/photofs`, else
     /// `/run/photofs` for root, else `/tmp/photofs-UID`, and a name from the mountpoint.
@@ -30,7 +30,10 @@ enum PickerSocket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else { return PickerFile.Outcome(errno: errno, reason: "connect failed") }
-        let request = Array(text.utf8)
+        let call: [String: Any] = ["picker": ["text": Data(text.utf8).base64EncodedString()]]
+        guard let request = try? Array(JSONSerialization.data(withJSONObject: call)) else {
+            return PickerFile.Outcome(errno: -1, reason: "cannot encode")
+        }
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -45,11 +48,11 @@ enum PickerSocket {
             if count <= 0 { break }
             reply += buffer[0..<count]
         }
-        let lines = String(decoding: reply, as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-        if lines.first == "ok" { return PickerFile.Outcome(errno: 0, reason: "") }
-        guard lines.count == 2, lines[0].hasPrefix("error "), let code = Int32(lines[0].dropFirst(6)) else {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(reply))) as? [String: Any],
+            let code = (object["errno"] as? NSNumber)?.int32Value
+        else {
             return PickerFile.Outcome(errno: -1, reason: "not a reply: \(String(decoding: reply, as: UTF8.self).debugDescription)")
         }
-        return PickerFile.Outcome(errno: code, reason: String(lines[1]))
+        return PickerFile.Outcome(errno: code, reason: object["message"] as? String ?? "")
     }
 }
