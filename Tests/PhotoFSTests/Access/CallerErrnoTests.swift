@@ -112,7 +112,9 @@ struct CallerErrnoTests {
 
         // The bound uid's descriptor, then the app is unbound; then removed. Then the same
         // while the uid is bound to a second app too (so it is no stranger afterwards).
-        for change in ["app set viewer --uid none\n", "app remove viewer\n", "also\n", "app set viewer --uid none\n", "app remove viewer\n"] {
+        for change in [
+            "app set viewer --uid none\n", "app remove viewer\n", "also\n", "app set viewer --uid none\n", "app remove viewer\n",
+        ] {
             if change == "also\n" {
                 #expect(PickerFile.write(mnt, "app add other --uid \(viewer.uid)\n").succeeded)
                 continue
