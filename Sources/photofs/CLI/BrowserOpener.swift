@@ -1,14 +1,19 @@
-import Dispatch
+import Foundation
 import Glibc
+import PickerServer
 
-/// Opens a local page (the picker, the privacy report) in the person's browser.
+/// Opens a local page that carries a one-time token (the picker, the privacy report) in the
+/// person's browser, without the token ever appearing in a process's arguments or
+/// environment, which every local user can read in `/proc`: the address goes into a
+/// private redirect file (mode 0600, in the user's own 0700 runtime directory, see
+/// `PickerSocketPath.directory`), and the browser is started on that file's path.
 enum BrowserOpener {
-    /// Opens `url` with xdg-open when a display is there, its output discarded; does
-    /// nothing on a console or where xdg-open is missing (the command printed the address).
-    static func open(_ url: String, environment: Environment) {
-        let openers = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"]
-        guard hasDisplay(environment.variables), let opener = openers.first(where: { isExecutable($0) }) else { return }
-        start([opener, url])
+    /// Where the redirect file of an opened page is, so it can be removed once the token
+    /// was spent or the page ended.
+    struct RedirectFile: Sendable {
+        let path: String
+
+        func remove() { unlink(path) }
     }
 
     /// Whether a graphical session is there (X11 or Wayland).
@@ -16,62 +21,98 @@ enum BrowserOpener {
         ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(variables[$0] ?? "").isEmpty }
     }
 
-    /// Browsers with an app mode (`--app=URL`: a window without tabs or address bar).
-    static let appWindowBrowsers = [
-        "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "brave-browser", "microsoft-edge",
-    ]
-
-    /// Opens `url` as a window of its own, in front: an app window of a Chromium-family
-    /// browser, else a new Firefox window, else whatever xdg-open chooses. The link's
-    /// one-time token never appears in a command line (which any user can read): the
-    /// browser opens a page (mode 0600, in the directory of this user's daemon sockets) that
-    /// forwards to the link. Returns that page's path, for the caller to remove once the page
-    /// was answered; nil when nothing was opened (no display, no private directory).
-    static func openWindow(_ url: String, environment: Environment) -> String? {
+    /// Opens `url` when a display is there (with `$BROWSER` when set, else xdg-open), its
+    /// output discarded; nil (nothing opened) on a console, where no opener is found, or
+    /// where no private directory can be had (the command prints the address instead).
+    /// With `window`, as a window of its own, in front: an app window of a Chromium-family
+    /// browser (`--app`: no tabs, no address bar), else a new Firefox window, else as above.
+    static func open(_ url: String, environment: Environment, window: Bool = false) -> RedirectFile? {
         let variables = environment.variables
-        // The daemon socket's directory: this user's own, which no one else may enter.
+        guard hasDisplay(variables), let opener = window ? windowOpener(variables) ?? opener(variables) : opener(variables) else {
+            return nil
+        }
         let directory = PickerSocketPath.directory(environment: variables)
-        guard hasDisplay(variables), PickerSocketPath.prepare(directory) == nil else { return nil }
-        let path = directory + "/photofs-picker-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".html"
-        let page = Array(
-            "<!doctype html><meta charset=utf-8><title>photofs</title><meta http-equiv=refresh content=\"0;url=\(url)\">\n".utf8)
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        let written = page.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == page.count else {
-            unlink(path)
-            return nil
-        }
-        let pageURL = "file://" + path
-        let search = (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-        func find(_ name: String) -> String? { search.map { $0 + "/" + name }.first { isExecutable($0) } }
-        if let browser = appWindowBrowsers.lazy.compactMap(find).first {
-            start([browser, "--app=" + pageURL])
-        } else if let firefox = find("firefox") {
-            start([firefox, "--new-window", pageURL])
-        } else if let opener = find("xdg-open") {
-            start([opener, pageURL])
-        } else {
-            unlink(path)
-            return nil
-        }
-        return path
-    }
-
-    private static func isExecutable(_ path: String) -> Bool {
-        path.withCString { Glibc.access($0, X_OK) == 0 }
-    }
-
-    /// Starts `argv` with its output discarded, and reaps it on a background thread.
-    private static func start(_ argv: [String]) {
+        guard PickerSocketPath.prepare(directory) == nil, let file = write(url, in: directory) else { return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        guard let pid = Spawn.start(argv, fileActions: &actions) else { return }
-        DispatchQueue.global(qos: .utility).async { _ = Spawn.wait(pid) }
+        let page = "file://" + file.path
+        let argv = opener.last == "--app=" ? opener.dropLast() + ["--app=" + page] : opener + [page]
+        guard let pid = Spawn.start(argv, fileActions: &actions) else {
+            file.remove()
+            return nil
+        }
+        // Reaped by a thread of its own: the picker serves its page meanwhile.
+        Thread.detachNewThread { _ = Spawn.wait(pid) }
+        return file
+    }
+
+    /// Browsers with an app mode: a window of its own for one page.
+    static let appWindowBrowsers = [
+        "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "brave-browser", "microsoft-edge",
+    ]
+
+    /// The command that opens a page as a window of its own (its last word `--app=` takes the
+    /// page glued on): a Chromium-family browser on the PATH, else Firefox; nil for neither.
+    private static func windowOpener(_ variables: [String: String]) -> [String]? {
+        let search = (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        func find(_ program: String) -> String? {
+            search.map { $0 + "/" + program }.first { path in path.withCString { Glibc.access($0, X_OK) == 0 } }
+        }
+        if let browser = appWindowBrowsers.lazy.compactMap(find).first { return [browser, "--app="] }
+        return find("firefox").map { [$0, "--new-window"] }
+    }
+
+    /// The command that opens a page: `$BROWSER` (split at spaces, as a program path or a
+    /// name on the PATH), else xdg-open.
+    private static func opener(_ variables: [String: String]) -> [String]? {
+        let search = (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        func executable(_ path: String) -> Bool { path.withCString { Glibc.access($0, X_OK) == 0 } }
+        func find(_ program: String) -> String? {
+            if program.contains("/") { return executable(program) ? program : nil }
+            return search.map { $0 + "/" + program }.first(where: executable)
+        }
+        if let browser = variables["BROWSER"], let first = browser.split(separator: " ").first, let program = find(String(first)) {
+            return [program] + browser.split(separator: " ").dropFirst().map(String.init)
+        }
+        return ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"].first(where: executable).map { [$0] }
+    }
+
+    /// Writes the redirect page for `url` as a new file of mode 0600 in `directory`.
+    private static func write(_ url: String, in directory: String) -> RedirectFile? {
+        let escaped = url.replacingAll("&", with: "&amp;").replacingAll("\"", with: "&quot;").replacingAll("<", with: "&lt;")
+        let page = """
+            <!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">\
+            <meta http-equiv="refresh" content="0;url=\(escaped)"><title>photofs</title></head>\
+            <body><p><a href="\(escaped)">Open the photofs page</a></p></body></html>
+
+            """
+        for _ in 0..<8 {
+            let path = directory + "/open-" + PickerGate.randomHex(12) + ".html"
+            let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                return nil
+            }
+            defer { close(fd) }
+            let bytes = Array(page.utf8)
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            guard written == bytes.count else {
+                unlink(path)
+                return nil
+            }
+            return RedirectFile(path: path)
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// The string with every `target` replaced by `replacement`.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -20,7 +20,7 @@ enum PickCommand {
             Without a request the choice replaces the app's selection, which starts preselected. The page \
             is served on 127.0.0.1 only; its one-time link is printed (and opened with xdg-open when a \
             display is there; with --window as a window of its own, an app window of a Chromium-family \
-            browser, the link kept out of every command line): use 'ssh -L PORT:127.0.0.1:PORT' to \
+            browser): use 'ssh -L PORT:127.0.0.1:PORT' to \
             pick from another machine. One picker answers a request: a second 'photofs pick' for the \
             same request says so and exits.
             """,
@@ -86,7 +86,7 @@ enum PickCommand {
             limit = (try? PickScope(request: PickRequest(mode: .replace), app: app, appFilter: filter, grantCount: grants.count))?.limit
         }
         let media = pending?.media
-        let candidates = snapshot.assets.filter { filter.matches($0) && (media?.expression.matches($0) ?? true) }
+        let candidates = PickerOffer.candidates(snapshot.assets, app: app, media: media)
         let root = String(decoding: (try? context.catalog.libraryRoot).flatMap { $0 } ?? Array(context.library.utf8), as: UTF8.self)
         return PickerSetup(
             app: app, requestID: pending?.id, mode: pending?.mode ?? .replace, limit: limit, ordered: pending?.ordered ?? true,
@@ -128,15 +128,16 @@ enum PickCommand {
         boundPort.store(server.port, ordering: .relaxed)
         let url = "http://127.0.0.1:\(server.port)/?token=\(gate.oneTimeToken ?? "")"
         let request = setup.requestID.map { " (answering request \($0))" } ?? ""
-        environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
-        var forwardingPage: String?
-        switch opening {
-        case .none: break
-        case .browser: BrowserOpener.open(url, environment: environment)
-        case .window: forwardingPage = BrowserOpener.openWindow(url, environment: environment)
+        // The link is a secret: it goes to the browser through a private file, and is
+        // printed only when no browser was opened (this terminal is the person's own).
+        let redirect = opening == .none ? nil : BrowserOpener.open(url, environment: environment, window: opening == .window)
+        defer { redirect?.remove() }
+        if let redirect {
+            gate.whenSpent { redirect.remove() }
+            environment.output.line("Choose photos for \(setup.app.name)\(request) in the browser window that opened.")
+        } else {
+            environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
         }
-        // The forwarding page goes once the picker was answered (or abandoned).
-        defer { if let forwardingPage { unlink(forwardingPage) } }
         // The page answers within the request's life; an abandoned page ends after an hour.
         if finished.wait(timeout: .now() + 3600) == .timedOut {
             server.stop()

@@ -110,7 +110,7 @@ struct PortalBackendTests {
                 recorded = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
             }
             let arguments = recorded.split(separator: "\n").filter { $0.hasPrefix("arg ") }
-            #expect(arguments.count == 1 && arguments[0].hasPrefix("arg --app=file://\(runtime)/photofs-picker-"), "\(recorded)")
+            #expect(arguments.count == 1 && arguments[0].hasPrefix("arg --app=file://\(runtime)/open-"), "\(recorded)")
             #expect(!arguments.contains { $0.contains("token") }, "the link stays out of the command line")
             let url = try #require(
                 recorded.components(separatedBy: "url=").last?.components(separatedBy: "\"").first, "\(recorded)\n\(fixture.backend.output)"

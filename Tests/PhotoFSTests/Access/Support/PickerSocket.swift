@@ -15,8 +15,17 @@ enum PickerSocket {
         return directory + "/picker-" + SHA256.hex(SHA256.hash(Array(mountpoint.utf8))).prefix(16) + ".sock"
     }
 
-    /// Sends `text`; the errno (0 on success) and the reason the daemon gave.
+    /// Sends `text` as a picker write; the errno (0 on success) and the reason the daemon gave.
     static func send(_ mountpoint: String, _ text: String) -> PickerFile.Outcome {
+        let call: [String: Any] = ["picker": ["text": Data(text.utf8).base64EncodedString()]]
+        guard let request = try? Array(JSONSerialization.data(withJSONObject: call)) else {
+            return PickerFile.Outcome(errno: -1, reason: "cannot encode")
+        }
+        return exchange(mountpoint, request)
+    }
+
+    /// Sends one JSON call; the reply's errno and message.
+    static func exchange(_ mountpoint: String, _ request: [UInt8]) -> PickerFile.Outcome {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return PickerFile.Outcome(errno: errno, reason: "socket failed") }
         defer { close(fd) }
@@ -30,10 +39,6 @@ enum PickerSocket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else { return PickerFile.Outcome(errno: errno, reason: "connect failed") }
-        let call: [String: Any] = ["picker": ["text": Data(text.utf8).base64EncodedString()]]
-        guard let request = try? Array(JSONSerialization.data(withJSONObject: call)) else {
-            return PickerFile.Outcome(errno: -1, reason: "cannot encode")
-        }
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
