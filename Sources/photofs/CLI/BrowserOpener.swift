@@ -24,11 +24,14 @@ enum BrowserOpener {
     /// Opens `url` when a display is there (with `$BROWSER` when set, else xdg-open), its
     /// output discarded; nil (nothing opened) on a console, where no opener is found, or
     /// where no private directory can be had (the command prints the address instead).
-    /// With `window`, as a window of its own, in front: an app window of a Chromium-family
-    /// browser (`--app`: no tabs, no address bar), else a new Firefox window, else as above.
+    /// With `window` (and no `$BROWSER`), as a window of its own, in front: an app window of a
+    /// Chromium-family browser (`--app`: no tabs, no address bar), else a new Firefox window,
+    /// else as above.
     static func open(_ url: String, environment: Environment, window: Bool = false) -> RedirectFile? {
         let variables = environment.variables
-        guard hasDisplay(variables), let opener = window ? windowOpener(variables) ?? opener(variables) : opener(variables) else {
+        // `$BROWSER` is the person's choice, window or not.
+        let chosen = window && (variables["BROWSER"] ?? "").isEmpty ? windowOpener(variables) : nil
+        guard hasDisplay(variables), let opener = chosen ?? opener(variables) else {
             return nil
         }
         let directory = PickerSocketPath.directory(environment: variables)
