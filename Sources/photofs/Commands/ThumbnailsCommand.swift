@@ -20,7 +20,8 @@ enum ThumbnailsCommand {
             Thumb::URI and Thumb::MTime and no other metadata, so file managers browsing the library \
             reuse them. normal fits 128 px, large 256 px (default), x-large 512 px. A thumbnail whose \
             Thumb::MTime matches the file is kept unless --force. An embedded preview (EXIF, MPF, HEIF \
-            thumbnail, DNG/raw preview) is used when it is large enough; videos get a frame with their \
+            thumbnail, DNG/raw preview) is used when it is large enough; GIF (first frame), BMP and \
+            TIFF (every compression libtiff reads) are decoded; videos get a poster frame with their \
             duration. Decoding runs in separate processes with a time limit, so a hostile file fails alone.
             """,
         options: LibraryContext.options + [
@@ -129,7 +130,7 @@ enum ThumbnailsCommand {
             var text = "\(total) made (\(embedded) from embedded previews"
             let parts: [(ThumbnailOrigin, String)] = [
                 (.exifThumbnail, "EXIF"), (.mpfPreview, "MPF"), (.heifThumbnail, "HEIF"), (.tiffPreview, "TIFF/raw"),
-                (.videoPlaceholder, "video placeholders"),
+                (.videoFrame, "video frames"), (.videoPlaceholder, "video placeholders"),
             ]
             for (origin, name) in parts where (made[origin] ?? 0) > 0 { text += ", \(made[origin]!) \(name)" }
             text += "), \(fresh) already fresh, \(failures.count) failed in " + String(format: "%.2f", seconds) + " s; in \(folder)"
