@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(
             name: "CAV", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
@@ -34,7 +35,7 @@ let package = Package(
         .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CSQLite"]),
         .target(name: "PhotoFS", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
         .target(name: "PickerServer", dependencies: ["MediaFormats", "PhotoCore", "CMicroHTTPD"]),
-        .target(name: "PhotoImaging", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CTurboJPEG", "CHeif", "CPNG", "CWebP", "CJXL", "CGIF", "CTIFF", "CAV"]),
+        .target(name: "PhotoImaging", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CTurboJPEG", "CHeif", "CPNG", "CWebP", "CJXL", "CGIF", "CTIFF", "CAV", "CSeccomp"]),
         .executableTarget(
             name: "photofs",
             dependencies: [
