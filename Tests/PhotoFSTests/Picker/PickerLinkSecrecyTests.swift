@@ -43,8 +43,11 @@ struct PickerLinkSecrecyTests {
             print(len(hits), readable, *hits)
             """
         return run(
-            ["/usr/bin/setpriv", "--reuid", String(user.uid), "--regid", String(user.gid), "--clear-groups", "--", "/usr/bin/python3", "-c",
-             program, token, file]
+            [
+                "/usr/bin/setpriv", "--reuid", String(user.uid), "--regid", String(user.gid), "--clear-groups", "--", "/usr/bin/python3",
+                "-c",
+                program, token, file,
+            ]
         ).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -126,8 +129,10 @@ struct PickerLinkSecrecyTests {
         // The same for `photofs pick` started by the person.
         unlink(browser.record)
         let pick = try BackgroundProcess(
-            ["/usr/bin/env", "DISPLAY=:99", "BROWSER=\(browser.script)", "XDG_RUNTIME_DIR=\(runtime)", DaemonProcess.binary, "pick",
-             "--catalog", library.catalog, "editor"],
+            [
+                "/usr/bin/env", "DISPLAY=:99", "BROWSER=\(browser.script)", "XDG_RUNTIME_DIR=\(runtime)", DaemonProcess.binary, "pick",
+                "--catalog", library.catalog, "editor",
+            ],
             output: library.base + "/pick.out")
         defer { pick.stop() }
         let second = try #require(Self.address(inRedirect: browser.record), "photofs pick opened the browser: \(pick.output)")
