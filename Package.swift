@@ -22,7 +22,8 @@ let package = Package(
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(
-            name: "CAV", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+            name: "CAV", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -35,7 +36,12 @@ let package = Package(
         .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CSQLite"]),
         .target(name: "PhotoFS", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
         .target(name: "PickerServer", dependencies: ["MediaFormats", "PhotoCore", "CMicroHTTPD"]),
-        .target(name: "PhotoImaging", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CTurboJPEG", "CHeif", "CPNG", "CWebP", "CJXL", "CGIF", "CTIFF", "CAV", "CSeccomp"]),
+        .target(
+            name: "PhotoImaging",
+            dependencies: [
+                "MediaFormats", "PhotoCore", "PhotoHashing", "CTurboJPEG", "CHeif", "CPNG", "CWebP", "CJXL", "CGIF", "CTIFF", "CAV",
+                "CSeccomp",
+            ]),
         .executableTarget(
             name: "photofs",
             dependencies: [

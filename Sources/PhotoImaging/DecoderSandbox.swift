@@ -66,7 +66,9 @@ public enum DecoderSandbox {
         let clone = seccomp_syscall_resolve_name("clone")
         if clone >= 0 {
             var comparison = scmp_arg_cmp(arg: 0, op: SCMP_CMP_MASKED_EQ, datum_a: photofs_clone_thread_flag(), datum_b: 0)
-            guard seccomp_rule_add_array(filter, refuse, clone, 1, &comparison) == 0 else { throw .workerUnavailable("seccomp: rule for clone") }
+            guard seccomp_rule_add_array(filter, refuse, clone, 1, &comparison) == 0 else {
+                throw .workerUnavailable("seccomp: rule for clone")
+            }
         }
         let status = seccomp_load(filter)
         guard status == 0 else { throw .workerUnavailable("seccomp: the kernel refused the filter (\(-status))") }

@@ -11,10 +11,13 @@ public enum GIFCodec {
         let reader = MemoryReader(bytes)
         let context = Unmanaged.passUnretained(reader).toOpaque()
         var status: Int32 = 0
-        guard let gif = DGifOpen(context, { file, buffer, wanted in
-            guard let file, let buffer, let user = file.pointee.UserData else { return 0 }
-            return Int32(Unmanaged<MemoryReader>.fromOpaque(user).takeUnretainedValue().read(into: buffer, count: Int(wanted)))
-        }, &status)
+        guard
+            let gif = DGifOpen(
+                context,
+                { file, buffer, wanted in
+                    guard let file, let buffer, let user = file.pointee.UserData else { return 0 }
+                    return Int32(Unmanaged<MemoryReader>.fromOpaque(user).takeUnretainedValue().read(into: buffer, count: Int(wanted)))
+                }, &status)
         else { throw .malformed("GIF: " + errorText(status)) }
         defer {
             var ignored: Int32 = 0

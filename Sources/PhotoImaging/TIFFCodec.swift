@@ -62,12 +62,15 @@ public enum TIFFCodec {
         try DecodeLimits.check(width: Int(width), height: Int(height))
         var message = [CChar](repeating: 0, count: 1024)
         guard TIFFRGBAImageOK(tiff, &message) == 1 else {
-            throw .unsupportedFormat("this TIFF (" + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + ")")
+            throw .unsupportedFormat(
+                "this TIFF (" + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + ")")
         }
         var raster = [UInt32](repeating: 0, count: Int(width) * Int(height))
         // Asking for the file's own orientation keeps the rows as stored.
         let orientation = UInt32(photofs_tiff_orientation(tiff))
-        let status = raster.withUnsafeMutableBufferPointer { TIFFReadRGBAImageOriented(tiff, width, height, $0.baseAddress, Int32(orientation), 0) }
+        let status = raster.withUnsafeMutableBufferPointer {
+            TIFFReadRGBAImageOriented(tiff, width, height, $0.baseAddress, Int32(orientation), 0)
+        }
         guard status == 1 else { throw .malformed("TIFF: the image data does not decode") }
         // Each value holds R in its lowest byte, then G, B and A.
         var pixels = [UInt8](repeating: 0, count: raster.count * 4)

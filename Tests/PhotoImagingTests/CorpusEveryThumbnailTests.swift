@@ -14,7 +14,8 @@ import Testing
 /// files each decoder refused.
 @Suite(.serialized) struct CorpusEveryThumbnailTests {
     @Test func everyFileGetsAPictureOrATypedPlaceholder() throws {
-        guard let corpus = Corpus.directory, Fixture.photofsBuilt, let convert = Fixture.tool("convert"), let ffmpeg = Fixture.tool("ffmpeg")
+        guard let corpus = Corpus.directory, Fixture.photofsBuilt, let convert = Fixture.tool("convert"),
+            let ffmpeg = Fixture.tool("ffmpeg")
         else { try Skip.because("a prerequisite is missing (the corpus, the built photofs, ImageMagick's convert or ffmpeg)") }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
@@ -23,7 +24,9 @@ import Testing
         let root = URL(fileURLWithPath: corpus).resolvingSymlinksInPath().path
         let files = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? [])
             .filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".md") && !$0.hasPrefix(".") }
-            .filter { var info = stat(); return stat(root + "/" + $0, &info) == 0 && info.st_mode & S_IFMT == S_IFREG }
+            .filter {
+                var info = stat(); return stat(root + "/" + $0, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+            }
             .sorted()
         try #require(files.count > 100)
         var real: [ThumbnailOrigin: Int] = [:]
@@ -47,7 +50,9 @@ import Testing
             } catch {
                 let label = ThumbnailPlaceholder.typeLabel(format: format, name: name)
                 let svg = String(decoding: ThumbnailPlaceholder.svg(name: name, typeLabel: label), as: UTF8.self)
-                #expect(svg.contains(ThumbnailPlaceholder.escaped(label)) && svg.contains(ThumbnailPlaceholder.escaped(String(name.prefix(13)))))
+                #expect(
+                    svg.contains(ThumbnailPlaceholder.escaped(label)) && svg.contains(ThumbnailPlaceholder.escaped(String(name.prefix(13))))
+                )
                 #expect(!label.isEmpty && label != "file" || format == nil, "\(relative): placeholder without a type")
                 placeholders["\(label): \(error)", default: []].append(relative)
                 // What photofs now decodes must not fall back when another reader decodes it.

@@ -57,7 +57,8 @@ extension ViewLayer {
             }
             let bytes = Array(line)
             let why = String(reason.map { $0 == "\n" ? " " : $0 })
-            out += Array("# ".utf8) + bytes[..<comment.upperBound] + Array("withheld: ".utf8) + bytes[comment.upperBound...]
+            out +=
+                Array("# ".utf8) + bytes[..<comment.upperBound] + Array("withheld: ".utf8) + bytes[comment.upperBound...]
                 + Array(" has no compatible JPEG (\(why))".utf8)
         }
         if !out.isEmpty { out.removeLast() }

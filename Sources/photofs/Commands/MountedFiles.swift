@@ -20,9 +20,10 @@ enum MountedFiles {
         var found: [(path: [UInt8], display: String)] = []
         var pending = [Array((root + "/apps").utf8)]
         while let folder = pending.popLast() {
-            guard let handle = (folder + [0]).withUnsafeBufferPointer({ name in
-                name.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
-            })
+            guard
+                let handle = (folder + [0]).withUnsafeBufferPointer({ name in
+                    name.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
+                })
             else { continue }
             defer { closedir(handle) }
             while let entry = readdir(handle) {

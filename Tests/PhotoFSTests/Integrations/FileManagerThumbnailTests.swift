@@ -38,7 +38,8 @@ struct FileManagerThumbnailTests {
         let daemon = try DaemonProcess(
             library: library, mountpoint: mountpoint, catalog: base + "/catalog.sqlite", environment: ["XDG_CACHE_HOME": cache])
         defer { _ = daemon.unmount() }
-        let photos = (FileManager.default.enumerator(atPath: library)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".jpg") }.sorted()
+        let photos = (FileManager.default.enumerator(atPath: library)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".jpg") }
+            .sorted()
         try #require(photos.count >= 2)
         let picked = PickerFile.write(mountpoint, "app add viewer\nselect viewer \"\(photos[0])\"\nselect viewer \"\(photos[1])\"\n")
         try #require(picked.succeeded, "picker: \(picked)")
@@ -47,8 +48,10 @@ struct FileManagerThumbnailTests {
 
         // Thumbnails of the library: GIO finds them for the library's paths only.
         let library1 = URL(fileURLWithPath: library + "/" + photos[0]).resolvingSymlinksInPath().path
-        let made = run(["/usr/bin/env", "XDG_CACHE_HOME=\(cache)", DaemonProcess.binary, "thumbnails", "--size", "normal", "--catalog",
-            base + "/catalog.sqlite", "--quiet"])
+        let made = run([
+            "/usr/bin/env", "XDG_CACHE_HOME=\(cache)", DaemonProcess.binary, "thumbnails", "--size", "normal", "--catalog",
+            base + "/catalog.sqlite", "--quiet",
+        ])
         #expect(made.status == 0, "\(made.output)")
         #expect(Self.gioThumbnail(library1, cache: cache)["thumbnail::is-valid"] == "TRUE")
         for name in shown {
