@@ -1,0 +1,34 @@
+import PhotoCore
+
+/// What an Add will do, in the person's words, shown before anything is granted: how many
+/// photos, to which app, what the app receives of them, and what it loses ("Remove all 5
+/// photos from editor?" when a replacing Add holds nothing).
+struct GrantSummary {
+    var question: String
+    var details: [String]
+    /// The confirming button's label.
+    var button: String
+
+    init(setup: PickerSetup, ids: [AssetID]) {
+        let app = setup.app.name
+        let kept = Set(ids)
+        let removed = setup.mode == .replace ? setup.preselected.filter { !kept.contains($0) }.count : 0
+        if setup.mode == .replace, ids.isEmpty {
+            question = removed == 0 ? "Leave \(app) with no photos?" : "Remove all \(Self.photos(removed)) from \(app)?"
+            button = removed == 0 ? "Confirm" : "Remove all"
+            details = ["\(app) will no longer see any photo of the library."]
+            return
+        }
+        question = setup.mode == .add ? "Add \(Self.photos(ids.count)) to \(app)?" : "Give \(app) \(Self.photos(ids.count))?"
+        button = setup.mode == .add ? "Add \(Self.photos(ids.count))" : "Give \(Self.photos(ids.count))"
+        var details = ["\(app) receives them with \(setup.receives)."]
+        if setup.ordered, ids.count > 1 { details.append("In the order you picked them.") }
+        if removed > 0 { details.append("\(app) will no longer see \(Self.photos(removed)) it has now.") }
+        if setup.mode == .add, !setup.preselected.isEmpty {
+            details.append("It keeps the \(Self.photos(setup.preselected.count)) it already has.")
+        }
+        self.details = details
+    }
+
+    static func photos(_ count: Int) -> String { count == 1 ? "1 photo" : "\(count) photos" }
+}
