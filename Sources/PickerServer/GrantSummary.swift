@@ -14,8 +14,12 @@ struct GrantSummary {
         let kept = Set(ids)
         let removed = setup.mode == .replace ? setup.preselected.filter { !kept.contains($0) }.count : 0
         if setup.mode == .replace, ids.isEmpty {
-            question = removed == 0 ? "Leave \(app) with no photos?" : "Remove all \(Self.photos(removed)) from \(app)?"
-            button = removed == 0 ? "Confirm" : "Remove all"
+            switch removed {
+            case 0: question = "Leave \(app) with no photos?"
+            case 1: question = "Remove 1 photo from \(app)?"
+            default: question = "Remove all \(removed) photos from \(app)?"
+            }
+            button = removed == 0 ? "Confirm" : removed == 1 ? "Remove it" : "Remove all"
             details = ["\(app) will no longer see any photo of the library."]
             return
         }

@@ -81,8 +81,7 @@ enum PickerPage {
         .tile { position: absolute; width: 120px; height: 120px; border-radius: 4px; overflow: hidden; background: #e4e4e4; cursor: pointer; }
         .tile img { width: 100%; height: 100%; object-fit: cover; display: block; }
         .tile:focus { outline: none; }
-        .tile:focus-visible, .tile:focus { box-shadow: 0 0 0 4px #e07000 inset; }
-        .tile:focus-visible::before, .tile:focus::before { content: ""; position: absolute; inset: 4px; border: 2px solid #fff; border-radius: 2px; z-index: 1; pointer-events: none; }
+        .tile:focus::after { content: ""; position: absolute; inset: 0; border: 5px solid #e07000; box-shadow: inset 0 0 0 2px #fff; border-radius: 4px; z-index: 3; pointer-events: none; }
         .tile.sel { outline: 3px solid #0a56b8; outline-offset: -3px; }
         .tile.shared { opacity: .55; }
         .placeholder { position: absolute; inset: 0; display: flex; flex-direction: column; justify-content: center; align-items: center; padding: 6px; background: #d8dde6; color: #222; text-align: center; }
@@ -95,7 +94,7 @@ enum PickerPage {
         .folder { display: flex; flex-direction: column; width: 100%; padding: 6px; text-align: left; gap: 4px; }
         .folder img, .folder .cover { width: 100%; height: 130px; object-fit: cover; border-radius: 4px; background: #e4e4e4; display: flex; align-items: center; justify-content: center; font-size: 40px; }
         .folder-name { font-weight: 600; word-break: break-word; } .folder-count { color: #555; font-size: 12px; }
-        #preview, #confirm { position: fixed; inset: 0; background: #000d; display: flex; flex-direction: column; align-items: center; justify-content: center; }
+        #preview, #confirm { position: fixed; inset: 0; z-index: 10; background: #000d; display: flex; flex-direction: column; align-items: center; justify-content: center; }
         #preview[hidden], #confirm[hidden], #done[hidden], #notice[hidden], #search-error[hidden], #folders[hidden], #grid[hidden], #preview-message[hidden], #preview-image[hidden] { display: none; }
         #preview img { max-width: 90vw; max-height: 75vh; } #preview figcaption { color: #eee; text-align: center; margin-top: 8px; }
         #preview figure { margin: 0; display: flex; flex-direction: column; align-items: center; }
@@ -105,7 +104,7 @@ enum PickerPage {
         #confirm h2 { margin: 0 0 8px; font-size: 18px; } #confirm ul { margin: 0 0 10px; padding-left: 20px; }
         #confirm-photos { display: flex; gap: 6px; flex-wrap: wrap; align-items: center; } #confirm-photos img { width: 64px; height: 64px; object-fit: cover; border-radius: 3px; background: #e4e4e4; }
         #confirm-ok { background: #0a56b8; color: #fff; border-color: #0a56b8; }
-        #done { position: fixed; inset: 0; background: #fafafa; display: flex; align-items: center; justify-content: center; font-size: 18px; }
+        #done { position: fixed; inset: 0; z-index: 11; background: #fafafa; display: flex; align-items: center; justify-content: center; font-size: 18px; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         """#
 
@@ -433,8 +432,8 @@ enum PickerPage {
           parts.push(session.mode === 'add' ? 'added to what it has' : 'replaces what it has');
           $('receives').textContent = session.app + ' receives ' + parts.join(' \u00b7 ');
           if (session.mode === 'add') shared = new Set(session.preselected); else selected = session.preselected.slice();
-          for (const c of document.querySelectorAll('.chip')) c.addEventListener('click', () => {
-            for (const o of document.querySelectorAll('.chip')) { o.classList.toggle('on', o === c); o.setAttribute('aria-pressed', o === c ? 'true' : 'false'); }
+          for (const c of document.querySelectorAll('#chips .chip')) c.addEventListener('click', () => {
+            for (const o of document.querySelectorAll('#chips .chip')) { o.classList.toggle('on', o === c); o.setAttribute('aria-pressed', o === c ? 'true' : 'false'); }
             chip = c.dataset.chip; load();
           });
           let timer = 0;
