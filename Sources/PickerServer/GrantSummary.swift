@@ -3,16 +3,19 @@ import PhotoCore
 /// What an Add will do, in the person's words, shown before anything is granted: how many
 /// photos, to which app, what the app receives of them, and what it loses ("Remove all 5
 /// photos from editor?" when a replacing Add holds nothing).
-struct GrantSummary {
-    var question: String
-    var details: [String]
+public struct GrantSummary: Sendable {
+    public var question: String
+    public var details: [String]
     /// The confirming button's label.
-    var button: String
+    public var button: String
+    /// Whether the grant takes photos away from the app (asked even in the terminal).
+    public var removes: Bool
 
-    init(setup: PickerSetup, ids: [AssetID]) {
+    public init(setup: PickerSetup, ids: [AssetID]) {
         let app = setup.app.name
         let kept = Set(ids)
         let removed = setup.mode == .replace ? setup.preselected.filter { !kept.contains($0) }.count : 0
+        removes = removed > 0
         if setup.mode == .replace, ids.isEmpty {
             switch removed {
             case 0: question = "Leave \(app) with no photos?"
@@ -34,5 +37,5 @@ struct GrantSummary {
         self.details = details
     }
 
-    static func photos(_ count: Int) -> String { count == 1 ? "1 photo" : "\(count) photos" }
+    public static func photos(_ count: Int) -> String { count == 1 ? "1 photo" : "\(count) photos" }
 }
