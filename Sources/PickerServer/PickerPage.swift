@@ -115,7 +115,10 @@ enum PickerPage {
         const grid = $('grid'), spacer = $('spacer');
         let session = null, ids = [], days = [], rows = [], months = [], tileRow = new Int32Array(0), cols = 1, chip = 'all';
         let selected = [], shared = new Set(), rendered = new Map(), labels = new Map(), cursor = 0, previewIndex = -1;
-        let loadTimer = 0, labelTimer = 0, monthShown = -1, confirmation = null;
+        let loadTimer = 0, monthShown = -1, confirmation = null;
+        // Counted for the benchmark: thumbnails asked for, and those cancelled by scrolling on.
+        const thumbStats = { requested: 0, cancelled: 0 };
+        window.photofsThumbStats = thumbStats;
 
         function say(text) { const s = $('status'); s.textContent = ''; requestAnimationFrame(() => { s.textContent = text; }); }
         function notice(text) { const n = $('notice'); n.textContent = text; n.hidden = !text; if (text) say(text); }
@@ -157,7 +160,7 @@ enum PickerPage {
         }
         function firstRow(y) { let lo = 0, hi = rows.length - 1; while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (rows[mid].y <= y) lo = mid; else hi = mid - 1; } return lo; }
         function drop(element) {
-          if (element.abort) element.abort.abort();
+          if (element.abort) { element.abort.abort(); thumbStats.cancelled++; }
           if (element.blob) URL.revokeObjectURL(element.blob);
           element.remove();
         }
@@ -208,7 +211,7 @@ enum PickerPage {
             const id = t.dataset.id;
             if (!labels.has(id)) want.push(id);
             if (t.abort || t.blob || t.failed) continue;
-            const controller = new AbortController(); t.abort = controller;
+            const controller = new AbortController(); t.abort = controller; thumbStats.requested++;
             fetch('/api/thumb?id=' + id, { signal: controller.signal }).then((r) => { if (!r.ok) throw new Error('no thumbnail'); return r.blob(); }).then((blob) => {
               t.abort = null; t.blob = URL.createObjectURL(blob);
               const img = document.createElement('img'); img.alt = ''; img.src = t.blob; img.decoding = 'async';

@@ -300,6 +300,26 @@ def main():
                 return [bare.status, (await bare.json()).error, quick.status, (await quick.json()).error, other.status, (await other.json()).error];
             """)
             driver.find_element(By.ID, "cancel").click()
+        elif scenario == "format":
+            # A file the browser cannot show: its tile, its preview.
+            seen["search"] = search(driver, wait, queries[0])
+            wait.until(lambda d: all("filled" in t.get_attribute("class") for t in d.find_elements(By.CSS_SELECTOR, ".tile")))
+            tile = driver.find_element(By.CSS_SELECTOR, ".tile")
+            wait.until(lambda d: tile.get_attribute("aria-label") and "," in tile.get_attribute("aria-label"))
+            seen["tile_label"] = tile.get_attribute("aria-label")
+            seen["tile_text"] = tile.text
+            seen["tile_image"] = driver.execute_script("const i = arguments[0].querySelector('img'); return i ? i.naturalWidth : 0", tile)
+            seen["tile_id"] = tile.get_attribute("data-id")
+            driver.save_screenshot(f"{shots}/format-tile.png")
+            tab_until(driver, is_tile)
+            keys(driver, "p")
+            message = wait.until(EC.visibility_of_element_located((By.ID, "preview-message")))
+            seen["preview_message"] = message.text
+            driver.save_screenshot(f"{shots}/format-preview.png")
+            keys(driver, Keys.ESCAPE)
+            wait.until(EC.invisibility_of_element_located((By.ID, "preview")))
+            seen["console_errors"] = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE" and "/api/" not in e["message"]]
+            driver.find_element(By.ID, "cancel").click()
         elif scenario == "removeall":
             seen["add_label"] = driver.find_element(By.ID, "add").text
             # Unpick everything the page preselected, then Add (0).

@@ -213,6 +213,36 @@ struct PickerBrowserTests {
         #expect(IntegrationLibrary.names(view).isEmpty, "\(IntegrationLibrary.names(view))")
     }
 
+    /// A TIFF, which Chromium cannot show: its tile has a picture or a placeholder naming its
+    /// type and file (never its id), and its preview says the browser cannot show it.
+    @Test func aFormatTheBrowserCannotShow() throws {
+        let library = try IntegrationLibrary(count: 4, prefix: "photofs-browser")
+        defer { library.remove() }
+        mkdir(library.library + "/Scans", 0o755)
+        let made = run([
+            "/usr/bin/python3", "-c",
+            "from PIL import Image; Image.new('RGB', (64, 48), (200, 40, 40)).save('\(library.library)/Scans/scan 7.tif')",
+        ])
+        try #require(made.status == 0, "\(made.output)")
+        try library.photofs(["index", "--quiet", library.library])
+        let daemon = try DaemonProcess(library: library.library, mountpoint: library.mountpoint, catalog: library.catalog)
+        defer { daemon.unmount() }
+        try library.photofs(["app", "add", "editor"])
+        try Self.withPicker(library) { url in
+            let seen = try Self.browse(url, scenario: "format", limit: 0, queries: ["scan"])
+            #expect(seen["search"] as? Int == 1, "\(seen)")
+            let id = seen["tile_id"] as? String ?? "?"
+            #expect((seen["tile_label"] as? String)?.hasSuffix(", scan 7.tif") == true, "\(seen)")
+            let text = seen["tile_text"] as? String ?? ""
+            let pictured = (seen["tile_image"] as? Int ?? 0) > 0
+            #expect(pictured || (text.contains("TIFF") && text.contains("scan 7.tif")), "a picture or a typed placeholder: \(seen)")
+            #expect(!text.contains(id), "never the id: \(text)")
+            #expect(seen["preview_message"] as? String == "This browser cannot show TIFF files like scan 7.tif. You can still pick it.", "\(seen)")
+            #expect((seen["console_errors"] as? [String] ?? ["?"]).isEmpty, "\(seen)")
+            print("TIFF tile: \(pictured ? "a thumbnail" : "a typed placeholder (\(text.replacingOccurrences(of: "\n", with: " ")))")")
+        }
+    }
+
     @Test func cancelLeavesTheGrantsAndAnswersCancelled() throws {
         try Self.withWaitingApp(request: "limit=2") { library, app, url in
             let before = Self.grants(library)
