@@ -30,9 +30,9 @@ enum PickCommand {
         let name = try arguments.positional(0, "APP")
         guard arguments.positionals.count == 1 else { throw .usage("pick takes one APP.") }
         let context = try LibraryContext.existing(arguments: arguments, environment: environment)
-        let client = PickerClient(context: context)
-        let setup = try makeSetup(app: name, context: context, mountpoint: client.mountpoint)
-        let actions = PickActions(client: client, mountpoint: client.mountpoint)
+        let client = PickerClient(context: context, environment: environment.variables)
+        let setup = try makeSetup(app: name, context: context, mountpoint: client.mountpoint, environment: environment.variables)
+        let actions = PickActions(client: client)
         if arguments.flag("terminal") {
             return try TerminalPicker(setup: setup, actions: actions, output: environment.output).run()
         }
@@ -47,7 +47,9 @@ enum PickCommand {
     }
 
     /// What the picker offers: the app's filter and its pending request's media and limit.
-    static func makeSetup(app name: String, context: LibraryContext, mountpoint: String?) throws(CLIError) -> PickerSetup {
+    static func makeSetup(app name: String, context: LibraryContext, mountpoint: String?, environment: [String: String]) throws(CLIError)
+        -> PickerSetup
+    {
         let state: LibraryState
         do throws(CatalogError) {
             state = try LibraryState(catalog: context.catalog)
@@ -58,7 +60,9 @@ enum PickCommand {
         guard let app = snapshot.apps[name] else { throw .notFound("no app named '\(name)'.") }
         guard let filter = try? Filter(app.filter) else { throw .failure("the filter of app '\(name)' no longer parses.") }
         let grants = snapshot.grants[name]?.map(\.asset) ?? []
-        let pending = mountpoint.flatMap { PendingRequest.list(mountpoint: $0).first { $0.app == name } }
+        let pending = try mountpoint.flatMap { mountpoint throws(CLIError) in
+            try PendingRequest.list(mountpoint: mountpoint, environment: environment).first { $0.app == name }
+        }
         var limit = pending?.limit
         if pending == nil {
             limit = (try? PickScope(request: PickRequest(mode: .replace), app: app, appFilter: filter, grantCount: grants.count))?.limit
