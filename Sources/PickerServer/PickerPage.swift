@@ -83,7 +83,7 @@ enum PickerPage {
         .tile:focus { outline: none; }
         .tile:focus::after { content: ""; position: absolute; inset: 0; border: 5px solid #e07000; box-shadow: inset 0 0 0 2px #fff; border-radius: 4px; z-index: 3; pointer-events: none; }
         .tile.sel { outline: 3px solid #0a56b8; outline-offset: -3px; }
-        .tile.shared { opacity: .55; }
+        .tile.shared img, .tile.shared .placeholder { opacity: .5; }
         .placeholder { position: absolute; inset: 0; display: flex; flex-direction: column; justify-content: center; align-items: center; padding: 6px; background: #d8dde6; color: #222; text-align: center; }
         .placeholder .kind { font-weight: 700; font-size: 16px; letter-spacing: .05em; }
         .placeholder .file { font-size: 11px; word-break: break-all; max-height: 3.6em; overflow: hidden; }

@@ -304,12 +304,11 @@ def main():
             # A file the browser cannot show: its tile, its preview.
             seen["search"] = search(driver, wait, queries[0])
             wait.until(lambda d: all("filled" in t.get_attribute("class") for t in d.find_elements(By.CSS_SELECTOR, ".tile")))
-            tile = driver.find_element(By.CSS_SELECTOR, ".tile")
-            wait.until(lambda d: tile.get_attribute("aria-label") and "," in tile.get_attribute("aria-label"))
-            seen["tile_label"] = tile.get_attribute("aria-label")
-            seen["tile_text"] = tile.text
-            seen["tile_image"] = driver.execute_script("const i = arguments[0].querySelector('img'); return i ? i.naturalWidth : 0", tile)
-            seen["tile_id"] = tile.get_attribute("data-id")
+            wait.until(lambda d: all("," in (t.get_attribute("aria-label") or "") for t in d.find_elements(By.CSS_SELECTOR, ".tile")))
+            seen["tiles"] = [{
+                "label": t.get_attribute("aria-label"), "text": t.text, "id": t.get_attribute("data-id"),
+                "image": driver.execute_script("const i = arguments[0].querySelector('img'); return i ? i.naturalWidth : 0", t),
+            } for t in driver.find_elements(By.CSS_SELECTOR, ".tile")]
             driver.save_screenshot(f"{shots}/format-tile.png")
             tab_until(driver, is_tile)
             keys(driver, "p")

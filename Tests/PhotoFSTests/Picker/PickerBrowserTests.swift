@@ -213,15 +213,17 @@ struct PickerBrowserTests {
         #expect(IntegrationLibrary.names(view).isEmpty, "\(IntegrationLibrary.names(view))")
     }
 
-    /// A TIFF, which Chromium cannot show: its tile has a picture or a placeholder naming its
-    /// type and file (never its id), and its preview says the browser cannot show it.
+    /// TIFFs, which Chromium cannot show: a tile has a picture or a placeholder naming its
+    /// type and file (never its id), a file no decoder reads has the placeholder, and the
+    /// preview says the browser cannot show the format.
     @Test func aFormatTheBrowserCannotShow() throws {
         let library = try IntegrationLibrary(count: 4, prefix: "photofs-browser")
         defer { library.remove() }
         mkdir(library.library + "/Scans", 0o755)
         let made = run([
             "/usr/bin/python3", "-c",
-            "from PIL import Image; Image.new('RGB', (64, 48), (200, 40, 40)).save('\(library.library)/Scans/scan 7.tif')",
+            "from PIL import Image; Image.new('RGB', (64, 48), (200, 40, 40)).save('\(library.library)/Scans/scan 7.tif'); "
+                + "open('\(library.library)/Scans/scan broken.tif', 'wb').write(open('\(library.library)/Scans/scan 7.tif', 'rb').read()[:60])",
         ])
         try #require(made.status == 0, "\(made.output)")
         try library.photofs(["index", "--quiet", library.library])
@@ -230,16 +232,25 @@ struct PickerBrowserTests {
         try library.photofs(["app", "add", "editor"])
         try Self.withPicker(library) { url in
             let seen = try Self.browse(url, scenario: "format", limit: 0, queries: ["scan"])
-            #expect(seen["search"] as? Int == 1, "\(seen)")
-            let id = seen["tile_id"] as? String ?? "?"
-            #expect((seen["tile_label"] as? String)?.hasSuffix(", scan 7.tif") == true, "\(seen)")
-            let text = seen["tile_text"] as? String ?? ""
-            let pictured = (seen["tile_image"] as? Int ?? 0) > 0
-            #expect(pictured || (text.contains("TIFF") && text.contains("scan 7.tif")), "a picture or a typed placeholder: \(seen)")
-            #expect(!text.contains(id), "never the id: \(text)")
-            #expect(seen["preview_message"] as? String == "This browser cannot show TIFF files like scan 7.tif. You can still pick it.", "\(seen)")
+            let tiles = seen["tiles"] as? [[String: Any]] ?? []
+            #expect(seen["search"] as? Int == tiles.count && !tiles.isEmpty, "\(seen)")
+            var placeholders = 0
+            for tile in tiles {
+                let label = tile["label"] as? String ?? ""
+                let text = tile["text"] as? String ?? ""
+                let name = label.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?"
+                #expect(name.hasPrefix("scan") && name.hasSuffix(".tif"), "the tile is named by its file: \(label)")
+                let pictured = (tile["image"] as? Int ?? 0) > 0
+                #expect(pictured || (text.contains("TIFF") && text.contains(name)), "a picture or a typed placeholder: \(tile)")
+                #expect(!text.contains(tile["id"] as? String ?? "?"), "never the id: \(text)")
+                if !pictured { placeholders += 1 }
+                if name == "scan broken.tif" { #expect(!pictured, "no decoder reads it: \(tile)") }
+            }
+            #expect(
+                (seen["preview_message"] as? String)?.hasPrefix("This browser cannot show TIFF files like scan") == true
+                    && (seen["preview_message"] as? String)?.hasSuffix(".tif. You can still pick it.") == true, "\(seen)")
             #expect((seen["console_errors"] as? [String] ?? ["?"]).isEmpty, "\(seen)")
-            print("TIFF tile: \(pictured ? "a thumbnail" : "a typed placeholder (\(text.replacingOccurrences(of: "\n", with: " ")))")")
+            print("TIFF tiles: \(tiles.count - placeholders) with a thumbnail, \(placeholders) with a typed placeholder")
         }
     }
 
