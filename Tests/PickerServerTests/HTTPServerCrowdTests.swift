@@ -102,7 +102,7 @@ struct HTTPServerCrowdTests {
         let crowd = Process()
         crowd.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         crowd.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", script.path, String(server.port), "80", "3", "2",
+            "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", script.path, String(server.port), "80", "5", "2",
         ]
         let pipe = Pipe()
         crowd.standardOutput = pipe
@@ -110,19 +110,25 @@ struct HTTPServerCrowdTests {
         defer { if crowd.isRunning { crowd.terminate() } }
         // While the crowd holds (or tries to hold) its 80 connections, the owner asks 20 times.
         Thread.sleep(forTimeInterval: 0.5)
-        var slowest = 0.0
+        var times: [Double] = []
         for _ in 0..<20 {
             let answer = Self.get(port: server.port)
             #expect(answer?.line == "HTTP/1.1 200 OK", "\(String(describing: answer))")
-            slowest = max(slowest, answer?.seconds ?? 99)
+            times.append(answer?.seconds ?? 99)
         }
-        #expect(slowest < 1, "the owner's slowest answer took \(slowest) s")
+        times.sort()
+        let slowest = times.last ?? 99
+        // Without the uid check the crowd holds every connection the server allows, and the
+        // owner waits until it lets go (5 s); a loaded machine may still take a moment.
+        #expect(slowest < 1.5, "the owner's slowest answer took \(slowest) s")
         crowd.waitUntilExit()
         let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(report.contains("open 80"), "\(report)")
         #expect(report.contains("closed 80"), "every connection of another uid is closed: \(report)")
         #expect(Self.sockets(port: server.port, state: "08") == 0, "no socket of the server waits in CLOSE-WAIT")
-        print("crowd: \(report.split(separator: "\n").joined(separator: ", ")); owner's slowest of 20 answers: \(Int(slowest * 1000)) ms")
+        print(
+            "crowd: \(report.split(separator: "\n").joined(separator: ", ")); owner's 20 answers: median \(Int(times[10] * 1000)) ms, "
+                + "slowest \(Int(slowest * 1000)) ms")
     }
 
     @Test(.enabled(if: access("/usr/bin/python3", X_OK) == 0))
