@@ -1,6 +1,8 @@
+import Foundation
 import MediaFormats
 import PhotoCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import PickerServer
@@ -116,5 +118,35 @@ extension Result where Success == Void, Failure == GrantConfirmations.Refusal {
         case (.failure(let x), .failure(let y)): x == y
         default: false
         }
+    }
+}
+
+/// A video tile's length, read from the movie's `mvhd` box.
+@Suite("Video lengths on tiles")
+struct MovieSecondsTests {
+    @Test func theLengthOfAMovieAndNothingForOtherFiles() throws {
+        let directory = try ExternalTools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let movie = GoProFixture.movie(Array(repeating: [0, 0, 0, 0], count: 42))
+        let path = directory.appendingPathComponent("clip.mp4").path
+        try Data(movie).write(to: URL(fileURLWithPath: path))
+        var asset = PickerQueryTests.asset(9, "clip.mp4", date: CaptureDate(year: 2024, month: 5, day: 1), video: true)
+        asset.size = Int64(movie.count)
+        let seconds = try #require(MovieSeconds.of(asset, path: path))
+        #expect(seconds == 42)
+        #expect(PickerLabels.json(asset, seconds: seconds).contains(#""duration":"0:42""#))
+        #expect(PickerLabels.duration(3725) == "1:02:05")
+        // A file changed since it was catalogued, a cut file and a photo have no length.
+        var changed = asset
+        changed.size += 1
+        #expect(MovieSeconds.of(changed, path: path) == nil)
+        let cut = directory.appendingPathComponent("cut.mp4").path
+        try Data(movie.prefix(movie.count - 40)).write(to: URL(fileURLWithPath: cut))
+        var cutAsset = asset
+        cutAsset.size = Int64(movie.count - 40)
+        #expect(MovieSeconds.of(cutAsset, path: cut) == nil)
+        var photo = PickerQueryTests.asset(10, "clip.mp4", date: CaptureDate(year: 2024, month: 5, day: 1))
+        photo.size = asset.size
+        #expect(MovieSeconds.of(photo, path: path) == nil)
     }
 }
