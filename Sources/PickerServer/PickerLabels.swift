@@ -44,7 +44,8 @@ enum PickerLabels {
         let camera = [asset.metadata.make, asset.metadata.model].compactMap { $0 }.joined(separator: " ")
         let video = asset.metadata.format.kind == .video
         let length = seconds.map { JSONText.string(duration($0)) } ?? "null"
-        return #"{"id":"\#(asset.id.rawValue)","name":\#(JSONText.string(name(asset))),"date":\#(JSONText.string(spokenDay(asset.effectiveDate))),"camera":\#(JSONText.string(camera)),"kind":"\#(video ? "video" : "photo")","format":\#(JSONText.string(asset.metadata.format.rawValue.uppercased())),"duration":\#(length)}"#
+        return
+            #"{"id":"\#(asset.id.rawValue)","name":\#(JSONText.string(name(asset))),"date":\#(JSONText.string(spokenDay(asset.effectiveDate))),"camera":\#(JSONText.string(camera)),"kind":"\#(video ? "video" : "photo")","format":\#(JSONText.string(asset.metadata.format.rawValue.uppercased())),"duration":\#(length)}"#
     }
 
     private static func padded(_ value: Int, _ width: Int) -> String {

@@ -9,9 +9,10 @@ extension Completion {
     ]
 
     /// The keys whose values are a fixed set, each `key:value`.
-    static let filterValues = [
-        "type:image", "type:video", "type:live", "type:screenshot", "type:panorama", "has:location", "has:exif", "has:date",
-    ] + (1...8).map { "orientation:\($0)" }
+    static let filterValues =
+        [
+            "type:image", "type:video", "type:live", "type:screenshot", "type:panorama", "has:location", "has:exif", "has:date",
+        ] + (1...8).map { "orientation:\($0)" }
 
     /// The filter words that complete `current` (a leading `-` negates and is kept).
     static func filterCandidates(_ current: String) -> [String] {

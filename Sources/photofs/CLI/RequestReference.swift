@@ -12,7 +12,8 @@ enum RequestReference {
     static let items = [
         Item(
             synopsis: "media=M",
-            meaning: "what may be chosen: image, video, live, screenshot, panorama (plurals too), combined with any(...), all(...), not(...)",
+            meaning:
+                "what may be chosen: image, video, live, screenshot, panorama (plurals too), combined with any(...), all(...), not(...)",
             fallback: "everything the app's filter lets through"),
         Item(
             synopsis: "limit=N", meaning: "at most N photos (1: pick a single photo; 0: as many as the app's own limit allows)",

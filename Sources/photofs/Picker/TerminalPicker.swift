@@ -189,7 +189,8 @@ struct TerminalPicker {
         for index in state.top..<min(folders.count, state.top + listHeight) {
             let folder = folders[index]
             let cover = names[folder.cover].map { "cover " + ($0.split(separator: "/").last.map(String.init) ?? $0) } ?? ""
-            let line = (index == state.cursor ? "> " : "  ") + Self.pad(folder.path, 48) + "  " + Self.pad(GrantSummary.photos(folder.count), 12)
+            let line =
+                (index == state.cursor ? "> " : "  ") + Self.pad(folder.path, 48) + "  " + Self.pad(GrantSummary.photos(folder.count), 12)
                 + "  " + cover
             screen += (index == state.cursor ? "\u{1B}[7m" + line + "\u{1B}[0m" : line) + "\r\n"
         }
@@ -209,7 +210,8 @@ struct TerminalPicker {
         var screen = "\u{1B}[H\u{1B}[2J"
         screen += "Choose photos for \(setup.app.name): \(limit), \(setup.receives)\(setup.media.isEmpty ? "" : ", " + setup.media)\r\n"
         let field = state.editing ? "[Search: \(state.query)_]" : "Filter: \(state.query)_"
-        let keys = state.editing ? "typing; Enter or Tab returns to the list" : "Space toggles, Enter adds, Esc cancels, Tab edits, ^F folders"
+        let keys =
+            state.editing ? "typing; Enter or Tab returns to the list" : "Space toggles, Enter adds, Esc cancels, Tab edits, ^F folders"
         screen += "\(field)   (\(visible.count) shown, \(state.selected.count) chosen; \(keys))\r\n"
         screen += (state.asking.map { $0 + " (y/n)" } ?? state.message) + "\r\n"
         for index in state.top..<min(visible.count, state.top + listHeight) {

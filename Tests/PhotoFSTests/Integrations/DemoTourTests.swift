@@ -13,7 +13,8 @@ struct DemoTourTests {
         let demo = run(["/usr/bin/env", "TMPDIR=\(base)", DaemonProcess.binary, "demo"])
         #expect(demo.status == 0, "\(demo.output)")
         let lines = demo.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let mountpoint = try #require(lines.first { $0.hasPrefix("photofs unmount ") }.map { String($0.dropFirst("photofs unmount ".count)) })
+        let mountpoint = try #require(
+            lines.first { $0.hasPrefix("photofs unmount ") }.map { String($0.dropFirst("photofs unmount ".count)) })
         defer { run([DaemonProcess.binary, "unmount", mountpoint]) }
         let tour = Array(lines.drop { $0 != "A guided tour:" })
         for word in ["photofs pick ", "photofs run ", ".request", "photofs requests ", "photofs log ", "photofs report "] {

@@ -110,7 +110,10 @@ struct ShellCompletionTests {
     @Test(.enabled(if: Skip.unless(shell("fish") != nil, "fish completion test: fish is not installed (Debian package fish)")))
     func fishCompletesFilterKeysAndValues() throws {
         let fish = try #require(Self.shell("fish"))
-        #expect(Self.fishComplete(fish, "photofs ls type:").sorted() == ["type:image", "type:live", "type:panorama", "type:screenshot", "type:video"])
+        #expect(
+            Self.fishComplete(fish, "photofs ls type:").sorted() == [
+                "type:image", "type:live", "type:panorama", "type:screenshot", "type:video",
+            ])
         #expect(Self.fishComplete(fish, "photofs ls has:e") == ["has:exif"])
         #expect(!Self.fishComplete(fish, "photofs run --mountpoint /tmp ").contains("options"))
     }

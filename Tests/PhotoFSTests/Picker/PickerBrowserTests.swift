@@ -32,7 +32,10 @@ struct PickerBrowserTests {
     /// end by itself (the page's Add or Cancel) with status 0.
     static func withPicker(_ library: IntegrationLibrary, _ body: (_ url: String) throws -> Void) throws {
         let picker = try BackgroundProcess(
-            ["/usr/bin/env", "XDG_CACHE_HOME=\(library.base)/cache", DaemonProcess.binary, "pick", "--no-open", "--catalog", library.catalog, "editor"],
+            [
+                "/usr/bin/env", "XDG_CACHE_HOME=\(library.base)/cache", DaemonProcess.binary, "pick", "--no-open", "--catalog",
+                library.catalog, "editor",
+            ],
             output: library.base + "/pick.out")
         defer { picker.stop() }
         #expect(picker.waitForOutput(timeout: 20) { $0.contains("?token=") }, "\(picker.output)")

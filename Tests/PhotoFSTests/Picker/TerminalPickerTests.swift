@@ -84,7 +84,9 @@ struct TerminalPickerTests {
             _ = Self.screen(socket) { $0.contains("Filter:") }
             // Two plain words: a word of a photo's folder and its file name's stem.
             let paths = library.assets.map { $0.path.lowercased() }
-            let target = try #require(paths.first { $0.contains("/") && $0.split(separator: "/").dropLast().last?.contains(" ") == true } ?? paths.first { $0.contains("/") })
+            let target = try #require(
+                paths.first { $0.contains("/") && $0.split(separator: "/").dropLast().last?.contains(" ") == true }
+                    ?? paths.first { $0.contains("/") })
             let folderWord = String(target.split(separator: "/").dropLast().last!.split(separator: " ").first!)
             let stem = String(target.split(separator: "/").last!.split(separator: ".").first!)
             let query = folderWord + " " + stem
@@ -118,7 +120,9 @@ struct TerminalPickerTests {
             #expect(folders.contains("Folders of the library (\(counts.count))"), "\(folders)")
             for (path, count) in counts {
                 let line = folders.split(separator: "\n").first { $0.dropFirst(2).hasPrefix(path + " ") }
-                #expect(line?.contains(count == 1 ? "1 photo " : "\(count) photos") == true && line?.contains("cover ") == true, "\(path): \(folders)")
+                #expect(
+                    line?.contains(count == 1 ? "1 photo " : "\(count) photos") == true && line?.contains("cover ") == true,
+                    "\(path): \(folders)")
             }
             let sorted = counts.keys.sorted()
             let chosen = sorted.last!
