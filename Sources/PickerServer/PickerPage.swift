@@ -128,7 +128,9 @@ enum PickerPage {
           return response.json();
         }
         function monthName(day) { const m = Math.floor(day / 100); return new Date(Date.UTC(Math.floor(m / 100), m % 100 - 1, 1)).toLocaleString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' }); }
-        function dayName(day) { return new Date(Date.UTC(Math.floor(day / 10000), Math.floor(day / 100) % 100 - 1, day % 100)).toLocaleString('en', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }); }
+        const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+        // "14 June 2023", as the server writes the date in a tile's label.
+        function dayName(day) { return (day % 100) + ' ' + MONTHS[Math.floor(day / 100) % 100 - 1] + ' ' + Math.floor(day / 10000); }
         function photos(n) { return n === 1 ? '1 photo' : n + ' photos'; }
 
         // Layout: month headers and rows of tiles as numbers; only rows near the viewport are in the document.
@@ -377,9 +379,9 @@ enum PickerPage {
           const first = box.querySelector('button'); if (first) first.focus();
         }
 
-        async function load() {
+        async function load(first) {
           const q = $('search').value;
-          const list = await api('/api/list?chip=' + chip + '&q=' + encodeURIComponent(q));
+          const list = await (first || api('/api/list?chip=' + chip + '&q=' + encodeURIComponent(q)));
           const error = $('search-error');
           if (list.error) {
             $('search').classList.add('bad'); $('search').setAttribute('aria-invalid', 'true');
@@ -425,6 +427,8 @@ enum PickerPage {
         }
 
         async function start() {
+          // The first list is asked for together with the session: one round trip less before the grid.
+          const firstList = fetch('/api/list?chip=all&q=').then((r) => r.json());
           session = await api('/api/session');
           document.title = session.app + ' \u2013 photofs picker';
           $('title').textContent = 'Choose photos for ' + session.app;
@@ -459,7 +463,7 @@ enum PickerPage {
           $('confirm-ok').addEventListener('click', confirmAdd);
           $('cancel').addEventListener('click', () => finish('/api/cancel', {}));
           $('add').addEventListener('click', askAdd);
-          await load();
+          await load(firstList);
         }
         start();
         """#

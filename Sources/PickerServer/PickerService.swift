@@ -102,21 +102,27 @@ public final class PickerService: Sendable {
         }
         let chipExpression = (try? Filter(chipFilter))?.expression ?? .everything
         let texts = query.hasWords ? searchTextsMade() : []
-        var ids = "["
-        var days = "["
+        // Built as bytes: at 100,000 assets this answer is the page's first wait.
+        var ids: [UInt8] = Array(#"{"ids":["#.utf8)
+        var days: [UInt8] = Array(#"],"days":["#.utf8)
+        ids.reserveCapacity(setup.candidates.count * 16 + 16)
+        days.reserveCapacity(setup.candidates.count * 9 + 16)
         var first = true
         for (index, asset) in setup.candidates.enumerated()
         where chipExpression.matches(asset) && query.matches(asset, text: texts[index]) {
             if !first {
-                ids += ","
-                days += ","
+                ids.append(UInt8(ascii: ","))
+                days.append(UInt8(ascii: ","))
             }
             first = false
+            ids.append(UInt8(ascii: "\""))
+            ids += asset.id.rawValue.utf8
+            ids.append(UInt8(ascii: "\""))
             let date = asset.effectiveDate
-            ids += "\"" + asset.id.rawValue + "\""
-            days += String(date.year * 10_000 + date.month * 100 + date.day)
+            days += String(date.year * 10_000 + date.month * 100 + date.day).utf8
         }
-        return json(#"{"ids":\#(ids)],"days":\#(days)]}"#)
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: ids + days + Array("]}".utf8))
     }
 
     private func searchTextsMade() -> [String] {
