@@ -111,8 +111,10 @@ public final class RequestBroker: Sendable {
 
     /// Settles `app`'s pending request (only request `id`, when given) and wakes its readers.
     /// A claimed request is settled only by its claim (`claimed` true).
-    public func settle(_ app: String, id: Int? = nil, with answer: PickAnswer, claimed: Bool = false) throws(RequestBrokerError) -> Pending {
-        let (pending, waiters) = try state.withLock { (state: inout State) throws(RequestBrokerError) -> (Pending, [(token: WaiterToken, call: Waiter)]) in
+    public func settle(_ app: String, id: Int? = nil, with answer: PickAnswer, claimed: Bool = false) throws(RequestBrokerError) -> Pending
+    {
+        let (pending, waiters) = try state.withLock {
+            (state: inout State) throws(RequestBrokerError) -> (Pending, [(token: WaiterToken, call: Waiter)]) in
             guard case .pending(let pending) = state.statuses[app], id == nil || id == pending.id else {
                 throw .noPendingRequest(app)
             }

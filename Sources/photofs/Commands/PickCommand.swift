@@ -68,7 +68,7 @@ enum PickCommand {
             limit = (try? PickScope(request: PickRequest(mode: .replace), app: app, appFilter: filter, grantCount: grants.count))?.limit
         }
         let media = pending?.media
-        let candidates = snapshot.assets.filter { filter.matches($0) && (media?.expression.matches($0) ?? true) }
+        let candidates = PickerOffer.candidates(snapshot.assets, app: app, media: media)
         let root = String(decoding: (try? context.catalog.libraryRoot).flatMap { $0 } ?? Array(context.library.utf8), as: UTF8.self)
         return PickerSetup(
             app: app, requestID: pending?.id, mode: pending?.mode ?? .replace, limit: limit, ordered: pending?.ordered ?? true,
@@ -102,8 +102,16 @@ enum PickCommand {
         boundPort.store(server.port, ordering: .relaxed)
         let url = "http://127.0.0.1:\(server.port)/?token=\(gate.oneTimeToken ?? "")"
         let request = setup.requestID.map { " (answering request \($0))" } ?? ""
-        environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
-        if open { BrowserOpener.open(url, environment: environment) }
+        // The link is a secret: it goes to the browser through a private file, and is
+        // printed only when no browser was opened (this terminal is the person's own).
+        let redirect = open ? BrowserOpener.open(url, environment: environment) : nil
+        defer { redirect?.remove() }
+        if let redirect {
+            gate.whenSpent { redirect.remove() }
+            environment.output.line("Choose photos for \(setup.app.name)\(request) in the browser window that opened.")
+        } else {
+            environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
+        }
         // The page answers within the request's life; an abandoned page ends after an hour.
         if finished.wait(timeout: .now() + 3600) == .timedOut {
             server.stop()

@@ -47,7 +47,8 @@ struct RequestChannelTests {
             let view = library.mountpoint + "/apps/editor"
             let request = view + "/.request"
             let reader = try BackgroundProcess(
-                ["/bin/sh", "-c", "echo 'media=image limit=2' > '\(request)' && exec cat '\(request)'"], output: library.base + "/reader.out")
+                ["/bin/sh", "-c", "echo 'media=image limit=2' > '\(request)' && exec cat '\(request)'"],
+                output: library.base + "/reader.out")
             defer { reader.stop() }
             let pending = Self.requests(library.mountpoint) { !$0.isEmpty }
             try #require(pending.count == 1, "the request waits: \(pending)")
@@ -103,13 +104,20 @@ struct RequestChannelTests {
             let before = PickerFile.read(library.mountpoint)
             // One photo does not exist: nothing is granted and the request still waits.
             let refused = DaemonChannelCall.send(
-                library.mountpoint, ["pick": ["app": "editor", "request": id, "assets": [library.assets[2].id, "f" + String(repeating: "0", count: 63)], "replace": false]])
+                library.mountpoint,
+                [
+                    "pick": [
+                        "app": "editor", "request": id, "assets": [library.assets[2].id, "f" + String(repeating: "0", count: 63)],
+                        "replace": false,
+                    ]
+                ])
             #expect(refused.errno != 0, "refused: \(refused)")
             #expect(PickerFile.read(library.mountpoint) == before, "no grant landed")
             #expect(Self.requests(library.mountpoint) { !$0.isEmpty }.count == 1, "the request still waits")
             // A good pick grants and answers in one call: the app reads its names.
             let granted = DaemonChannelCall.send(
-                library.mountpoint, ["pick": ["app": "editor", "request": id, "assets": [library.assets[2].id, library.assets[1].id], "replace": false]])
+                library.mountpoint,
+                ["pick": ["app": "editor", "request": id, "assets": [library.assets[2].id, library.assets[1].id], "replace": false]])
             #expect(granted.errno == 0, "\(granted)")
             let answer = (try? String(contentsOfFile: request, encoding: .utf8)) ?? ""
             let lines = answer.split(separator: "\n").map(String.init)
