@@ -169,8 +169,13 @@ public enum RedactionPlanner {
             let embedded = entries.filter { $0.tag == EXIFTag.xmlPacket }.compactMap(\.value)
             for packet in layout.xmpPackets + embedded {
                 // Identity blanks first: the location blanks and rewrites win where they overlap.
-                if `private` { try blankXMPIdentity(packet, scans: xmp, source: source, into: &patches) }
+                let blankedWhole = `private` ? try blankXMPIdentity(packet, scans: xmp, source: source, into: &patches) : false
                 guard mode != .keep else { continue }
+                if blankedWhole {
+                    // Nothing of the packet is left to blank or round; it still counts as located.
+                    if try xmp.location(of: packet, source: source).1.foundLocation { found.insert(.xmp) }
+                    continue
+                }
                 if try blankXMP(packet, scans: xmp, source: source, coarse: mode == .coarse, into: &patches, notes: &notes) {
                     found.insert(.xmp)
                 }
@@ -299,17 +304,23 @@ public enum RedactionPlanner {
         return scanner.foundLocation
     }
 
-    /// Blanks what `--metadata private` removes from one XMP packet (`XMPIdentityScanner`).
+    /// Blanks what `--metadata private` removes from one XMP packet (`XMPIdentityScanner`);
+    /// true when the packet is malformed and was replaced whole.
     private static func blankXMPIdentity(_ packet: ByteRange, scans: XMPScans, source: some ByteSource, into patches: inout PatchList)
-        throws(ByteSourceError)
+        throws(ByteSourceError) -> Bool
     {
         let scanner = try scans.identity(of: packet, source: source)
+        if scanner.malformed {
+            patches.add(at: packet.offset, emptyXMP(replacing: try scans.text(of: packet, source: source)))
+            return true
+        }
         for blank in scanner.blanks where !blank.isEmpty {
             patches.fill(ByteRange(offset: packet.offset + Int64(blank.lowerBound), length: Int64(blank.count)), with: 0x20)
         }
         for rewrite in scanner.rewrites {
             patches.add(at: packet.offset + Int64(rewrite.range.lowerBound), rewrite.bytes)
         }
+        return false
     }
 
     private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList)
