@@ -129,6 +129,10 @@ public struct FileAnalyzer: AssetAnalyzing {
             metadata.make = metadata.make ?? movie.make
             metadata.model = metadata.model ?? movie.model
         }
+        // A motion photo's video may be the only thing that places the still.
+        if metadata.location == nil, let location = layout.appendedVideos.lazy.compactMap(\.location).first(where: \.isValid) {
+            metadata.location = location
+        }
         // XMP fills what EXIF and the container left open: the date, the creator tool and a
         // screen-capture comment.
         if metadata.captureDate == nil || metadata.software == nil || !metadata.saysScreenshot {

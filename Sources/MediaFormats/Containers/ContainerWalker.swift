@@ -54,6 +54,7 @@ public enum ContainerWalker {
         if [.jpeg, .tiff, .dng, .raw].contains(format) { AFCPTrailer.add(reader: reader, to: &layout) }
         if format == .jpeg { addThumbnailMetadata(reader: reader, layout: &layout) }
         addEmbeddedXMP(reader: reader, layout: &layout)
+        if format == .jpeg { ImageTrailer.add(reader: reader, to: &layout) }
         return layout
     }
 

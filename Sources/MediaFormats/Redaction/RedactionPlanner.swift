@@ -31,6 +31,10 @@
 ///   string is rewritten rounded to 0.01° without altitude (`ISO6709Coarsener`): the
 ///   `©xyz` length field shrinks to the new text and the rest is zeroed; an item value is
 ///   padded with spaces. `loci`, `gps `, `gps0` are blanked.
+/// - Bytes after a JPEG's image data (`ImageTrailer`): an appended video's location
+///   payloads (`layout.appendedVideos`) as a video's; what no walker explains
+///   (`trailerBlanks`, Samsung trailer blocks other than the video) zeroed, counted as
+///   `unverified`. The still's own bytes are never patched for it.
 /// - Checksummed chunks (PNG): a chunk whose covered bytes are patched gets a patch with
 ///   the CRC-32 recomputed over the patched bytes.
 /// - A container that could not be parsed to its end (`isComplete == false`), or metadata
@@ -216,6 +220,16 @@ public enum RedactionPlanner {
                 found.insert(.movie)
                 try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
                 notes?.append("video location payload at \(payload.offset) blanked")
+            }
+            for payload in mode == .keep ? [] : layout.appendedVideos.flatMap(\.locationPayloads) {
+                found.insert(.appendedVideo)
+                try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
+                notes?.append("location payload of the video appended at \(payload.offset) blanked")
+            }
+            if mode != .keep, !layout.trailerBlanks.isEmpty {
+                found.insert(.unverified)
+                for range in layout.trailerBlanks { patches.fill(range, with: 0) }
+                notes?.append("\(layout.trailerBlanks.count) stretch(es) after the image data not read with certainty: zeroed")
             }
             if let gpmf, mode != .keep {
                 switch GPMFLocationRedactor(coarse: mode == .coarse).plan(gpmf, into: &patches) {
