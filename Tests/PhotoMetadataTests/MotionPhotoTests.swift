@@ -131,4 +131,29 @@ import Testing
             }
         }
     }
+
+    /// A PNG and a WebP with the video appended after their last chunk, and a HEIC with it in
+    /// a top-level `mpvd` box (Samsung's HEIC motion photos): found, and gone under strip.
+    @Test(arguments: [
+        ("metadata-extractor-images/mspaint-8x10.png", false), ("exiftool/RIFF.webp", false), ("exif-samples/samplefilehub.heif", true),
+    ])
+    func otherStillsCarryingAVideo(still path: String, inBox: Bool) throws {
+        guard let dir = SharedCorpus.directory else { try Skip.because("MotionPhotoTests: corpus not found (set PHOTOFS_CORPUS)") }
+        let still = [UInt8](try #require(FileManager.default.contents(atPath: dir + "/" + path)))
+        let video = [UInt8](try #require(FileManager.default.contents(atPath: dir + "/" + Self.video)))
+        let size = video.count + 8
+        let bytes =
+            inBox ? still + [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)] + Array("mpvd".utf8) + video
+            : still + video
+        let folder = try ExternalTools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("motion").path
+        FileManager.default.createFile(atPath: file, contents: Data(bytes))
+        let analysis = try FileAnalyzer().analyze(absolutePath: Array(file.utf8))
+        #expect(analysis.metadata.locationSources.contains(.appendedVideo), "\(path): \(analysis.metadata.locationSources.names)")
+        var served = bytes
+        #expect(analysis.redaction.strip.apply(to: &served, at: 0), "\(path): withheld")
+        #expect(!Self.contains(served, Self.position), "\(path): the position survives")
+        #expect(served[..<still.count].elementsEqual(still[...]), "\(path): the still changed")
+    }
 }

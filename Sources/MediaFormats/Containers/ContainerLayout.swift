@@ -65,6 +65,8 @@ public struct ContainerLayout: Hashable, Sendable {
     public var trailerBlanks: [ByteRange] = []
     /// Where the primary JPEG's entropy-coded data starts (after its first SOS header).
     var imageDataStart: Int64?
+    /// Where a PNG's IEND chunk or a WebP's RIFF chunk ends: what follows is a trailer.
+    var imageEnd: Int64?
     /// The MPF secondary images of a JPEG (already walked), which lie after its image data.
     var mpfImages: [ByteRange] = []
     /// Pixel dimensions from the container itself (SOF, IHDR, VP8/VP8L/VP8X, ispe, tkhd).

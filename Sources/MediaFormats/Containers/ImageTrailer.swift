@@ -1,4 +1,4 @@
-/// Walks what a JPEG carries after its image data: motion photo videos (Google's, declared
+/// Walks what a JPEG, PNG or WebP carries after its image data (and a HEIC's `mpvd` box): motion photo videos (Google's, declared
 /// in XMP by `Container:Directory` items or `GCamera:MicroVideoOffset`; Samsung's
 /// `MotionPhoto_Data` block of its SEF trailer), any MP4 or QuickTime file or JPEG found
 /// there, MPF images and AFCP trailers (walked elsewhere), and padding.
@@ -26,9 +26,17 @@ enum ImageTrailer {
     static let videoLabel = "video appended after the image"
 
     static func add(reader: SourceReader, to layout: inout ContainerLayout) {
-        guard let dataStart = layout.imageDataStart else { return }
         let size = reader.size
-        let endsWithEOI = reader.bytes(at: size - 2, count: 2) == [0xFF, 0xD9]
+        let endsWithEOI: Bool
+        switch layout.format {
+        case .jpeg:
+            guard layout.imageDataStart != nil else { return }
+            endsWithEOI = reader.bytes(at: size - 2, count: 2) == [0xFF, 0xD9]
+        default:
+            // PNG and WebP state where they end.
+            guard let end = layout.imageEnd else { return }
+            endsWithEOI = end >= size
+        }
         let packets = layout.xmpPackets.compactMap { packet in
             packet.length <= 1 << 20 ? reader.bytes(at: packet.offset, count: Int(packet.length)) : nil
         }
@@ -36,7 +44,8 @@ enum ImageTrailer {
         let samsung = SamsungTrailer.read(reader)
         let afcp = afcpStart(reader)
         guard !endsWithEOI || google.declaresTrailer || samsung != nil || afcp != nil else { return }
-        guard let eoi = endOfImage(reader, from: dataStart) else { return }  // Truncated: nothing follows.
+        let imageEnd = layout.imageDataStart.map { endOfImage(reader, from: $0) } ?? layout.imageEnd
+        guard let eoi = imageEnd, eoi <= size else { return }  // Truncated: nothing follows.
 
         var known: [(range: ByteRange, content: Content)] = layout.mpfImages.map { ($0, .walkedElsewhere) }
         var end = size
@@ -135,6 +144,16 @@ enum ImageTrailer {
                     blank(block.value, layout: &layout)
                 }
             }
+        }
+    }
+
+    /// Samsung's HEIC motion photos keep the video in a top-level `mpvd` box: its payload
+    /// is walked as a video.
+    static func addMotionPhotoBoxes(reader: SourceReader, to layout: inout ContainerLayout) {
+        var ignored = ContainerLayout(format: layout.format)
+        let top = BMFFBoxList.boxes(reader: reader, from: 0, to: reader.size, context: "HEIF", layout: &ignored)
+        for box in top where box.type == fourCCValue("mpvd") && !box.truncated {
+            walk(box.payload, .video, reader: reader, layout: &layout)
         }
     }
 
