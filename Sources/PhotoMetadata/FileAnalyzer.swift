@@ -26,7 +26,22 @@ public struct FileAnalyzer: AssetAnalyzing {
             case .notRegularFile: throw .notMedia
             }
         }
-        return try analyze(source)
+        var analysis = try analyze(source)
+        if Self.sidecarPlacesPhoto(absolutePath) { analysis.metadata.locationSources.insert(.sidecar) }
+        return analysis
+    }
+
+    /// Whether an XMP sidecar beside the file places it. Sidecars are not media: no view
+    /// serves them, but their position counts for `has:location`.
+    static func sidecarPlacesPhoto(_ path: [UInt8]) -> Bool {
+        for candidate in XMPSidecar.candidates(for: path) {
+            guard let sidecar = try? FileByteSource(path: candidate) else { continue }
+            guard sidecar.size <= Int64(XMPSidecar.maxLength), let text = try? sidecar.read(at: 0, count: Int(sidecar.size)) else {
+                return true
+            }
+            if XMPSidecar.placesPhoto(text) { return true }
+        }
+        return false
     }
 
     /// Analyses an already opened file. The container walk, the EXIF read and the
