@@ -107,7 +107,8 @@ enum FuseOperations {
     }
 
     /// Capabilities: readdirplus (a listing doubles as the lookups of `ls -l`/`find`),
-    /// asynchronous reads, no-open support (OPEN answers ENOSYS, see `Read.swift`), and
+    /// asynchronous reads (OPEN is answered, see `Read.swift`, so that the control and
+    /// request files can be opened with direct I/O), and
     /// automatic data invalidation, which makes every read refresh expired attributes and
     /// drop the pages when the mtime moved: only `.picker` has attributes that expire at
     /// once, so only its reads pay for it (see `Control.swift`); every other change is
@@ -123,8 +124,7 @@ enum FuseOperations {
         let capable = connection.capable
         var want = connection.want
         var flags = [
-            FUSE_CAP_READDIRPLUS, FUSE_CAP_READDIRPLUS_AUTO, FUSE_CAP_ASYNC_READ, FUSE_CAP_PARALLEL_DIROPS, FUSE_CAP_NO_OPEN_SUPPORT,
-            FUSE_CAP_AUTO_INVAL_DATA,
+            FUSE_CAP_READDIRPLUS, FUSE_CAP_READDIRPLUS_AUTO, FUSE_CAP_ASYNC_READ, FUSE_CAP_PARALLEL_DIROPS, FUSE_CAP_AUTO_INVAL_DATA,
         ]
         if !othersMayEnter { flags.append(FUSE_CAP_NO_OPENDIR_SUPPORT) }
         for flag in flags {
@@ -136,7 +136,7 @@ enum FuseOperations {
         // every name of a cold `ls -f` (0.12x direct on 100,000 names).
         for flag in [
             FUSE_CAP_SPLICE_READ, FUSE_CAP_SPLICE_WRITE, FUSE_CAP_SPLICE_MOVE, FUSE_CAP_ATOMIC_O_TRUNC,
-            FUSE_CAP_WRITEBACK_CACHE,
+            FUSE_CAP_WRITEBACK_CACHE, FUSE_CAP_NO_OPEN_SUPPORT,
         ] {
             want &= ~UInt32(flag)
         }

@@ -2,13 +2,17 @@ import Glibc
 import PhotoCore
 import Synchronization
 
-/// What a FUSE file handle (`fi->fh`) points at: a retained object made at opendir and
-/// released at releasedir. Regular files have no handles (the mount answers OPEN with
-/// ENOSYS, see `Read.swift`), nor do the directories of a mount no other user may enter
-/// (OPENDIR answers ENOSYS there, see `Directory.swift`).
+/// What a FUSE file handle (`fi->fh`) points at: a retained object made at open or
+/// opendir and released at release or releasedir. Photos have no handles (their OPEN is
+/// answered with handle 0, see `Read.swift`), nor do the directories of a mount no other
+/// user may enter (OPENDIR answers ENOSYS there, see `Directory.swift`).
 final class Handle: Sendable {
     enum Kind: Sendable {
         case directory(OpenDirectory)
+        /// A descriptor of `.picker`: the rendering it was opened on, read whole.
+        case picker(PickerGenerations.Text)
+        /// A descriptor of a request file (`.request` of an app, or `.requests`).
+        case request(ViewSpecialFile)
     }
 
     let kind: Kind

@@ -1,5 +1,5 @@
-import MediaFormats
 import Glibc
+import MediaFormats
 import PhotoCore
 import PhotoHashing
 

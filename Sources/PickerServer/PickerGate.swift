@@ -5,6 +5,8 @@ import Synchronization
 ///
 /// - The URL carries a one-time random token; the first request with it is answered with a
 ///   redirect that sets an HttpOnly, SameSite=Strict session cookie, and the token is spent.
+///   The URL never goes into a process's arguments or environment (the command opens the
+///   browser on a private redirect file), so no other local user can read it in `/proc`.
 /// - Every request must name this server in its Host header (`127.0.0.1:PORT` or
 ///   `localhost:PORT`), so a DNS-rebinding page on another name is refused.
 /// - Every change (POST) must carry the CSRF value the page read from `/api/session`, as
@@ -12,6 +14,8 @@ import Synchronization
 /// - Every response forbids everything but the page's own resources (Content-Security-Policy).
 public final class PickerGate: Sendable {
     private let token: Mutex<String?>
+    /// Run once when the token is spent (the command removes the redirect file it wrote).
+    private let onSpent = Mutex<(@Sendable () -> Void)?>(nil)
     let session: String
     let csrf: String
     /// The command that printed the link, named in refusals (`photofs pick`, `photofs report`).
@@ -26,6 +30,11 @@ public final class PickerGate: Sendable {
 
     /// The one-time token for the URL (nil once spent).
     public var oneTimeToken: String? { token.withLock { $0 } }
+
+    /// Runs `action` when the token is spent.
+    public func whenSpent(_ action: @escaping @Sendable () -> Void) {
+        onSpent.withLock { $0 = action }
+    }
 
     /// Headers every response carries.
     static let securityHeaders: [(String, String)] = [
@@ -65,6 +74,10 @@ public final class PickerGate: Sendable {
                 return true
             }
             guard accepted else { return Self.forbidden("this link was already used or is wrong; run \(command) again") }
+            onSpent.withLock { action in
+                action?()
+                action = nil
+            }
             return HTTPResponse(
                 status: 303,
                 headers: [("Location", "/"), ("Set-Cookie", "photofs_pick=\(session); HttpOnly; SameSite=Strict; Path=/")])
@@ -97,7 +110,7 @@ public final class PickerGate: Sendable {
     }
 
     /// `count` random bytes from the kernel, as hex.
-    static func randomHex(_ count: Int) -> String {
+    public static func randomHex(_ count: Int) -> String {
         var bytes = [UInt8](repeating: 0, count: count)
         let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
         precondition(fd >= 0, "no /dev/urandom")

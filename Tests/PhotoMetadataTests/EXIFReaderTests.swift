@@ -222,7 +222,6 @@ import Testing
     }
 }
 
-
 /// Real EXIF blocks (with Canon, Nikon, Olympus, Fuji, Pentax, Apple maker notes, which
 /// libexif parses on load) mutated at random: libexif and the reader must not trap.
 @Suite struct EXIFReaderCorpusMutationTests {

@@ -1,9 +1,9 @@
 import Foundation
 import MediaFormats
-@testable import PhotoSamples
-import Testing
 import TestSupport
+import Testing
 
+@testable import PhotoSamples
 
 /// EXIF written by `ExifBuilder` into a JPEG, read back by exiftool: the values that
 /// photofs indexes, in both byte orders, with no warning or error.

@@ -1,9 +1,9 @@
 import Foundation
 import MediaFormats
-@testable import PhotoSamples
-import Testing
 import TestSupport
+import Testing
 
+@testable import PhotoSamples
 
 /// The encoder's files decode in PIL (libjpeg) without warnings, to pixels close to the
 /// source, and its tables are the standard ones.

@@ -1,9 +1,9 @@
 import Foundation
 import MediaFormats
-@testable import PhotoSamples
-import Testing
 import TestSupport
+import Testing
 
+@testable import PhotoSamples
 
 /// The generated library: deterministic, varied, plausible, and what exiftool reads from
 /// each file is what the plan says.

@@ -1,7 +1,7 @@
 import MediaFormats
-@testable import PhotoSamples
 import Testing
 
+@testable import PhotoSamples
 
 /// The builder's layout, read back with a minimal reader written for this test: header,
 /// sorted entries, even offsets, out-of-line values where the offsets say.

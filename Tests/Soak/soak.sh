@@ -9,6 +9,12 @@
 #   - 8 writers run the photofs CLI: each selects its app's whole set, clears it, or sends
 #     a refused request with a token of its own (whose reason it must get back);
 #   - 8 readers read .picker in 4 KiB steps and check every reading is one whole state;
+#   - 8 raw writers write .picker directly, at random offsets (pwrite, O_APPEND), texts of
+#     one to four pages that are either good throughout or go bad on their last line: each
+#     must be applied whole or not at all (a partial commit is counted);
+#   - 4 apps write requests to their .request and wait in read(2) while a picker answers
+#     them over the daemon channel and a prober stats the request files: a read, stat or
+#     answer that takes more than 5 s (or never ends) is a hung process;
 #   - a confined app in bubblewrap (only apps/confined bound) and a bound uid (setpriv)
 #     try to reach names, ids, .picker, library/ and other apps, right after the owner
 #     listed everything; every success is a leak;
@@ -16,8 +22,8 @@
 #   - each round ends with kill -9 of the daemon (writers still running), a remount, and a
 #     check that every acknowledged grant is there (an app's selection is its last
 #     acknowledged state or the one in flight at the kill) and a fixed app kept its grants.
-# Prints the counts and exits 1 unless leaks, lost grants, torn reads and misattributed
-# reasons are all 0. Needs python3, bwrap, fusermount3; the photofs binary is
+# Prints the counts and exits 1 unless leaks, lost grants, torn reads, partial commits,
+# hung processes and misattributed reasons are all 0. Needs python3, bwrap, fusermount3; the photofs binary is
 # $PHOTOFS_BIN, else .build/release/photofs, else .build/debug/photofs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -49,13 +55,14 @@ mkdir -p "$WORK/mnt" "$WORK/data"
 chmod 700 "$WORK/data"
 "$BIN" index --quiet --catalog "$WORK/data/catalog.sqlite" "$WORK/library"
 python3 - "$BIN" "$WORK" "$DURATION" "$ROUND" "$USER_NAME" <<'PY'
-import json, os, pwd, random, re, shutil, signal, subprocess, sys, threading, time
+import base64, hashlib, json, os, pwd, random, re, shutil, signal, socket, subprocess, sys, threading, time
 
 BIN, WORK, DURATION, ROUND, USER = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 LIB, MNT, CAT = WORK + "/library", WORK + "/mnt", WORK + "/data/catalog.sqlite"
 PICKER = MNT + "/.picker"
 counts = {k: 0 for k in ["rounds", "calls", "refused", "misattributed", "failedValid", "reads", "torn",
-                         "attempts", "leaks", "lostGrants", "libraryChanges", "kills"]}
+                         "attempts", "leaks", "lostGrants", "libraryChanges", "kills", "rawWrites", "rawRefused",
+                         "partialCommits", "requests", "answered", "probes", "hung", "slowestProbeMs"]}
 examples = []
 lock = threading.Lock()
 
@@ -77,13 +84,15 @@ for a in assets:
     by_name.setdefault(a["path"].split("/")[-1], []).append(a)
 unique = [a for a in assets if len(by_name[a["path"].split("/")[-1]]) == 1]
 apps = {"w%d" % i: [a["id"] for a in assets[i * 20:i * 20 + 30]] for i in range(8)}
+raw_apps = {"r%d" % i: [a["id"] for a in assets[160 + i * 5:160 + i * 5 + 40]] for i in range(8)}
+ask_apps = ["q%d" % i for i in range(4)]
 keeper = [a["id"] for a in unique[200:210]]
 confined = unique[210:213]
 bound = unique[213:216]
 uid = pwd.getpwnam(USER).pw_uid if USER else None
 gid = pwd.getpwnam(USER).pw_gid if USER else None
 killing = threading.Event()
-setup = "".join("app add %s\n" % n for n in apps) + "app add keeper\napp add confined\n"
+setup = "".join("app add %s\n" % n for n in list(apps) + list(raw_apps) + ask_apps) + "app add keeper\napp add confined\n"
 setup += "select keeper %s\nselect confined %s\n" % (" ".join(keeper), " ".join(a["id"] for a in confined))
 if uid is not None:
     setup += "app add bound --uid %d\nselect bound %s\n" % (uid, " ".join(a["id"] for a in bound))
@@ -144,7 +153,8 @@ def consistent(text):
     if adds != declared or len(seen) != declared:
         return "%d apps declared, %d app lines" % (declared, adds)
     for name, (said, listed) in seen.items():
-        if said != listed or (name in apps and listed not in (0, len(apps[name]))):
+        if said != listed or (name in apps and listed not in (0, len(apps[name]))) or (
+                name in raw_apps and listed not in (0, len(raw_apps[name]))):
             return "%s: header says %d, %d lines" % (name, said, listed)
     return None
 
@@ -194,6 +204,139 @@ def reader(stop):
         problem = consistent(text)
         if problem:
             note("torn", example="torn read (%d bytes): %s" % (len(text), problem))
+
+def raw_writer(name, stop):
+    # Writes .picker itself: a text of 1-4 pages at a random offset that selects the app's
+    # whole set (or clears it), padded with comments; every other one goes bad on its last
+    # line. The app's selection must then be all or nothing, as this writer alone changes it.
+    state = "empty"
+    k = 0
+    while not stop.is_set():
+        k += 1
+        want = "full" if state == "empty" else "empty"
+        lines = ["clear %s" % name] if want == "empty" else ["select %s %s" % (name, i) for i in raw_apps[name]]
+        text = "\n".join(lines) + "\n"
+        pages = random.randint(1, 4)
+        while len(text) < pages * 4096 - 200:
+            text += "# padding to cross pages %d\n" % k
+        bad = k % 2 == 0
+        if bad:
+            text += "frobnicate %s\n" % name
+        offset = random.randint(0, 9000)
+        try:
+            if k % 3 == 0:
+                fd = os.open(PICKER, os.O_WRONLY | os.O_APPEND)
+                written = os.write(fd, text.encode())
+            else:
+                fd = os.open(PICKER, os.O_WRONLY)
+                written = os.pwrite(fd, text.encode(), offset)
+            os.close(fd)
+            ok = written == len(text.encode())
+        except OSError:
+            ok = False
+            try:
+                os.close(fd)
+            except Exception:
+                pass
+        if killing.is_set():
+            return
+        try:
+            got = len(selection(name))
+        except OSError:
+            return  # the daemon is being killed
+        if killing.is_set():
+            return
+        note("rawWrites")
+        now = "full" if got == len(raw_apps[name]) else ("empty" if got == 0 else "partial %d" % got)
+        if bad:
+            note("rawRefused")
+            if ok or now != state:
+                note("partialCommits", example="%s: a bad text (%d bytes) was %s, selection now %s (was %s)" % (
+                    name, len(text), "accepted" if ok else "refused", now, state))
+        elif ok and now == want:
+            state = want
+        else:
+            note("partialCommits", example="%s: a good text (%d bytes, %s) left %s" % (name, len(text), ok, now))
+            state = now if now in ("full", "empty") else state
+
+def channel(call):
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    base = runtime + "/photofs" if runtime and runtime.startswith("/") else (
+        "/run/photofs" if os.getuid() == 0 else "/tmp/photofs-%d" % os.getuid())
+    path = base + "/picker-" + hashlib.sha256(os.path.realpath(MNT).encode()).hexdigest()[:16] + ".sock"
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)
+    s.connect(path)
+    s.sendall(json.dumps(call).encode())
+    s.shutdown(socket.SHUT_WR)
+    data = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    s.close()
+    return json.loads(data)
+
+def timed(what, f, limit=5.0):
+    # A process that waits on something outside the daemon (a person) waits many seconds:
+    # over `limit` is a hang; the slowest probe is reported besides (a loaded machine is slow).
+    started = time.time()
+    result = f()
+    took = time.time() - started
+    with lock:
+        counts["slowestProbeMs"] = max(counts["slowestProbeMs"], int(took * 1000))
+    if took > limit:
+        note("hung", example="%s took %.1f s" % (what, took))
+    return result
+
+def asker(name, stop):
+    # An app asks for photos and waits in read(2); the answer must come within its request's life.
+    request = MNT + "/apps/%s/.request" % name
+    while not stop.is_set():
+        try:
+            with open(request, "w") as f:
+                f.write("limit=2 timeout=30\n")
+            note("requests")
+            started = time.time()
+            with open(request) as f:
+                answer = f.read()
+            if time.time() - started > 31 and not killing.is_set():
+                note("hung", example="%s waited %.1f s for its answer" % (name, time.time() - started))
+            if answer.startswith("selected"):
+                note("answered")
+        except OSError:
+            if killing.is_set():
+                return
+            time.sleep(0.2)
+
+def answerer(stop):
+    # The person's picker: answers each pending request over the daemon channel.
+    ids = [a["id"] for a in unique[100:140]]
+    while not stop.is_set():
+        try:
+            pending = timed("listing requests", lambda: channel({"requests": {}})).get("requests") or []
+            for r in pending:
+                pick = random.sample(ids, 2)
+                reply = timed("answering a request", lambda: channel(
+                    {"pick": {"app": r["app"], "request": r["id"], "assets": pick, "replace": True}}))
+                if reply.get("errno", 0) not in (0, 2):
+                    note("failedValid", example="pick for %s: %s" % (r["app"], reply))
+        except (OSError, ValueError):
+            if killing.is_set():
+                return
+        time.sleep(random.uniform(0.05, 0.5))
+
+def prober(stop):
+    while not stop.is_set():
+        for name in ask_apps:
+            try:
+                timed("stat of %s/.request" % name, lambda: os.stat(MNT + "/apps/%s/.request" % name))
+                timed("listing of apps/%s" % name, lambda: os.listdir(MNT + "/apps/%s" % name))
+                note("probes")
+            except OSError:
+                pass
+        time.sleep(0.05)
 
 def owner_looks(stop):
     # The owner keeps every name and attribute in the kernel's caches for the attackers.
@@ -309,6 +452,9 @@ while time.time() < end:
     stop = threading.Event()
     threads = [threading.Thread(target=writer, args=(n, stop)) for n in apps]
     threads += [threading.Thread(target=reader, args=(stop,)) for _ in range(8)]
+    threads += [threading.Thread(target=raw_writer, args=(n, stop)) for n in raw_apps]
+    threads += [threading.Thread(target=asker, args=(n, stop)) for n in ask_apps]
+    threads += [threading.Thread(target=answerer, args=(stop,)), threading.Thread(target=prober, args=(stop,))]
     threads += [threading.Thread(target=owner_looks, args=(stop,)), threading.Thread(target=churn, args=(stop,))]
     attackers = [threading.Thread(target=attacker, args=("confined", seconds - 2))]
     if uid is not None:
@@ -326,7 +472,9 @@ while time.time() < end:
         note("kills")
     stop.set()
     for t in threads:
-        t.join()
+        t.join(timeout=30)
+        if t.is_alive():
+            note("hung", example="a soak thread did not end within 30 s of the kill")
     subprocess.run(["fusermount3", "-u", "-z", MNT], capture_output=True)
     time.sleep(0.2)
     mount()
@@ -339,6 +487,6 @@ while time.time() < end:
 subprocess.run([BIN, "unmount", MNT], capture_output=True)
 counts["examples"] = examples
 print(json.dumps(counts, indent=1))
-bad = counts["leaks"] + counts["lostGrants"] + counts["torn"] + counts["misattributed"]
+bad = counts["leaks"] + counts["lostGrants"] + counts["torn"] + counts["misattributed"] + counts["partialCommits"] + counts["hung"]
 sys.exit(1 if bad else 0)
 PY

@@ -1,5 +1,3 @@
-
-
 /// Finds a capture date in an XMP packet, for files whose EXIF has none (edited exports,
 /// some PNG and video files): `exif:DateTimeOriginal`, then `xmp:CreateDate`, then
 /// `photoshop:DateCreated`, written either as an attribute (`exif:DateTimeOriginal="..."`)

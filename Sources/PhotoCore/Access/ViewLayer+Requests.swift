@@ -37,24 +37,44 @@ extension ViewLayer {
         guard isVisible(special, to: caller, in: tree) else { throw .notFound }
     }
 
-    /// Records the pick request `input` of app `appName` (written to its `.request`).
-    public func submitRequest(_ appName: String, _ input: [UInt8], now: Double, in tree: ViewTree) throws(ViewLayerError)
-        -> RequestBroker.Pending
+    /// Records the pick request `input` of app `appName` (written to its `.request`, or asked
+    /// for on its behalf with `title`). A refusal is readable from the app's request file
+    /// (`refused: REASON`) and logged a few times a minute per app, not once per write.
+    public func submitRequest(_ appName: String, _ input: [UInt8], now: Double, title: String? = nil, in tree: ViewTree)
+        throws(ViewLayerError) -> RequestBroker.Pending
     {
-        guard let app = tree.snapshot.apps[appName] else { throw .notFound }
+        do throws(PickRequestError) {
+            return try recordRequest(appName, input, now: now, title: title, in: tree)
+        } catch {
+            throw Self.refusal(error)
+        }
+    }
+
+    /// `submitRequest` with the typed reason (for the daemon channel, which shows it).
+    public func recordRequest(_ appName: String, _ input: [UInt8], now: Double, title: String? = nil, in tree: ViewTree)
+        throws(PickRequestError) -> RequestBroker.Pending
+    {
+        guard let app = tree.snapshot.apps[appName] else { throw .unknownApp(appName) }
         do throws(PickRequestError) {
             let parsed = try PickRequestParser.parse(input)
             // An app filter that no longer parses offers nothing rather than everything.
             guard let filter = try? Filter(app.filter) else { throw .unreadable }
             let scope = try PickScope(request: parsed, app: app, appFilter: filter, grantCount: tree.snapshot.grants[appName]?.count ?? 0)
-            return try requests.submit(scope, now: now)
+            return try requests.submit(scope, now: now, title: title)
         } catch {
-            log("request of app \(appName) refused: \(error)")
-            switch error {
-            case .busy: throw .busy
-            case .noRoomLeft: throw .quotaExceeded
-            default: throw .invalidArgument
-            }
+            if case .unknownApp = error { throw error }
+            if let line = requests.refuse(appName, reason: error.description, now: now) { log(line) }
+            throw error
+        }
+    }
+
+    /// The errno-bearing refusal of a request error.
+    public static func refusal(_ error: PickRequestError) -> ViewLayerError {
+        switch error {
+        case .busy: .busy
+        case .noRoomLeft: .quotaExceeded
+        case .unknownApp: .notFound
+        default: .invalidArgument
         }
     }
 
@@ -84,6 +104,17 @@ extension ViewLayer {
             }
         }
         return settled
+    }
+
+    /// The names assets `ids` have in `app`'s view, in that order, leaving out those the
+    /// view does not show (a pick's answer after its grants landed).
+    public func shownNames(of ids: [AssetID], app: String, in tree: ViewTree) -> [[UInt8]] {
+        guard let directory = tree.lookup(parent: ViewInode.apps, name: Array(app.utf8)) else { return [] }
+        var names: [AssetID: [UInt8]] = [:]
+        for child in tree.children(of: directory.inode) {
+            if let asset = tree.asset(of: child) { names[asset.id] = child.name }
+        }
+        return ids.compactMap { names[$0] }
     }
 
     /// The names assets `ids` have in `app`'s view, in that order; ENOENT if one is not there.

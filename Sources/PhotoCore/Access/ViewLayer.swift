@@ -93,12 +93,10 @@ public struct ViewLayer: Sendable {
     /// The node a GETATTR of `inode` answers for. A GETATTR names an inode the kernel holds:
     /// names are resolved by `lookup`, which answers ENOENT for what the caller may not
     /// see, and a revocation drops the names the kernel cached. So an inode that left the
-    /// tree is one held open (a descriptor, whose `fstat` names no file, or a working
-    /// directory) and answers EACCES like its reads; one in the tree that this caller may
-    /// not see answers ENOENT.
+    /// tree, or that this caller may no longer see, is one held open (a descriptor, whose
+    /// `fstat` names no file, or a working directory) and answers EACCES like its reads.
     public func attributedNode(_ inode: UInt64, caller: ViewCaller, in tree: ViewTree) throws(ViewLayerError) -> ViewNode {
-        guard tree.node(inode: inode) != nil else { throw .permissionDenied }
-        let node = try visibleNode(inode, in: tree, to: caller)
+        guard let node = tree.node(inode: inode), tree.isVisible(node, to: caller) else { throw .permissionDenied }
         try checkRepresentation(of: node, in: tree)
         return node
     }

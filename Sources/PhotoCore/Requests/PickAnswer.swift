@@ -10,12 +10,16 @@ public enum PickAnswer: Hashable, Sendable {
     case cancelled
     /// Nobody answered before the request's timeout.
     case expired
+    /// The app's last write was not a request photofs could take: why, with the column.
+    case refused(String)
 
     /// The bytes the app reads.
     public var bytes: [UInt8] {
         switch self {
         case .cancelled: return Array("cancelled\n".utf8)
         case .expired: return Array("expired\n".utf8)
+        case .refused(let reason):
+            return Array("refused: ".utf8) + reason.utf8.map { $0 == UInt8(ascii: "\n") ? UInt8(ascii: " ") : $0 } + [UInt8(ascii: "\n")]
         case .selected(let names):
             var out = Array("selected \(names.count)\n".utf8)
             for name in names {
@@ -38,6 +42,7 @@ public enum PickAnswer: Hashable, Sendable {
         case .selected(let names): "selected \(names.count)"
         case .cancelled: "cancelled"
         case .expired: "expired"
+        case .refused: "refused"
         }
     }
 }

@@ -17,6 +17,8 @@ public enum PickRequestError: Error, Hashable, Sendable, CustomStringConvertible
     case noRoomLeft(limit: Int)
     /// The app already has a request waiting for the person.
     case busy
+    /// No app of this name (it was removed meanwhile).
+    case unknownApp(String)
 
     /// One line: what is wrong and where.
     public var description: String {
@@ -37,6 +39,8 @@ public enum PickRequestError: Error, Hashable, Sendable, CustomStringConvertible
             "the app already has its limit of \(limit) photos: ask with mode=replace"
         case .busy:
             "a request of this app is already waiting for an answer"
+        case .unknownApp(let name):
+            "there is no app named '\(name)'"
         }
     }
 }

@@ -14,6 +14,8 @@ public final class RequestBroker: Sendable {
         /// Monotonic seconds when it was written and when it expires.
         public let submitted: Double
         public let deadline: Double
+        /// What the asking app said the pick is for (a dialog's title), shown to the person.
+        public let title: String?
 
         public var app: String { scope.app }
     }
@@ -29,11 +31,34 @@ public final class RequestBroker: Sendable {
     /// Called once with the answer of the request a reader waited for.
     public typealias Waiter = @Sendable (PickAnswer) -> Void
 
+    /// Names one registered waiter, so a reader that stops waiting can be taken off.
+    public struct WaiterToken: Hashable, Sendable {
+        let value: Int
+    }
+
     private struct State {
         var statuses: [String: Status] = [:]
-        var waiters: [String: [Waiter]] = [:]
+        var waiters: [String: [(token: WaiterToken, call: Waiter)]] = [:]
+        var nextToken = 1
+        /// Requests being answered: granted but not yet settled, so nothing else may settle
+        /// or withdraw them meanwhile (`claim`).
+        var claimed: Set<Int> = []
+        /// Per app, the refusals of the current minute: how many were logged and how many not.
+        var refusals: [String: RefusalWindow] = [:]
         var nextID = 1
     }
+
+    /// The refusals of one app within one window of `refusalWindow` seconds.
+    struct RefusalWindow {
+        var start: Double
+        var logged = 0
+        var unlogged = 0
+    }
+
+    /// Refusals logged per app and window: an app that writes malformed requests in a loop
+    /// gets a few lines a minute, and a count of the rest, not a line each.
+    public static let refusalsLogged = 5
+    public static let refusalWindow = 60.0
 
     private let state = Mutex(State())
 
@@ -43,10 +68,11 @@ public final class RequestBroker: Sendable {
     public init() {}
 
     /// Records a request narrowed to `scope`; `busy` while the app has one pending.
-    public func submit(_ scope: PickScope, now: Double) throws(PickRequestError) -> Pending {
+    public func submit(_ scope: PickScope, now: Double, title: String? = nil) throws(PickRequestError) -> Pending {
         try state.withLock { (state: inout State) throws(PickRequestError) -> Pending in
             if case .pending = state.statuses[scope.app] { throw .busy }
-            let pending = Pending(id: state.nextID, scope: scope, submitted: now, deadline: now + Double(scope.request.timeoutSeconds))
+            let pending = Pending(
+                id: state.nextID, scope: scope, submitted: now, deadline: now + Double(scope.request.timeoutSeconds), title: title)
             state.nextID += 1
             state.statuses[scope.app] = .pending(pending)
             return pending
@@ -69,35 +95,108 @@ public final class RequestBroker: Sendable {
 
     /// A reader of `app`'s request file: the status now, and when it is pending, `waiter`
     /// is registered and called once with the answer (unless `register` is false or too
-    /// many readers wait already, which `registered` tells).
-    public func read(_ app: String, register: Bool, waiter: @escaping Waiter) -> (status: Status, registered: Bool) {
+    /// many readers wait already: then `token` is nil).
+    public func read(_ app: String, register: Bool, waiter: @escaping Waiter) -> (status: Status, token: WaiterToken?) {
         state.withLock { state in
             let status = state.statuses[app] ?? .idle
             guard register, case .pending = status, state.waiters[app, default: []].count < Self.maximumWaiters else {
-                return (status, false)
+                return (status, nil)
             }
-            state.waiters[app, default: []].append(waiter)
-            return (status, true)
+            let token = WaiterToken(value: state.nextToken)
+            state.nextToken += 1
+            state.waiters[app, default: []].append((token, waiter))
+            return (status, token)
         }
     }
 
     /// Settles `app`'s pending request (only request `id`, when given) and wakes its readers.
-    public func settle(_ app: String, id: Int? = nil, with answer: PickAnswer) throws(RequestBrokerError) -> Pending {
-        let (pending, waiters) = try state.withLock { (state: inout State) throws(RequestBrokerError) -> (Pending, [Waiter]) in
+    /// A claimed request is settled only by its claim (`claimed` true).
+    public func settle(_ app: String, id: Int? = nil, with answer: PickAnswer, claimed: Bool = false) throws(RequestBrokerError) -> Pending
+    {
+        let (pending, waiters) = try state.withLock {
+            (state: inout State) throws(RequestBrokerError) -> (Pending, [(token: WaiterToken, call: Waiter)]) in
             guard case .pending(let pending) = state.statuses[app], id == nil || id == pending.id else {
                 throw .noPendingRequest(app)
             }
+            guard claimed == state.claimed.contains(pending.id) else { throw .beingAnswered(app) }
+            state.claimed.remove(pending.id)
             state.statuses[app] = .answered(answer)
             return (pending, state.waiters.removeValue(forKey: app) ?? [])
         }
-        for waiter in waiters { waiter(answer) }
+        for waiter in waiters { waiter.call(answer) }
         return pending
+    }
+
+    /// Reserves `app`'s pending request `id` for one answer: until `settle(claimed: true)`
+    /// or `release`, it cannot expire, be cancelled or be withdrawn, so grants made for it
+    /// and its answer land together.
+    public func claim(_ app: String, id: Int) throws(RequestBrokerError) -> Pending {
+        try state.withLock { (state: inout State) throws(RequestBrokerError) -> Pending in
+            guard case .pending(let pending) = state.statuses[app], pending.id == id else { throw .noPendingRequest(app) }
+            guard state.claimed.insert(id).inserted else { throw .beingAnswered(app) }
+            return pending
+        }
+    }
+
+    /// Gives up a claim whose grants did not land: the request waits again as before.
+    public func release(_ id: Int) {
+        _ = state.withLock { $0.claimed.remove(id) }
+    }
+
+    /// Records that a write of `app`'s request was refused because of `reason`: unless a
+    /// request is pending (whose answer stays what the file reads), the file reads
+    /// `refused: REASON` until the next request. Returns the log line to write, or nil
+    /// when this app already had its lines for the current window.
+    public func refuse(_ app: String, reason: String, now: Double) -> String? {
+        state.withLock { state in
+            if case .pending = state.statuses[app] {} else { state.statuses[app] = .answered(.refused(reason)) }
+            var window = state.refusals[app] ?? RefusalWindow(start: now)
+            var line: String?
+            if now - window.start >= Self.refusalWindow {
+                let earlier = window.unlogged
+                window = RefusalWindow(start: now)
+                if earlier > 0 { line = "(\(earlier) more refused request\(earlier == 1 ? "" : "s") of app \(app) not logged) " }
+            }
+            if window.logged < Self.refusalsLogged {
+                window.logged += 1
+                let last = window.logged == Self.refusalsLogged ? "; further refusals this minute are counted, not logged" : ""
+                line = (line ?? "") + "request of app \(app) refused: \(reason)\(last)"
+            } else {
+                window.unlogged += 1
+            }
+            state.refusals[app] = window
+            return line
+        }
     }
 
     /// Answers `expired` to every request whose deadline passed; returns them.
     public func expire(now: Double) -> [Pending] {
         let due = pending().filter { $0.deadline <= now }
         return due.compactMap { pending in try? settle(pending.app, id: pending.id, with: .expired) }
+    }
+
+    /// Takes back `app`'s pending request `id` (nobody is left to read its answer): the
+    /// request file is idle again, as if it had never been written.
+    @discardableResult
+    public func withdraw(_ app: String, id: Int) -> Pending? {
+        let (pending, waiters) = state.withLock { (state: inout State) -> (Pending?, [(token: WaiterToken, call: Waiter)]) in
+            guard case .pending(let pending) = state.statuses[app], pending.id == id, !state.claimed.contains(id) else { return (nil, []) }
+            state.statuses[app] = .idle
+            return (pending, state.waiters.removeValue(forKey: app) ?? [])
+        }
+        for waiter in waiters { waiter.call(.cancelled) }
+        return pending
+    }
+
+    /// Stops waiting on behalf of one reader (its READ was interrupted): `waiter` is no
+    /// longer called. Returns whether it was still registered.
+    public func stopWaiting(_ app: String, token: WaiterToken) -> Bool {
+        state.withLock { state in
+            guard var list = state.waiters[app], let index = list.firstIndex(where: { $0.token == token }) else { return false }
+            list.remove(at: index)
+            state.waiters[app] = list
+            return true
+        }
     }
 
     /// The earliest deadline of a pending request, for the timer.
@@ -108,10 +207,13 @@ public final class RequestBroker: Sendable {
 public enum RequestBrokerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The app has no pending request (or not the one named).
     case noPendingRequest(String)
+    /// The request is being answered by someone else right now.
+    case beingAnswered(String)
 
     public var description: String {
         switch self {
         case .noPendingRequest(let app): "app '\(app)' has no pending request"
+        case .beingAnswered(let app): "the request of app '\(app)' is being answered"
         }
     }
 }

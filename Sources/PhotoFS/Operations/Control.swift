@@ -4,14 +4,11 @@ import PhotoCore
 
 /// READ, WRITE and the attributes of `.picker`, the control file.
 ///
-/// The mount has no OPEN requests (OPEN answers ENOSYS, see `Read.swift`), so the control
-/// file keeps no per-descriptor state and its pages live in the kernel's cache like any
-/// file's. Each state's rendering is an inode of its own (`PickerGenerations`): a lookup
-/// of `.picker` (never cached) answers with the current one, and a descriptor reads the
-/// state it was opened on, whole, however the state changes meanwhile. Its attributes are
-/// never cached, so a `read(2)` after a write through the same inode (which leaves the
-/// written bytes in the kernel's pages and may grow its size) gets the size back and, with
-/// automatic data invalidation, the pages dropped.
+/// `.picker` is opened with direct I/O (`openControl`): a descriptor keeps the rendering
+/// it was opened on and reads it whole, however the state changes meanwhile and whatever
+/// others write, and every `write(2)` arrives as one WRITE, at any offset. Each state's
+/// rendering is also an inode of its own (`PickerGenerations`): a lookup of `.picker`
+/// (never cached) answers with the current one, so `stat` shows the size a fresh open reads.
 ///
 /// Only the mounting user and root may write (the kernel refuses others from the 0600
 /// mode under `default_permissions`; the daemon checks again). A write is one transaction
@@ -43,12 +40,27 @@ extension PhotoFileSystem {
         return timespec(tv_sec: text.made.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
     }
 
-    func readControl(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int) {
+    /// OPEN of `.picker` (owner and root only): direct I/O, with the rendering the
+    /// descriptor reads taken now. Its reads come from that rendering alone, never from
+    /// pages another writer filled, and each `write(2)` reaches the daemon as one WRITE
+    /// wherever it starts (the page cache would cut one that starts inside a page).
+    func openControl(_ request: fuse_req_t, _ inode: UInt64) throws(ViewLayerError) -> Reply {
+        let tree = self.tree
+        try layer.checkPickerRead(caller: try caller(of: request, in: tree))
+        return .open(Handle(.picker(try pickerText(inode))), keepCache: false, directIO: true, cacheReaddir: false)
+    }
+
+    func readControl(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?) {
         respond(request, "read .picker") { () throws(ViewLayerError) -> Reply in
             guard offset >= 0, size >= 0 else { throw .invalidArgument }
             let tree = self.tree
             try layer.checkPickerRead(caller: try caller(of: request, in: tree))
-            let bytes = try pickerText(inode).bytes
+            var opened: PickerGenerations.Text?
+            if let number = info?.pointee.fh, number != 0, let handle = Handle.borrow(number), case .picker(let text) = handle.kind {
+                opened = text
+            }
+            if opened == nil { opened = try pickerText(inode) }
+            let bytes = opened?.bytes ?? []
             let start = min(offset, bytes.count)
             let end = min(bytes.count, start + min(size, bytes.count - start))
             let buffer = buffers.buffer(atLeast: end - start)
@@ -60,11 +72,14 @@ extension PhotoFileSystem {
     }
 
     /// Whether a WRITE of `size` bytes at `offset` may be the first part of a larger
-    /// `write(2)`: the kernel cuts a write at `max_write` bytes and at `max_pages` pages.
-    func mayBeSplit(size: Int, offset: Int) -> Bool {
+    /// `write(2)`: the kernel cuts a write at `max_write` bytes and at `max_pages` pages
+    /// (of the file for a cached write, of the writer's buffer for a direct one, whose
+    /// alignment the daemon cannot see).
+    func mayBeSplit(size: Int, offset: Int, direct: Bool) -> Bool {
         let maxWrite = controlFile.maxWrite.load(ordering: .relaxed)
         let pageSize = Int(getpagesize())
         let pageSpan = controlFile.maxWritePages.load(ordering: .relaxed) * pageSize
+        if direct { return size >= min(maxWrite, pageSpan - pageSize) }
         return size >= maxWrite || offset % pageSize + size >= pageSpan
     }
 
@@ -85,8 +100,9 @@ extension PhotoFileSystem {
             do throws(ViewLayerError) {
                 // A write that may be the first part of a larger one would run as a
                 // transaction of its own, and the rest as others: the layer refuses it whole.
+                let direct = info.map { $0.pointee.fh != 0 } ?? false
                 let changes = try layer.writePicker(
-                    input, uid: uid, caller: caller, in: tree, mayBeSplit: mayBeSplit(size: size, offset: offset))
+                    input, uid: uid, caller: caller, in: tree, mayBeSplit: mayBeSplit(size: size, offset: offset, direct: direct))
                 controlFile.generations.written(inode)
                 forget(changes)
                 return .written(size)

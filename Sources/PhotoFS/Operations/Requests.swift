@@ -72,16 +72,22 @@ extension PhotoFileSystem {
             case .requestList:
                 text = requestListText()
             case .request(let app):
-                let deferred = DeferredRequest(request: request)
-                let (status, registered) = requests.broker.read(app, register: flags & O_NONBLOCK == 0) { answer in
-                    Self.reply(deferred.request, answer.bytes, size, offset)
+                let deferred = requests.reads.make(request, size: size, offset: offset)
+                let (status, token) = requests.broker.read(app, register: flags & O_NONBLOCK == 0) { [requests] answer in
+                    guard deferred.claim() else { return }
+                    Self.reply(deferred.request.request, answer.bytes, deferred.size, deferred.offset)
+                    requests.reads.finish(deferred)
                 }
+                if case .pending = status, let token {
+                    deferred.waiting.withLock { $0 = (app, token) }
+                    requests.reads.armInterrupt(deferred)
+                    return
+                }
+                requests.reads.finish(deferred)
                 switch status {
                 case .idle: text = []
                 case .answered(let answer): text = answer.bytes
-                case .pending:
-                    if registered { return }
-                    throw .wouldBlock
+                case .pending: throw .wouldBlock
                 }
             }
         } catch {
@@ -89,6 +95,20 @@ extension PhotoFileSystem {
             return
         }
         Self.reply(request, text, size, offset)
+    }
+
+    /// OPEN of a request file: direct I/O, so a READ that waits for the person holds no
+    /// page of the page cache (a `stat`, a listing or another reader never waits behind
+    /// it), and a descriptor the daemon counts (see `RequestFiles.closed`).
+    func openSpecial(_ special: ViewSpecialFile, _ request: fuse_req_t) -> Reply {
+        if case .request(let app) = special { requests.opened(app) }
+        return .open(Handle(.request(special)), keepCache: false, directIO: true, cacheReaddir: false)
+    }
+
+    /// RELEASE of a request file's descriptor.
+    func releaseSpecial(_ special: ViewSpecialFile) {
+        guard case .request(let app) = special else { return }
+        requests.closed(app) { [configuration] withdrawn in configuration.requestEvents?(.withdrawn(withdrawn)) }
     }
 
     /// Replies to a READ with the part of `text` at `offset`.
@@ -107,10 +127,8 @@ extension PhotoFileSystem {
             switch special {
             case .request(let app):
                 let pending = try layer.submitRequest(app, input, now: RequestFiles.now(), in: tree)
-                configuration.requestEvents?(.submitted(pending))
-                requests.scheduleExpiry(of: pending) { [configuration] expired in
-                    configuration.requestEvents?(.settled(expired, .expired))
-                }
+                requests.written(pending)
+                announce(pending)
             case .requestList:
                 guard caller == .owner else { throw .permissionDenied }
                 for (pending, answer) in try layer.answerRequests(input, in: tree) {
@@ -133,15 +151,15 @@ extension PhotoFileSystem {
             fuse_reply_poll(request, UInt32(POLLIN | POLLRDNORM))
             return
         }
-        var registered = false
+        var token: RequestBroker.WaiterToken?
         var status = RequestBroker.Status.idle
         if let handle {
             let deferred = DeferredPoll(handle: handle)
-            (status, registered) = requests.broker.read(app, register: true) { _ in
+            (status, token) = requests.broker.read(app, register: true) { _ in
                 fuse_lowlevel_notify_poll(deferred.handle)
                 fuse_pollhandle_destroy(deferred.handle)
             }
-            if !registered { fuse_pollhandle_destroy(handle) }
+            if token == nil { fuse_pollhandle_destroy(handle) }
         } else {
             status = requests.broker.status(of: app)
         }

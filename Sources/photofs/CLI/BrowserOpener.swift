@@ -1,20 +1,89 @@
 import Glibc
+import PickerServer
 
-/// Opens a local page (the picker, the privacy report) in the person's browser.
+/// Opens a local page that carries a one-time token (the picker, the privacy report) in the
+/// person's browser, without the token ever appearing in a process's arguments or
+/// environment, which every local user can read in `/proc`: the address goes into a
+/// private redirect file (mode 0600, in the user's own 0700 runtime directory, see
+/// `PickerSocketPath.directory`), and the browser is started on that file's path.
 enum BrowserOpener {
-    /// Opens `url` with xdg-open when a display is there, its output discarded; does
-    /// nothing on a console or where xdg-open is missing (the command printed the address).
-    static func open(_ url: String, environment: Environment) {
-        let hasDisplay =
-            environment.variables["DISPLAY"].map { !$0.isEmpty } ?? false
-            || environment.variables["WAYLAND_DISPLAY"].map { !$0.isEmpty } ?? false
-        let openers = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"]
-        guard hasDisplay, let opener = openers.first(where: { path in path.withCString { Glibc.access($0, X_OK) == 0 } }) else { return }
+    /// Where the redirect file of an opened page is, so it can be removed once the token
+    /// was spent or the page ended.
+    struct RedirectFile: Sendable {
+        let path: String
+
+        func remove() { unlink(path) }
+    }
+
+    /// Opens `url` when a display is there (with `$BROWSER` when set, else xdg-open), its
+    /// output discarded; nil (nothing opened) on a console, where no opener is found, or
+    /// where no private directory can be had (the command prints the address instead).
+    static func open(_ url: String, environment: Environment) -> RedirectFile? {
+        let variables = environment.variables
+        let hasDisplay = ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(variables[$0] ?? "").isEmpty }
+        guard hasDisplay, let opener = opener(variables) else { return nil }
+        let directory = PickerSocketPath.directory(environment: variables)
+        guard PickerSocketPath.prepare(directory) == nil, let file = write(url, in: directory) else { return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        _ = Spawn.start([opener, url], fileActions: &actions)
+        guard Spawn.start(opener + ["file://" + file.path], fileActions: &actions) != nil else {
+            file.remove()
+            return nil
+        }
+        return file
+    }
+
+    /// The command that opens a page: `$BROWSER` (split at spaces, as a program path or a
+    /// name on the PATH), else xdg-open.
+    private static func opener(_ variables: [String: String]) -> [String]? {
+        let search = (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        func executable(_ path: String) -> Bool { path.withCString { Glibc.access($0, X_OK) == 0 } }
+        func find(_ program: String) -> String? {
+            if program.contains("/") { return executable(program) ? program : nil }
+            return search.map { $0 + "/" + program }.first(where: executable)
+        }
+        if let browser = variables["BROWSER"], let first = browser.split(separator: " ").first, let program = find(String(first)) {
+            return [program] + browser.split(separator: " ").dropFirst().map(String.init)
+        }
+        return ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"].first(where: executable).map { [$0] }
+    }
+
+    /// Writes the redirect page for `url` as a new file of mode 0600 in `directory`.
+    private static func write(_ url: String, in directory: String) -> RedirectFile? {
+        let escaped = url.replacingAll("&", with: "&amp;").replacingAll("\"", with: "&quot;").replacingAll("<", with: "&lt;")
+        let page = """
+            <!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">\
+            <meta http-equiv="refresh" content="0;url=\(escaped)"><title>photofs</title></head>\
+            <body><p><a href="\(escaped)">Open the photofs page</a></p></body></html>
+
+            """
+        for _ in 0..<8 {
+            let path = directory + "/open-" + PickerGate.randomHex(12) + ".html"
+            let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                return nil
+            }
+            defer { close(fd) }
+            let bytes = Array(page.utf8)
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            guard written == bytes.count else {
+                unlink(path)
+                return nil
+            }
+            return RedirectFile(path: path)
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// The string with every `target` replaced by `replacement`.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

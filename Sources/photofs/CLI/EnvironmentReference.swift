@@ -14,8 +14,14 @@ enum EnvironmentReference {
         ("HOME", "the default catalog location (~/.local/share) and, for photofs run, where the app's view appears (~/Pictures)"),
         ("TMPDIR", "where photofs demo creates its sample library and mount (default /tmp)"),
         ("XDG_CACHE_HOME", "thumbnails live in $XDG_CACHE_HOME/thumbnails, compatible JPEGs in $XDG_CACHE_HOME/photofs (default ~/.cache)"),
-        ("XDG_RUNTIME_DIR", "where the daemon's picker socket lives ($XDG_RUNTIME_DIR/photofs; else /run/photofs for root, /tmp/photofs-UID)"),
-        ("DISPLAY", "with WAYLAND_DISPLAY: when set, photofs pick opens its page with xdg-open and the daemon opens the picker on a request"),
+        (
+            "XDG_RUNTIME_DIR",
+            "where the daemon's picker socket lives ($XDG_RUNTIME_DIR/photofs; else /run/photofs for root, /tmp/photofs-UID)"
+        ),
+        (
+            "DISPLAY",
+            "with WAYLAND_DISPLAY: when set, photofs pick opens its page with xdg-open and the daemon opens the picker on a request"
+        ),
         ("WAYLAND_DISPLAY", "as DISPLAY"),
         ("DBUS_SESSION_BUS_ADDRESS", "when set, the daemon sends a desktop notification for each pick request"),
     ]
@@ -33,7 +39,10 @@ enum EnvironmentReference {
             "$XDG_CACHE_HOME/photofs/compatible/KEY.jpg",
             "compatible JPEGs a mount serves to --representation compatible apps (2 GiB, least recently used out; photofs show names them)"
         ),
-        ("$XDG_RUNTIME_DIR/photofs/picker-HASH.sock", "the daemon's picker socket: the CLI's own channel for select, deselect and app changes"),
+        (
+            "$XDG_RUNTIME_DIR/photofs/picker-HASH.sock",
+            "the daemon's picker socket: the CLI's own channel for select, deselect and app changes"
+        ),
         ("MOUNTPOINT/apps/APP/.request", "an app's pick request: written by the app, read (blocking) for the person's answer"),
         (
             "/dev/log, /run/systemd/journal/socket",

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import PhotoCatalog
 import PhotoCore
@@ -21,9 +22,9 @@ struct PickerClient {
     /// Runs one write (one transaction); throws the refusal as a CLI error.
     func send(_ write: [UInt8]) throws(CLIError) {
         if let mountpoint {
-            switch PickerSocketClient.send(write, mountpoint: Array(mountpoint.utf8), environment: environment) {
-            case .answered(let code, _) where code == 0: return
-            case .answered(let code, let reason): throw Self.cliError(errno: code, reason: reason)
+            switch PickerSocketClient.call(.picker(text: Data(write)), mountpoint: Array(mountpoint.utf8), environment: environment) {
+            case .replied(let reply) where reply.errno == 0: return
+            case .replied(let reply): throw Self.cliError(errno: reply.errno, reason: reply.message)
             case .failed(let why): throw .failure(why + ".")
             case .unavailable: try sendThroughMount(write, picker: mountpoint + "/.picker")
             }
@@ -60,6 +61,26 @@ struct PickerClient {
         if written == write.count { return }
         let code = written < 0 ? errno : EIO
         throw Self.cliError(errno: code, reason: "\(picker) refused the change: \(String(cString: strerror(code))).")
+    }
+
+    /// Makes one call on the daemon channel of the mount of this library; throws when
+    /// nothing is mounted, the daemon cannot be reached, or it refused.
+    func call(_ call: ChannelCall) throws(CLIError) -> ChannelReply {
+        guard let mountpoint else { throw .notFound("\(context.library) is not mounted.") }
+        return try Self.call(call, mountpoint: mountpoint, environment: environment)
+    }
+
+    /// Makes one call on the daemon channel of the mount at `mountpoint`.
+    static func call(_ call: ChannelCall, mountpoint: String, environment: [String: String]) throws(CLIError) -> ChannelReply {
+        switch PickerSocketClient.call(call, mountpoint: Array(mountpoint.utf8), environment: environment) {
+        case .replied(let reply) where reply.errno == 0: return reply
+        case .replied(let reply): throw cliError(errno: reply.errno, reason: reply.message)
+        case .failed(let why): throw .failure(why + ".")
+        case .unavailable:
+            let socket = PickerSocketPath.socket(mountpoint: Array(mountpoint.utf8), environment: environment)
+            throw .failure(
+                "cannot reach the photofs daemon of \(mountpoint) on \(socket): is it mounted by this user with the same XDG_RUNTIME_DIR?")
+        }
     }
 
     /// Maps a refusal's errno to the documented exit code.

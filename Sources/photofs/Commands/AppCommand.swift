@@ -80,7 +80,9 @@ enum AppCommand {
         }
         for app in apps {
             let object = json(app, current)
-            output.line("\(app.name)\t\(object["visible"] ?? 0)/\(object["selected"] ?? 0) visible\tlocation \(app.locationPolicy.rawValue)\tlimit \(app.selectionLimit == 0 ? "none" : String(app.selectionLimit))\(app.uid.map { "\tuid \($0)" } ?? "")\(representation(app))\(app.metadataPolicy == .private ? "\tmetadata private" : "")\tfilter \(app.filter.isEmpty ? "(everything)" : app.filter)")
+            output.line(
+                "\(app.name)\t\(object["visible"] ?? 0)/\(object["selected"] ?? 0) visible\tlocation \(app.locationPolicy.rawValue)\tlimit \(app.selectionLimit == 0 ? "none" : String(app.selectionLimit))\(app.uid.map { "\tuid \($0)" } ?? "")\(representation(app))\(app.metadataPolicy == .private ? "\tmetadata private" : "")\tfilter \(app.filter.isEmpty ? "(everything)" : app.filter)"
+            )
         }
         return .success
     }

@@ -66,7 +66,8 @@ enum MountDaemon {
         clock.lap("mount")
         fileSystem.prepareRepresentations()
         let pickerSocket = PickerSocketServer.start(
-            mountpoint: control.mountpoint, control: control, fileSystem: fileSystem, environment: environment.variables, log: logger)
+            mountpoint: control.mountpoint, channel: DaemonChannel(control: control, fileSystem: fileSystem, log: logger),
+            environment: environment.variables, log: logger)
         defer { pickerSocket?.stop() }
         let grantEnding = GrantEndingTimer(state: state, invalidator: invalidator, logger: logger)
         grantEnding.start()

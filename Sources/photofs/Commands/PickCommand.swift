@@ -30,9 +30,9 @@ enum PickCommand {
         let name = try arguments.positional(0, "APP")
         guard arguments.positionals.count == 1 else { throw .usage("pick takes one APP.") }
         let context = try LibraryContext.existing(arguments: arguments, environment: environment)
-        let client = PickerClient(context: context)
-        let setup = try makeSetup(app: name, context: context, mountpoint: client.mountpoint)
-        let actions = PickActions(client: client, mountpoint: client.mountpoint)
+        let client = PickerClient(context: context, environment: environment.variables)
+        let setup = try makeSetup(app: name, context: context, mountpoint: client.mountpoint, environment: environment.variables)
+        let actions = PickActions(client: client)
         if arguments.flag("terminal") {
             return try TerminalPicker(setup: setup, actions: actions, output: environment.output).run()
         }
@@ -47,7 +47,9 @@ enum PickCommand {
     }
 
     /// What the picker offers: the app's filter and its pending request's media and limit.
-    static func makeSetup(app name: String, context: LibraryContext, mountpoint: String?) throws(CLIError) -> PickerSetup {
+    static func makeSetup(app name: String, context: LibraryContext, mountpoint: String?, environment: [String: String]) throws(CLIError)
+        -> PickerSetup
+    {
         let state: LibraryState
         do throws(CatalogError) {
             state = try LibraryState(catalog: context.catalog)
@@ -58,13 +60,15 @@ enum PickCommand {
         guard let app = snapshot.apps[name] else { throw .notFound("no app named '\(name)'.") }
         guard let filter = try? Filter(app.filter) else { throw .failure("the filter of app '\(name)' no longer parses.") }
         let grants = snapshot.grants[name]?.map(\.asset) ?? []
-        let pending = mountpoint.flatMap { PendingRequest.list(mountpoint: $0).first { $0.app == name } }
+        let pending = try mountpoint.flatMap { mountpoint throws(CLIError) in
+            try PendingRequest.list(mountpoint: mountpoint, environment: environment).first { $0.app == name }
+        }
         var limit = pending?.limit
         if pending == nil {
             limit = (try? PickScope(request: PickRequest(mode: .replace), app: app, appFilter: filter, grantCount: grants.count))?.limit
         }
         let media = pending?.media
-        let candidates = snapshot.assets.filter { filter.matches($0) && (media?.expression.matches($0) ?? true) }
+        let candidates = PickerOffer.candidates(snapshot.assets, app: app, media: media)
         let root = String(decoding: (try? context.catalog.libraryRoot).flatMap { $0 } ?? Array(context.library.utf8), as: UTF8.self)
         return PickerSetup(
             app: app, requestID: pending?.id, mode: pending?.mode ?? .replace, limit: limit, ordered: pending?.ordered ?? true,
@@ -98,8 +102,16 @@ enum PickCommand {
         boundPort.store(server.port, ordering: .relaxed)
         let url = "http://127.0.0.1:\(server.port)/?token=\(gate.oneTimeToken ?? "")"
         let request = setup.requestID.map { " (answering request \($0))" } ?? ""
-        environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
-        if open { BrowserOpener.open(url, environment: environment) }
+        // The link is a secret: it goes to the browser through a private file, and is
+        // printed only when no browser was opened (this terminal is the person's own).
+        let redirect = open ? BrowserOpener.open(url, environment: environment) : nil
+        defer { redirect?.remove() }
+        if let redirect {
+            gate.whenSpent { redirect.remove() }
+            environment.output.line("Choose photos for \(setup.app.name)\(request) in the browser window that opened.")
+        } else {
+            environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
+        }
         // The page answers within the request's life; an abandoned page ends after an hour.
         if finished.wait(timeout: .now() + 3600) == .timedOut {
             server.stop()

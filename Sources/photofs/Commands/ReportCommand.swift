@@ -66,8 +66,14 @@ enum ReportCommand {
         guard server.start(port: port) else { throw .failure("cannot listen on 127.0.0.1:\(port).") }
         boundPort.store(server.port, ordering: .relaxed)
         let url = "http://127.0.0.1:\(server.port)/?token=\(gate.oneTimeToken ?? "")"
-        environment.output.line("Privacy report\(only.map { " for \($0)" } ?? "") at \(url)")
-        if open { BrowserOpener.open(url, environment: environment) }
+        let redirect = open ? BrowserOpener.open(url, environment: environment) : nil
+        defer { redirect?.remove() }
+        if let redirect {
+            gate.whenSpent { redirect.remove() }
+            environment.output.line("Privacy report\(only.map { " for \($0)" } ?? "") in the browser window that opened.")
+        } else {
+            environment.output.line("Privacy report\(only.map { " for \($0)" } ?? "") at \(url)")
+        }
         let timedOut = closed.wait(timeout: .now() + 3600) == .timedOut
         // Let the last response reach the browser before the server goes away.
         usleep(300_000)

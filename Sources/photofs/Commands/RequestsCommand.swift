@@ -8,19 +8,27 @@ enum RequestsCommand {
             One line per request an app wrote to its .request file and nobody answered yet: app, request \
             number, how many photos it may get, what media it asks for, add or replace, how long it waited \
             and when it expires. Answer one with 'photofs pick APP'. With --json, an array of objects with \
-            the keys mountpoint, id, app, limit (null: no limit), media, mode, ordered, waited, expires_in.
+            the keys mountpoint, id, app, limit (null: no limit), media, mode, ordered, waited, expires_in, title (null unless the request came from a desktop file dialog).
             """,
         options: [.flag("json", "print a JSON array"), .value("mountpoint", short: "m", "DIR", "only this mount")]
     ) { arguments, environment throws(CLIError) in
         guard arguments.positionals.isEmpty else { throw .usage("requests takes no arguments.") }
         let mounts = arguments.value("mountpoint").map { [$0] } ?? MountTable.current().entries.map(\.mountpoint)
-        let found = mounts.flatMap { mountpoint in PendingRequest.list(mountpoint: mountpoint).map { (mountpoint, $0) } }
+        var found: [(String, PendingRequest)] = []
+        for mountpoint in mounts {
+            do throws(CLIError) {
+                found += try PendingRequest.list(mountpoint: mountpoint, environment: environment.variables).map { (mountpoint, $0) }
+            } catch {
+                // A mount of another user or of an older photofs has no channel for this user.
+                if arguments.value("mountpoint") != nil { throw error }
+            }
+        }
         if arguments.flag("json") {
             let objects = found.map { mountpoint, request in
                 "{\"mountpoint\":\(quote(mountpoint)),\"id\":\(request.id),\"app\":\(quote(request.app)),"
                     + "\"limit\":\(request.limit.map(String.init) ?? "null"),\"media\":\(request.media.map { quote($0.description) } ?? "null"),"
                     + "\"mode\":\"\(request.mode.rawValue)\",\"ordered\":\(request.ordered),\"waited\":\(request.waited),"
-                    + "\"expires_in\":\(request.expiresIn)}"
+                    + "\"expires_in\":\(request.expiresIn),\"title\":\(request.title.map(quote) ?? "null")}"
             }
             environment.output.line("[" + objects.joined(separator: ",") + "]")
             return .success

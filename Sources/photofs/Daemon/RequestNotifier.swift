@@ -39,6 +39,8 @@ struct RequestNotifier: Sendable {
             if let picker { start(picker + [pending.app]) }
         case .settled(let pending, let answer):
             log.info("request \(pending.id) of app \(pending.app): \(answer.summary)")
+        case .withdrawn(let pending):
+            log.info("request \(pending.id) of app \(pending.app) withdrawn: no process of the app has its request file open")
         }
     }
 

@@ -1,41 +1,38 @@
-import Glibc
 import PhotoCore
 import PickerServer
 
-/// What Add and Cancel of a picker do: one `.picker` transaction (through the mount when
-/// mounted, else straight to the catalog), then the answer to the app's request.
+/// What Add and Cancel of a picker do. Mounted, one call on the daemon channel grants and
+/// answers the app's request together (or neither happens); not mounted, there is no
+/// request to answer and the grants go straight to the catalog.
 struct PickActions: PickerActions {
     let client: PickerClient
-    /// The mount whose `.requests` gets the answer (nil: no request to answer).
-    let mountpoint: String?
 
     func add(_ ids: [AssetID], setup: PickerSetup) -> Result<String, PickerRefusal> {
         let app = setup.app.name
-        var lines: [String] = []
-        if setup.mode == .replace { lines.append("clear \(app)") }
-        if !ids.isEmpty { lines.append("select \(app) " + ids.map(\.rawValue).joined(separator: " ")) }
-        if !lines.isEmpty {
-            do throws(CLIError) {
-                try client.send(Array((lines.joined(separator: "\n") + "\n").utf8))
-            } catch {
-                return .failure(PickerRefusal(error.message))
+        let replace = setup.mode == .replace
+        do throws(CLIError) {
+            if client.mountpoint != nil {
+                let call = ChannelCall.pick(app: app, request: setup.requestID, assets: ids.map(\.rawValue), replace: replace)
+                return .success(try client.call(call).message)
             }
-        }
-        if let request = setup.requestID, let mountpoint {
-            if let code = PendingRequest.answer(
-                "answer \(app) \(request) " + ids.map(\.rawValue).joined(separator: " "), mountpoint: mountpoint)
-            {
-                return .failure(PickerRefusal("granted, but the request could not be answered: \(String(cString: strerror(code)))"))
-            }
+            var lines: [String] = []
+            if replace { lines.append("clear \(app)") }
+            if !ids.isEmpty { lines.append("select \(app) " + ids.map(\.rawValue).joined(separator: " ")) }
+            if !lines.isEmpty { try client.send(Array((lines.joined(separator: "\n") + "\n").utf8)) }
+        } catch {
+            return .failure(PickerRefusal(error.message))
         }
         let count = ids.count == 1 ? "1 photo" : "\(ids.count) photos"
-        return .success(setup.mode == .add ? "Added \(count) to \(app)." : "\(app) now has \(count).")
+        return .success(replace ? "\(app) now has \(count)." : "Added \(count) to \(app).")
     }
 
     func cancel(setup: PickerSetup) -> Result<String, PickerRefusal> {
-        if let request = setup.requestID, let mountpoint {
-            if let code = PendingRequest.answer("cancel \(setup.app.name) \(request)", mountpoint: mountpoint), code != ENOENT {
-                return .failure(PickerRefusal("the request could not be cancelled: \(String(cString: strerror(code)))"))
+        if let request = setup.requestID {
+            do throws(CLIError) {
+                _ = try client.call(.cancel(app: setup.app.name, request: request))
+            } catch {
+                // A request that is no longer waiting needs no cancel.
+                if error.exitCode != .notFound { return .failure(PickerRefusal(error.message)) }
             }
         }
         return .success("Cancelled: \(setup.app.name) gets nothing new.")

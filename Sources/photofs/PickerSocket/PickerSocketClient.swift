@@ -1,20 +1,21 @@
 import Glibc
 
-/// The CLI's end of the picker socket (see `PickerSocketServer`): one request, one reply.
+/// The CLI's end of the daemon channel (the picker socket, see `PickerSocketServer`): one
+/// call, one reply.
 enum PickerSocketClient {
-    /// What became of a request.
+    /// What became of a call.
     enum Outcome {
-        /// No daemon answers on that socket (none, or one of an older photofs): use `.picker`.
+        /// No daemon answers on that socket (none, or one of an older photofs).
         case unavailable
-        /// The daemon's answer: errno 0 is success, else the errno and the reason.
-        case answered(errno: Int32, reason: String)
+        /// The daemon's reply (its `errno` 0 is success).
+        case replied(ChannelReply)
         /// The socket was there but the exchange failed part-way (the daemon may or may not
-        /// have applied the request).
+        /// have carried the call out).
         case failed(String)
     }
 
-    /// Sends `request` to the daemon of `mountpoint` (canonical path bytes).
-    static func send(_ request: [UInt8], mountpoint: [UInt8], environment: [String: String]) -> Outcome {
+    /// Sends `call` to the daemon of `mountpoint` (canonical path bytes) and reads its reply.
+    static func call(_ call: ChannelCall, mountpoint: [UInt8], environment: [String: String]) -> Outcome {
         let directory = PickerSocketPath.directory(environment: environment)
         // Only a directory of our own: anyone else could have put a socket there.
         guard PickerSocketPath.problem(with: directory) == nil else { return .unavailable }
@@ -26,6 +27,7 @@ enum PickerSocketClient {
         guard let server = PickerSocketPath.peerUID(fd), server == getuid() || server == 0 else {
             return .failed("the process listening on \(path) is not the photofs daemon of this user")
         }
+        let request = ChannelCoding.encode(call)
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -36,18 +38,20 @@ enum PickerSocketClient {
         }
         shutdown(fd, Int32(SHUT_WR))
         var reply: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while reply.count < 1 << 16 {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while reply.count < ChannelCoding.maximumCall {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 { return .failed("no answer from the photofs daemon on \(path): \(String(cString: strerror(errno)))") }
             if count == 0 { break }
             reply += buffer[0..<count]
         }
-        guard let (code, reason) = PickerSocketMessage.parse(reply) else {
-            return .failed("the photofs daemon on \(path) closed the connection without an answer")
+        guard let answer = ChannelCoding.decode(ChannelReply.self, from: reply) else {
+            return reply.isEmpty
+                ? .failed("the photofs daemon on \(path) closed the connection without an answer")
+                : .unavailable
         }
-        return .answered(errno: code, reason: reason)
+        return .replied(answer)
     }
 
     /// Whether a daemon accepts connections on `path`.

@@ -1,6 +1,6 @@
 import Glibc
-import PhotoHashing
 import PhotoCore
+import PhotoHashing
 
 /// Where the picker socket of a mount lives: in a directory of the mounting user's own
 /// (`$XDG_RUNTIME_DIR/photofs`, else `/run/photofs` for root, else `/tmp/photofs-UID`),

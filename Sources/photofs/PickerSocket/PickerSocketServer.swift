@@ -4,19 +4,19 @@ import PhotoCore
 import PhotoFS
 import Synchronization
 
-/// The daemon's end of the picker socket: a Unix socket beside the mount (see
+/// The daemon's end of the daemon channel: a Unix socket beside the mount (see
 /// `PickerSocketPath`), mode 0600 in a 0700 directory, on which each connection is one
-/// request, one transaction and one reply. It gives every CLI call its own outcome and
-/// reason, which `.picker` cannot: the control file has no per-descriptor state (the mount
-/// has no OPEN requests), and its pages and size are shared by everyone who reads it.
+/// typed call (`ChannelCall`, JSON) and one reply (`ChannelReply`), carried out by
+/// `DaemonChannel`. It gives every CLI call, page and portal request its own outcome and
+/// reason, which `.picker` cannot: the control file's rendering is shared by everyone who
+/// reads it.
 ///
 /// Only the mounting user and root are served: the peer's uid comes from the kernel
 /// (`SO_PEERCRED`), whatever the socket's mode says.
 final class PickerSocketServer: Sendable {
     let path: String
     private let listener: Int32
-    private let control: any ControlHandling
-    private let fileSystem: PhotoFileSystem
+    private let channel: DaemonChannel
     private let log: Logger
     private let stopped = Atomic(false)
     private let connections = Atomic(0)
@@ -24,18 +24,17 @@ final class PickerSocketServer: Sendable {
     /// The most requests served at once; more are answered "busy" at once.
     private static let maximumConnections = 64
 
-    private init(path: String, listener: Int32, control: any ControlHandling, fileSystem: PhotoFileSystem, log: Logger) {
+    private init(path: String, listener: Int32, channel: DaemonChannel, log: Logger) {
         self.path = path
         self.listener = listener
-        self.control = control
-        self.fileSystem = fileSystem
+        self.channel = channel
         self.log = log
     }
 
     /// Binds the socket of `mountpoint` and starts accepting; nil (and a warning in the log)
     /// when it cannot, in which case the CLI writes `.picker` as before.
     static func start(
-        mountpoint: [UInt8], control: any ControlHandling, fileSystem: PhotoFileSystem, environment: [String: String], log: Logger
+        mountpoint: [UInt8], channel: DaemonChannel, environment: [String: String], log: Logger
     ) -> PickerSocketServer? {
         let directory = PickerSocketPath.directory(environment: environment)
         if let problem = PickerSocketPath.prepare(directory) {
@@ -71,7 +70,7 @@ final class PickerSocketServer: Sendable {
             close(fd)
             return nil
         }
-        let server = PickerSocketServer(path: path, listener: fd, control: control, fileSystem: fileSystem, log: log)
+        let server = PickerSocketServer(path: path, listener: fd, channel: channel, log: log)
         server.finished.enter()
         DispatchQueue.global(qos: .userInitiated).async { server.acceptLoop() }
         log.debug("picker socket listening on \(path)")
@@ -117,8 +116,7 @@ final class PickerSocketServer: Sendable {
             _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             guard connections.add(1, ordering: .relaxed).newValue <= Self.maximumConnections else {
                 connections.subtract(1, ordering: .relaxed)
-                send(
-                    PickerSocketMessage.reply(errno: EBUSY, reason: "photofs: too many picker requests at once; try again"), to: connection)
+                send(ChannelCoding.encode(ChannelReply.refusal(EBUSY, "photofs: too many calls at once; try again")), to: connection)
                 close(connection)
                 continue
             }
@@ -134,11 +132,11 @@ final class PickerSocketServer: Sendable {
         }
     }
 
-    /// One request: who asks, what, the transaction, the reply.
+    /// One call: who asks, what, the daemon's answer, the reply.
     private func serve(_ connection: Int32) {
         guard let uid = PickerSocketPath.peerUID(connection), uid == getuid() || uid == 0 else {
             send(
-                PickerSocketMessage.reply(errno: EACCES, reason: "only the user who mounted the library (or root) may change selections"),
+                ChannelCoding.encode(ChannelReply.refusal(EACCES, "only the user who mounted the library (or root) may use its daemon")),
                 to: connection)
             return
         }
@@ -151,25 +149,22 @@ final class PickerSocketServer: Sendable {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                log.info("picker socket: uid \(uid) request not read: \(String(cString: strerror(errno)))")
+                log.info("daemon channel: uid \(uid) call not read: \(String(cString: strerror(errno)))")
                 return
             }
             request += buffer[0..<count]
-            if request.count > PickerSocketMessage.maximumRequest {
+            if request.count > ChannelCoding.maximumCall {
                 send(
-                    PickerSocketMessage.reply(
-                        errno: EFBIG, reason: "the request is larger than \(PickerSocketMessage.maximumRequest >> 20) MiB"),
+                    ChannelCoding.encode(ChannelReply.refusal(EFBIG, "the call is larger than \(ChannelCoding.maximumCall >> 20) MiB")),
                     to: connection)
                 return
             }
         }
-        switch control.execute(request, caller: uid) {
-        case .success(let changes):
-            fileSystem.forget(changes)
-            send(PickerSocketMessage.reply(errno: 0, reason: ""), to: connection)
-        case .failure(let error, let reason):
-            send(PickerSocketMessage.reply(errno: error.errno, reason: reason), to: connection)
+        guard let call = ChannelCoding.decode(ChannelCall.self, from: request) else {
+            send(ChannelCoding.encode(ChannelReply.refusal(EINVAL, "not a call this photofs daemon understands")), to: connection)
+            return
         }
+        send(ChannelCoding.encode(channel.answer(call, caller: uid)), to: connection)
     }
 
     private func send(_ bytes: [UInt8], to connection: Int32) {

@@ -1,8 +1,8 @@
 import Foundation
-@testable import MediaFormats
 import TestSupport
 import Testing
 
+@testable import MediaFormats
 
 /// Sniffs and walks every file of the shared corpus and compares with exiftool's manifest.
 /// Skips (with a printed message) when the corpus is absent.
@@ -66,7 +66,8 @@ import Testing
             "iprp child with size 5, top-level box past the end",
         "metadata-extractor-images/crash-167ecb9d69e6ef44bff716199a9f012a07031c86.fuzzed": "moov and trak run past their parents",
         "metadata-extractor-images/crash-824dc868159f3eb43c96582729145c1e017a5c60.fuzzed": "PNG iCCP chunk length runs past the end",
-        "metadata-extractor-images/crash-df184d06840aa0db523cbbdb34b014e6eb2ef0d2.fuzzed": "AVI RIFF size and its IDIT chunk run past the end",
+        "metadata-extractor-images/crash-df184d06840aa0db523cbbdb34b014e6eb2ef0d2.fuzzed":
+            "AVI RIFF size and its IDIT chunk run past the end",
         "exiftool/Pentax.avi": "a cut-down test file: the RIFF size claims the frames that were cut off",
         "metadata-extractor-images/crash-e0ccbf0ef4ce1d0fab652f684cc96d1e0fb62e63.fuzzed": "RIFF and VP8X sizes run past the end",
         "metadata-extractor-images/crash-ef2965b3ce863f83f2dd6ef18b05f61785652c3e.fuzzed": "RIFF size and a chunk run past the end",

@@ -1,6 +1,6 @@
-@testable import MediaFormats
 import Testing
 
+@testable import MediaFormats
 
 @Suite struct GIFWalkerTests {
     static let trailer: [UInt8] = [0x01] + (0...255).reversed().map { UInt8($0) } + [0x00]

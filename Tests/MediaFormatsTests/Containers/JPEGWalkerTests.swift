@@ -1,6 +1,6 @@
-@testable import MediaFormats
 import Testing
 
+@testable import MediaFormats
 
 @Suite struct JPEGWalkerTests {
     /// SOI, APP0, APP1 Exif, APP1 XMP, APP1 extended XMP, SOF0 200x100, SOS.

@@ -1,6 +1,6 @@
-@testable import MediaFormats
 import Testing
 
+@testable import MediaFormats
 
 @Suite struct MediaSnifferTests {
     static let cases: [(String, [UInt8], MediaFormat?)] = [

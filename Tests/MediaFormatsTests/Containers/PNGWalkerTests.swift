@@ -1,6 +1,6 @@
-@testable import MediaFormats
 import Testing
 
+@testable import MediaFormats
 
 @Suite struct PNGWalkerTests {
     static let ihdr = Fixture.pngChunk("IHDR", Fixture.be32(640) + Fixture.be32(480) + [8, 2, 0, 0, 0])

@@ -1,7 +1,7 @@
-@testable import MediaFormats
 import PhotoSamples
 import Testing
 
+@testable import MediaFormats
 
 /// Feeds thousands of deterministic mutations and truncations of the fixtures (and of small
 /// corpus files, when present) through the sniffer and every walker: each call must return,

@@ -1,6 +1,6 @@
-@testable import MediaFormats
 import Testing
 
+@testable import MediaFormats
 
 /// MD5 against the RFC 1321 test suite, plus lengths around the padding boundary checked
 /// against values computed by coreutils' md5sum.

@@ -1,9 +1,9 @@
 import Foundation
-@testable import MediaFormats
 import PhotoSamples
-import Testing
 import TestSupport
+import Testing
 
+@testable import MediaFormats
 
 /// IPTC-IIM place names in a JPEG's APP13 Photoshop resources: found by the JPEG walker,
 /// renamed and blanked in place by the planner (same size, nothing else touched), the

@@ -1,6 +1,6 @@
-@testable import MediaFormats
 import Testing
 
+@testable import MediaFormats
 
 @Suite struct PatchOverlayTests {
     /// Patches over a 40-byte file: at its very start, in the middle (two, one byte apart),

@@ -1,8 +1,8 @@
 import Foundation
-@testable import MediaFormats
 import TestSupport
 import Testing
 
+@testable import MediaFormats
 
 /// For every corpus file (the acceptance names those that exiftool says hold GPS,
 /// `hasGPS` or `hasGPSIFD` in `manifest.json`; the others are checked the same way, but

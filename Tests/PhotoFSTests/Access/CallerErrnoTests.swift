@@ -110,10 +110,20 @@ struct CallerErrnoTests {
         close(fd)
         fdOpen = false
 
-        // The bound uid's descriptor, then the app is unbound; then removed.
-        for change in ["app set viewer --uid none\n", "app remove viewer\n"] {
+        // The bound uid's descriptor, then the app is unbound; then removed. Then the same
+        // while the uid is bound to a second app too (so it is no stranger afterwards).
+        for change in [
+            "app set viewer --uid none\n", "app remove viewer\n", "also\n", "app set viewer --uid none\n", "app remove viewer\n",
+        ] {
+            if change == "also\n" {
+                #expect(PickerFile.write(mnt, "app add other --uid \(viewer.uid)\n").succeeded)
+                continue
+            }
             if change.hasPrefix("app remove") {
                 #expect(PickerFile.write(mnt, "app set viewer --uid \(viewer.uid)\n").succeeded)
+            }
+            if change.hasPrefix("app set"), !PickerFile.read(mnt).contains("app add viewer") {
+                #expect(PickerFile.write(mnt, "app add viewer --uid \(viewer.uid)\nselect viewer \(b.id)\n").succeeded)
             }
             let holder = try Holder(user: viewer, path: fixture.path("apps/viewer/" + b.fileName))
             #expect(holder.ask() == "0 0", "the bound uid reads and fstats its own file")

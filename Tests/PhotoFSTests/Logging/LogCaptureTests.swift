@@ -46,7 +46,8 @@ struct LogCaptureTests {
         let ids = fixture.assets.map(\.id).joined(separator: " ")
         #expect(
             PickerFile.write(
-                mnt, "app add strip\napp add coarse --location coarse\napp add keep --location keep\n"
+                mnt,
+                "app add strip\napp add coarse --location coarse\napp add keep --location keep\n"
                     + "select strip \(ids)\nselect coarse \(ids)\nselect keep \(ids)\n"
             ).succeeded)
         // Read everything through each policy, and through the library.
@@ -65,7 +66,8 @@ struct LogCaptureTests {
         ]
         for text in hostile { #expect(!PickerFile.write(mnt, text).succeeded, "accepted: \(text.prefix(60))") }
         // A change in the library while mounted: the watcher logs it.
-        try ByteFiles.write(Array((fixture.library + "/added later.jpg").utf8), try ByteFiles.read(Array((fixture.library + "/" + located[1].path).utf8)))
+        try ByteFiles.write(
+            Array((fixture.library + "/added later.jpg").utf8), try ByteFiles.read(Array((fixture.library + "/" + located[1].path).utf8)))
         var seen = false
         for _ in 0..<40 where !seen {
             seen = (try? ByteFiles.list(Array(fixture.path("library/all").utf8)))?.contains(Array("added later.jpg".utf8)) ?? false

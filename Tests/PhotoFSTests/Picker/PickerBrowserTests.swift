@@ -26,7 +26,10 @@ struct PickerBrowserTests {
         defer { app.stop() }
         #expect(RequestFileTests.pendingLines(library.mountpoint).count == 1)
         let picker = try BackgroundProcess(
-            ["/usr/bin/env", "XDG_CACHE_HOME=\(library.base)/cache", DaemonProcess.binary, "pick", "--no-open", "--catalog", library.catalog, "editor"],
+            [
+                "/usr/bin/env", "XDG_CACHE_HOME=\(library.base)/cache", DaemonProcess.binary, "pick", "--no-open", "--catalog",
+                library.catalog, "editor",
+            ],
             output: library.base + "/pick.out")
         defer { picker.stop() }
         #expect(picker.waitForOutput(timeout: 20) { $0.contains("?token=") }, "\(picker.output)")

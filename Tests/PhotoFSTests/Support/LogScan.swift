@@ -23,7 +23,8 @@ enum LogScan {
             where lower.contains(word) && lower.contains(where: \.isNumber) {
                 found.append("location word with a number (\(word)): \(line.prefix(200))")
             }
-            for number in decimals(in: line) where targets.contains(where: { sameToHundredth(abs(number.value), $0, decimals: number.decimals) }) {
+            for number in decimals(in: line)
+            where targets.contains(where: { sameToHundredth(abs(number.value), $0, decimals: number.decimals) }) {
                 found.append("a coordinate of the library (\(number.text)): \(line.prefix(200))")
             }
         }

@@ -4,8 +4,8 @@ import MediaFormats
 import PhotoCore
 import PhotoHashing
 
-/// The daemon's picker socket as the CLI uses it, from outside: one connection, one
-/// request (a write's bytes), one reply (`ok`, or `error ERRNO` and the reason).
+/// The daemon's channel (the picker socket) as the CLI uses it, from outside: one
+/// connection, one JSON call (here a picker write), one JSON reply (`errno`, `message`).
 enum PickerSocket {
     /// Where the daemon of `mountpoint` listens: `$XDG_RUNTIME_DIR/photofs`, else
     /// `/run/photofs` for root, else `/tmp/photofs-UID`, and a name from the mountpoint.
@@ -15,8 +15,17 @@ enum PickerSocket {
         return directory + "/picker-" + SHA256.hex(SHA256.hash(Array(mountpoint.utf8))).prefix(16) + ".sock"
     }
 
-    /// Sends `text`; the errno (0 on success) and the reason the daemon gave.
+    /// Sends `text` as a picker write; the errno (0 on success) and the reason the daemon gave.
     static func send(_ mountpoint: String, _ text: String) -> PickerFile.Outcome {
+        let call: [String: Any] = ["picker": ["text": Data(text.utf8).base64EncodedString()]]
+        guard let request = try? Array(JSONSerialization.data(withJSONObject: call)) else {
+            return PickerFile.Outcome(errno: -1, reason: "cannot encode")
+        }
+        return exchange(mountpoint, request)
+    }
+
+    /// Sends one JSON call; the reply's errno and message.
+    static func exchange(_ mountpoint: String, _ request: [UInt8]) -> PickerFile.Outcome {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return PickerFile.Outcome(errno: errno, reason: "socket failed") }
         defer { close(fd) }
@@ -30,7 +39,6 @@ enum PickerSocket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else { return PickerFile.Outcome(errno: errno, reason: "connect failed") }
-        let request = Array(text.utf8)
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -45,11 +53,11 @@ enum PickerSocket {
             if count <= 0 { break }
             reply += buffer[0..<count]
         }
-        let lines = String(decoding: reply, as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-        if lines.first == "ok" { return PickerFile.Outcome(errno: 0, reason: "") }
-        guard lines.count == 2, lines[0].hasPrefix("error "), let code = Int32(lines[0].dropFirst(6)) else {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(reply))) as? [String: Any],
+            let code = (object["errno"] as? NSNumber)?.int32Value
+        else {
             return PickerFile.Outcome(errno: -1, reason: "not a reply: \(String(decoding: reply, as: UTF8.self).debugDescription)")
         }
-        return PickerFile.Outcome(errno: code, reason: String(lines[1]))
+        return PickerFile.Outcome(errno: code, reason: object["message"] as? String ?? "")
     }
 }

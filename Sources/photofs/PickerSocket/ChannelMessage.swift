@@ -1,0 +1,87 @@
+import Foundation
+
+/// One call on the daemon channel (the picker socket): what the CLI, the pages and the
+/// portal ask of the daemon of a mount. Each connection carries one call as JSON and gets
+/// one `ChannelReply`; only the mounting user and root are served.
+///
+/// Grants and requests go through the same door: a pick is one call that grants and
+/// answers together (`pick`), so no client writes the mount's display text (`.picker`'s
+/// rendering, `.requests`) to change anything.
+enum ChannelCall: Codable, Sendable, Equatable {
+    /// Runs one write of the picker language as one transaction (as a write to `.picker`).
+    case picker(text: Data)
+    /// Lists the pending pick requests.
+    case requests
+    /// Grants `assets` to `app` in this order (after clearing its selection for `replace`)
+    /// and, with `request`, answers that request with their names, in one step: either both
+    /// land or neither does.
+    case pick(app: String, request: Int?, assets: [String], replace: Bool)
+    /// Answers `request` of `app` `cancelled`; no grant changes.
+    case cancel(app: String, request: Int)
+    /// Asks the person, on behalf of `app`, as if the app had written `text` to its request
+    /// file; with `create`, an app photofs does not know is made first with the safe
+    /// defaults (location removed). `title` is shown to the person.
+    case ask(app: String, text: String, title: String?, create: Bool)
+    /// Waits up to `seconds` (at most 60) for `request` of `app` to be settled.
+    case wait(app: String, request: Int, seconds: Double)
+}
+
+/// A pending request as the channel lists it.
+struct ChannelRequest: Codable, Sendable, Equatable {
+    var id: Int
+    var app: String
+    /// The narrowed limit; nil when unlimited.
+    var limit: Int?
+    var mode: String
+    var ordered: Bool
+    /// The media selector in the request language (`any(image,video)`); nil for everything.
+    var media: String?
+    var title: String?
+    var waited: Int
+    var expiresIn: Int
+}
+
+/// How a request ended, as the channel tells it.
+struct ChannelAnswer: Codable, Sendable, Equatable {
+    /// `selected`, `cancelled`, `expired` or `pending` (still waiting after `wait`).
+    var status: String
+    /// For `selected`: the names in the app's view, in pick order (bytes, which need not be UTF-8).
+    var names: [Data]
+}
+
+/// The daemon's one reply to a `ChannelCall`.
+struct ChannelReply: Codable, Sendable, Equatable {
+    /// 0 on success; otherwise the errno the refusal maps to.
+    var errno: Int32 = 0
+    /// One line for people: why it was refused, or what was done.
+    var message: String = ""
+    /// For `requests`.
+    var requests: [ChannelRequest]?
+    /// For `ask`: the request's number.
+    var request: Int?
+    /// For `ask`: whether the app was made for it.
+    var created: Bool?
+    /// For `wait` (and `pick`, `cancel`): how the request stands.
+    var answer: ChannelAnswer?
+
+    /// A refusal with its reason on one line.
+    static func refusal(_ code: Int32, _ message: String) -> ChannelReply {
+        ChannelReply(errno: code, message: message.split(whereSeparator: \.isNewline).joined(separator: " "))
+    }
+}
+
+/// JSON in and out, one value per connection.
+enum ChannelCoding {
+    /// The most bytes one call may carry (a picker write of many ids).
+    static let maximumCall = 64 << 20
+
+    static func encode(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? Array(encoder.encode(value))) ?? Array(#"{"errno":5,"message":"cannot encode the reply"}"#.utf8)
+    }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) -> Value? {
+        try? JSONDecoder().decode(type, from: Data(bytes))
+    }
+}
