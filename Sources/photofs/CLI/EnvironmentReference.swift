@@ -20,10 +20,13 @@ enum EnvironmentReference {
         ),
         (
             "DISPLAY",
-            "with WAYLAND_DISPLAY: when set, photofs pick opens its page with xdg-open, and the daemon and photofs portal open the picker as a window on a request"
+            "with WAYLAND_DISPLAY: when set, photofs pick opens its page (with $BROWSER, else xdg-open), and the daemon and photofs portal open the picker as a window on a request"
         ),
         ("WAYLAND_DISPLAY", "as DISPLAY"),
-        ("BROWSER", "the program photofs pick and photofs report open their page with (split at spaces; default xdg-open)"),
+        (
+            "BROWSER",
+            "the browser photofs pick and photofs report open their page with (else xdg-open), on a private redirect file"
+        ),
         (
             "DBUS_SESSION_BUS_ADDRESS",
             "when set, the daemon sends a desktop notification for each pick request; photofs portal serves this bus (else $XDG_RUNTIME_DIR/bus)"
