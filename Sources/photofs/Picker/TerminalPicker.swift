@@ -209,7 +209,8 @@ struct TerminalPicker {
         let limit = setup.limit.map { "up to \($0)" } ?? "any number"
         var screen = "\u{1B}[H\u{1B}[2J"
         let title = setup.title.map { " (\($0))" } ?? ""
-        screen += "Choose photos for \(setup.app.name)\(title): \(limit), \(setup.receives)\(setup.media.isEmpty ? "" : ", " + setup.media)\r\n"
+        screen +=
+            "Choose photos for \(setup.app.name)\(title): \(limit), \(setup.receives)\(setup.media.isEmpty ? "" : ", " + setup.media)\r\n"
         let field = state.editing ? "[Search: \(state.query)_]" : "Filter: \(state.query)_"
         let keys =
             state.editing ? "typing; Enter or Tab returns to the list" : "Space toggles, Enter adds, Esc cancels, Tab edits, ^F folders"
