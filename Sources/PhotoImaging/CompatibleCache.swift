@@ -4,8 +4,9 @@ import PhotoHashing
 
 /// The on-disk cache of compatible JPEGs: one file per (source identity, quality, location
 /// policy), bounded in bytes, least recently used first out. The source identity is its
-/// device, inode, size and modification time, so a changed source has a new key and its
-/// old JPEG is never served again (it ages out). Folder 0700, files 0600, written by
+/// device, inode, size, modification time and change time, so a changed source has a new
+/// key and its old JPEG is never served again (it ages out), even after a same-size
+/// overwrite whose modification time was set back (`touch -d`): the change time cannot be. Folder 0700, files 0600, written by
 /// rename, so concurrent writers and readers never see half a file.
 public struct CompatibleCache: Sendable {
     /// The cache folder (`$XDG_CACHE_HOME/photofs/compatible` by default).
@@ -31,6 +32,7 @@ public struct CompatibleCache: Sendable {
         public var inode: UInt64
         public var size: Int64
         public var mtimeNanoseconds: Int64
+        public var ctimeNanoseconds: Int64
         public var quality: Int
         public var location: LocationPolicy
 
@@ -50,13 +52,14 @@ public struct CompatibleCache: Sendable {
             inode = UInt64(info.st_ino)
             size = Int64(info.st_size)
             mtimeNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            ctimeNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
             self.quality = quality
             self.location = location
         }
 
         /// The file name: hex of a digest of every field.
         var fileName: String {
-            let text = "\(device):\(inode):\(size):\(mtimeNanoseconds):\(quality):\(location.rawValue)"
+            let text = "\(device):\(inode):\(size):\(mtimeNanoseconds):\(ctimeNanoseconds):\(quality):\(location.rawValue)"
             return ThumbnailCache.hex(SHA256.hash(Array(text.utf8))).prefix(40) + ".jpg"
         }
     }

@@ -78,6 +78,14 @@ public final class CompatibleRepresentations: RepresentationProviding {
         }
     }
 
+    public func refusals() -> [AssetID: String] {
+        refused.withLock { table in
+            var byAsset: [AssetID: String] = [:]
+            for (version, reason) in table { byAsset[version.id] = reason }
+            return byAsset
+        }
+    }
+
     public func forget(_ file: RepresentedFile) {
         made.withLock { table in
             for (version, known) in table where known == file { table[version] = nil }

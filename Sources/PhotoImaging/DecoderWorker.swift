@@ -5,8 +5,14 @@ import Glibc
 /// (`photofs thumbnail-worker`), so a decoder library that crashes or hangs on a hostile
 /// file takes down only this process; the pool notices and starts another.
 public enum DecoderWorker {
-    /// Serves until the socket closes; returns the process exit status.
+    /// Serves until the socket closes; returns the process exit status. First confines the
+    /// process (`DecoderSandbox`); a process that cannot be confined decodes nothing (3).
     public static func serve(fd: Int32 = 0) -> Int32 {
+        do throws(ImagingError) {
+            try DecoderSandbox.confine()
+        } catch {
+            return 3
+        }
         while true {
             let frame: [UInt8]
             do throws(FrameIO.ReadFailure) {

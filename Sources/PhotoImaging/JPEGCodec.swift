@@ -50,7 +50,7 @@ public enum JPEGCodec {
             }
         }
         // A warning (a truncated or slightly corrupt scan) still leaves a usable picture.
-        if status != 0, tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
+        if status != 0, !isWarning(handle) {
             throw .malformed("JPEG: " + errorText(handle))
         }
         return PixelImage(width: scaled.width, height: scaled.height, channels: 3, pixels: pixels)
@@ -82,10 +82,16 @@ public enum JPEGCodec {
         let status = bytes.withUnsafeBufferPointer { src in
             tjDecompressHeader3(handle, src.baseAddress, UInt(src.count), &width, &height, &subsampling, &colorspace)
         }
-        guard status == 0 else { throw .malformed("JPEG: " + errorText(handle)) }
+        // libjpeg only warns about some damage (bytes between markers, a premature end):
+        // djpeg and other readers go on, so do we when the header was read.
+        guard status == 0 || (isWarning(handle) && width > 0 && height > 0) else { throw .malformed("JPEG: " + errorText(handle)) }
         try DecodeLimits.check(width: Int(width), height: Int(height), maxPixels: Int.max)
         return (Int(width), Int(height))
     }
+
+    /// Whether the last call failed only on a warning (TurboJPEG does not stop on one
+    /// unless asked to with TJFLAG_STOPONWARNING, but still reports it as a failure).
+    private static func isWarning(_ handle: tjhandle) -> Bool { tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) }
 
     private static func scalingFactors() -> [tjscalingfactor] {
         var count: Int32 = 0

@@ -26,12 +26,19 @@ public struct ThumbnailCache: Sendable {
         root + "/" + size.folder + "/" + Self.hex(MD5.hash(Array(uri.utf8))) + ".png"
     }
 
+    /// The key of the text chunk that names the file version a thumbnail was made from
+    /// (the standard allows keys of an application's own; readers ignore it).
+    public static let versionKey = "X-PhotoFS::Version"
+
     /// The cached PNG when it exists and was made from the file as it is now (its
-    /// `Thumb::URI` and `Thumb::MTime` match); nil otherwise.
-    public func fresh(uri: String, mtime: Int64, size: ThumbnailSize) -> [UInt8]? {
+    /// `Thumb::URI` and `Thumb::MTime` match, and its `versionKey` chunk when `version` is
+    /// given: a same-size overwrite with its mtime set back keeps `Thumb::MTime` but not the
+    /// change time); nil otherwise.
+    public func fresh(uri: String, mtime: Int64, version: String? = nil, size: ThumbnailSize) -> [UInt8]? {
         guard let png = try? FileBytes(path: Array(path(uri: uri, size: size).utf8)).all(limit: 16 << 20) else { return nil }
         let text = PNGChunks.text(of: png)
         guard text["Thumb::URI"] == uri, text["Thumb::MTime"] == String(mtime) else { return nil }
+        if let version, text[Self.versionKey] != version { return nil }
         return png
     }
 

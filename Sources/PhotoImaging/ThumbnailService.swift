@@ -31,12 +31,22 @@ public final class ThumbnailService: Sendable {
         guard status == 0 else { throw .io(path: display, errno: errno) }
         let uri = FileURI.of(absolutePath: path)
         let mtime = Int64(info.st_mtim.tv_sec)
-        if !force, let png = cache.fresh(uri: uri, mtime: mtime, size: size) {
+        let version = Self.version(of: info)
+        if !force, let png = cache.fresh(uri: uri, mtime: mtime, version: version, size: size) {
             return Thumbnail(path: cache.path(uri: uri, size: size), png: png, origin: nil)
         }
-        let text = [TextPair("Thumb::URI", uri), TextPair("Thumb::MTime", String(mtime))]
+        let text = [TextPair("Thumb::URI", uri), TextPair("Thumb::MTime", String(mtime)), TextPair(ThumbnailCache.versionKey, version)]
         let made = try pool.image(.thumbnail(path: path, box: size.pixels, text: text))
         let stored = try cache.store(made.bytes, uri: uri, size: size)
         return Thumbnail(path: stored, png: made.bytes, origin: made.origin)
+    }
+
+    /// The version of a file a thumbnail records: inode, size, and modification and change
+    /// times in nanoseconds. `Thumb::MTime` alone (whole seconds) misses a same-size
+    /// overwrite whose mtime was set back; the change time cannot be set back.
+    static func version(of info: stat) -> String {
+        let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        let ctime = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        return "\(UInt64(info.st_ino)):\(Int64(info.st_size)):\(mtime):\(ctime)"
     }
 }

@@ -32,7 +32,9 @@ public enum ThumbnailOrigin: UInt8, Sendable, CaseIterable {
     case tiffPreview = 4
     /// A generated frame with a video's duration.
     case videoPlaceholder = 5
+    /// A decoded frame of a video, with its duration drawn on it.
+    case videoFrame = 6
 
     /// Whether a picture stored in the file was used instead of decoding the main image.
-    public var isEmbedded: Bool { self != .decoded && self != .videoPlaceholder }
+    public var isEmbedded: Bool { self != .decoded && self != .videoPlaceholder && self != .videoFrame }
 }

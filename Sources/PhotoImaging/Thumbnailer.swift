@@ -28,6 +28,11 @@ public enum Thumbnailer {
         let file = try FileBytes(path: path)
         guard let format = MediaSniffer.format(of: file) else { throw .unsupportedFormat("this file type") }
         if format.kind == .video {
+            guard box > 0 else { throw .encodeFailed("empty thumbnail box") }
+            // A poster frame when libavcodec decodes the video; the drawn frame otherwise.
+            if let poster = try? VideoPoster.poster(path: path, box: box) {
+                return Rendered(image: VideoPlaceholder.stamped(poster.image, seconds: poster.seconds), origin: .videoFrame)
+            }
             let layout = ContainerWalker.layout(of: file, format: format)
             let image = VideoPlaceholder.image(
                 box: box, videoWidth: layout.movie?.width ?? layout.pixelWidth, videoHeight: layout.movie?.height ?? layout.pixelHeight,
@@ -70,15 +75,32 @@ public enum Thumbnailer {
             let previews = EmbeddedPreviewFinder.inTIFF(bytes, format: format)
             let main = ContainerWalker.layout(of: MemoryByteSource(bytes), format: format)
             let orientation = exifOrientation(bytes, block: ByteRange(offset: 0, length: Int64(bytes.count)))
-            let chosen =
-                EmbeddedPreviewFinder.best(previews, box: box, imageWidth: main.pixelWidth, imageHeight: main.pixelHeight)
-                ?? previews.max { $0.width * $0.height < $1.width * $1.height }
-            guard let preview = chosen else { throw .unsupportedFormat("\(format.rawValue) without a preview photofs can decode") }
-            let image = try decode(preview, in: bytes, box: box)
-            return Rendered(
-                image: image.fitted(inBox: box).oriented(orientation), origin: preview.source == .tiffImage ? .decoded : .tiffPreview)
-        case .gif, .bmp, .bigTIFF:
-            throw .unsupportedFormat(format.rawValue.uppercased())
+            let fitting = EmbeddedPreviewFinder.best(previews, box: box, imageWidth: main.pixelWidth, imageHeight: main.pixelHeight)
+            if let preview = fitting, let image = try? decode(preview, in: bytes, box: box) {
+                return Rendered(
+                    image: image.fitted(inBox: box).oriented(orientation), origin: preview.source == .tiffImage ? .decoded : .tiffPreview)
+            }
+            // No preview large enough: libtiff decodes the first image in any compression it
+            // knows (for a raw file that is its own first preview, never the sensor data).
+            do throws(ImagingError) {
+                let image = try TIFFCodec.decode(bytes)
+                return Rendered(image: image.fitted(inBox: box).oriented(orientation), origin: format == .tiff ? .decoded : .tiffPreview)
+            } catch {
+                // A smaller preview is better than none.
+                guard let preview = previews.max(by: { $0.width * $0.height < $1.width * $1.height }),
+                    let image = try? decode(preview, in: bytes, box: box)
+                else { throw error }
+                return Rendered(
+                    image: image.fitted(inBox: box).oriented(orientation), origin: preview.source == .tiffImage ? .decoded : .tiffPreview)
+            }
+        case .bigTIFF:
+            let image = try TIFFCodec.decode(bytes)
+            let orientation = exifOrientation(bytes, block: ByteRange(offset: 0, length: Int64(bytes.count)))
+            return Rendered(image: image.fitted(inBox: box).oriented(orientation), origin: .decoded)
+        case .gif:
+            return Rendered(image: try GIFCodec.decode(bytes).fitted(inBox: box), origin: .decoded)
+        case .bmp:
+            return Rendered(image: try BMPCodec.decode(bytes, box: box).fitted(inBox: box), origin: .decoded)
         case .mp4, .mov, .threeGP, .avi, .mpegTS:
             let layout = ContainerWalker.layout(of: MemoryByteSource(bytes), format: format)
             let image = VideoPlaceholder.image(

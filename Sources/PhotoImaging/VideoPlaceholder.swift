@@ -24,7 +24,33 @@ enum VideoPlaceholder {
                 set(&image, w / 2 - side / 4 + dx, h / 2 - side / 2 + dy, (230, 230, 230))
             }
         }
-        guard let seconds, seconds.isFinite, seconds >= 0 else { return image }
+        drawDuration(seconds, on: &image, backing: nil)
+        return image
+    }
+
+    /// A video's poster frame with a small play symbol in its lower left corner and the
+    /// duration in its lower right, each on a dark patch so that they read on any picture.
+    static func stamped(_ frame: PixelImage, seconds: Double?) -> PixelImage {
+        var image = frame.channels == 3 ? frame : frame.flattened()
+        let h = image.height
+        let scale = max(1, h / 40)
+        let side = 5 * scale
+        let margin = 2 * scale
+        fill(&image, x: margin - scale, y: h - side - margin - scale, width: side + 2 * scale, height: side + 2 * scale, (20, 20, 24))
+        for dy in 0..<side {
+            let reach = (side + 1) / 2 - abs(dy - side / 2)
+            for dx in 0..<max(1, reach) { set(&image, margin + dx, h - side - margin + dy, (240, 240, 240)) }
+        }
+        drawDuration(seconds, on: &image, backing: (20, 20, 24))
+        return image
+    }
+
+    /// Draws `seconds` as `m:ss` or `h:mm:ss` in the lower right corner, on a patch of
+    /// `backing` when given.
+    private static func drawDuration(_ seconds: Double?, on image: inout PixelImage, backing: (UInt8, UInt8, UInt8)?) {
+        let w = image.width
+        let h = image.height
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return }
         let total = Int(seconds.rounded())
         let text =
             total >= 3600
@@ -34,6 +60,7 @@ enum VideoPlaceholder {
         let textWidth = text.count * 4 * scale
         var x = max(0, w - textWidth - 2 * scale)
         let y = max(0, h - 7 * scale)
+        if let backing { fill(&image, x: x - scale, y: y - scale, width: textWidth + 2 * scale, height: 7 * scale, backing) }
         for character in text {
             for (row, bits) in (glyphs[character] ?? []).enumerated() {
                 for column in 0..<3 where bits & (4 >> UInt8(column)) != 0 {
@@ -44,7 +71,12 @@ enum VideoPlaceholder {
             }
             x += 4 * scale
         }
-        return image
+    }
+
+    private static func fill(_ image: inout PixelImage, x: Int, y: Int, width: Int, height: Int, _ rgb: (UInt8, UInt8, UInt8)) {
+        for row in y..<(y + max(0, height)) {
+            for column in x..<(x + max(0, width)) { set(&image, column, row, rgb) }
+        }
     }
 
     private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -82,8 +82,8 @@ done
 sources=()
 while IFS= read -r file; do sources+=("$file"); done < <(find "$snapshot" -name '*.swift' ! -name CompatibleCache.swift ! -name CompatibleRepresentations.swift | sort)
 includes=()
-for door in CTurboJPEG CHeif CPNG CWebP CJXL; do includes+=(-I "$root/Sources/$door"); done
-for flag in $(pkg-config --cflags libturbojpeg libheif libpng libwebp libjxl); do includes+=(-Xcc "$flag"); done
+for door in CTurboJPEG CHeif CPNG CWebP CJXL CGIF CTIFF CAV CSeccomp; do includes+=(-I "$root/Sources/$door"); done
+for flag in $(pkg-config --cflags libturbojpeg libheif libpng libwebp libjxl libgif libtiff-4 libavformat libavcodec libswscale libavutil libseccomp); do includes+=(-Xcc "$flag"); done
 
 run() {
     local target="$1" work="$out/corpus-$1"

@@ -92,3 +92,31 @@ import Testing
         return types
     }
 }
+
+/// JPEGs that libjpeg only warns about (bytes between markers) decode, as djpeg decodes them.
+@Suite struct JPEGWarningTests {
+    /// `jpeg` with two stray bytes before its first DQT marker ("extraneous bytes before marker").
+    static func withExtraneousBytes(_ jpeg: [UInt8]) -> [UInt8] {
+        var at = 2
+        while at + 4 <= jpeg.count, !(jpeg[at] == 0xFF && jpeg[at + 1] == 0xDB) {
+            at += 2 + (Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3]))
+        }
+        return Array(jpeg[..<at]) + [0x12, 0x34] + jpeg[at...]
+    }
+
+    @Test func extraneousBytesBeforeAMarkerStillDecode() throws {
+        let damaged = Self.withExtraneousBytes(try Fixture.jpeg(Fixture.quadrants(width: 320, height: 240)))
+        if let djpeg = Fixture.tool("djpeg") {
+            let dir = Fixture.directory()
+            defer { Fixture.remove(dir) }
+            Fixture.write(damaged, to: dir + "/warn.jpg")
+            let reading = try Fixture.run("/bin/sh", ["-c", "'\(djpeg)' '\(dir)/warn.jpg' 2>&1 >/dev/null"])
+            #expect(reading.output.contains("extraneous bytes before marker"), "\(reading.output)")
+        }
+        #expect(try JPEGCodec.dimensions(of: damaged) == (320, 240))
+        #expect(Fixture.corners(try JPEGCodec.decode(damaged)) == "RGBW")
+        let thumbnail = try Thumbnailer.render(bytes: damaged, box: 128)
+        #expect(Fixture.corners(thumbnail.image) == "RGBW")
+        #expect(thumbnail.image.width == 128)
+    }
+}

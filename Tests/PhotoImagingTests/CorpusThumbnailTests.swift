@@ -8,13 +8,15 @@ import Testing
 /// `photofs index` and `photofs thumbnails` over the shared corpus, through the shipped
 /// binary and its decoder processes: every asset ImageMagick can decode (in the formats
 /// photofs decodes) and every video gets a thumbnail at the standard's path, and no
-/// thumbnail carries anything but its pixels, Thumb::URI and Thumb::MTime (exiftool).
+/// thumbnail carries anything but its pixels, Thumb::URI, Thumb::MTime and the file version
+/// photofs checks freshness by (exiftool).
 @Suite(.serialized) struct CorpusThumbnailTests {
     /// What exiftool may report of a thumbnail: the file system, the PNG header and the
     /// two text chunks.
     static let allowedTags: Set<String> = [
         "SourceFile", "ExifTool:ExifToolVersion", "PNG:ImageWidth", "PNG:ImageHeight", "PNG:BitDepth", "PNG:ColorType", "PNG:Compression",
-        "PNG:Filter", "PNG:Interlace", "PNG:ThumbURI", "PNG:ThumbMTime", "Composite:ImageSize", "Composite:Megapixels",
+        "PNG:Filter", "PNG:Interlace", "PNG:ThumbURI", "PNG:ThumbMTime", "PNG:X-PhotoFSVersion", "Composite:ImageSize",
+        "Composite:Megapixels",
     ]
 
     @Test func everyDecodableAssetGetsAThumbnailWithoutMetadata() throws {
@@ -41,7 +43,9 @@ import Testing
             let source = root + "/" + relative
             let thumbnail = cache.path(uri: FileURI.of(absolutePath: Array(source.utf8)), size: .large)
             if access(thumbnail, F_OK) == 0 { thumbnails[relative] = thumbnail }
-            let decodedHere = ["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif", "image/avif"].contains(mime)
+            let decodedHere = [
+                "image/jpeg", "image/png", "image/webp", "image/heic", "image/heif", "image/avif", "image/gif", "image/bmp", "image/tiff",
+            ].contains(mime)
             if mime.hasPrefix("video/") {
                 expected.append(relative)
             } else if decodedHere, try Fixture.run(convert, [source + "[0]", "-resize", "16x16", "ppm:-"]).status == 0 {

@@ -37,6 +37,30 @@ import Testing
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
     }
 
+    /// A decoder process runs under its seccomp filter with no_new_privs, and still decodes.
+    @Test func theDecoderProcessIsConfined() throws {
+        guard Fixture.photofsBuilt else { try Skip.because("a prerequisite is missing (the line above says which)") }
+        let dir = Fixture.directory()
+        defer { Fixture.remove(dir) }
+        Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 300, height: 200)), to: dir + "/good.jpg")
+        let process = try DecoderProcess(executable: Fixture.photofs, arguments: ["thumbnail-worker"])
+        defer { process.finish() }
+        let good = try process.run(.thumbnail(path: Array((dir + "/good.jpg").utf8), box: 128, text: []), timeLimit: 20)
+        guard case .image(let png, _) = good else {
+            Issue.record("a good JPEG gave \(good)")
+            return
+        }
+        #expect(try PNGCodec.decode(png).width == 128)
+        let status = String(decoding: Fixture.read("/proc/\(process.pid)/status"), as: UTF8.self)
+        let fields = Dictionary(
+            status.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                return parts.count == 2 ? (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces)) : nil
+            }, uniquingKeysWith: { first, _ in first })
+        #expect(fields["NoNewPrivs"] == "1", "\(fields["NoNewPrivs"] ?? "no NoNewPrivs line")")
+        #expect(fields["Seccomp"] == "2", "\(fields["Seccomp"] ?? "no Seccomp line")")
+    }
+
     @Test func aCrashingDecoderFailsOnlyItsRequest() throws {
         let process = try DecoderProcess(executable: "/bin/sh", arguments: ["-c", "kill -SEGV $$"])
         #expect(throws: ImagingError.workerCrashed("killed by signal 11")) {

@@ -5,7 +5,8 @@
 extension ViewLayer {
     /// The text a fresh read of `.picker` shows.
     public func pickerText() -> [UInt8] {
-        control?.render() ?? Self.noPicker
+        guard let control else { return Self.noPicker }
+        return markingRefusals(control.render(), in: tree)
     }
 
     /// Checks that `caller` may read `.picker` (EACCES otherwise).

@@ -15,10 +15,62 @@ extension ViewLayer {
     }
 
     /// Fails a LOOKUP or GETATTR of a node whose representation cannot be made, rather than
-    /// show a file whose every read fails.
+    /// show a file whose every read fails: one the decoder refuses is withheld (ENOENT, its
+    /// reason in `.picker`); other failures (a busy machine, an unwritable cache) are errors.
     func checkRepresentation(of node: ViewNode, in tree: ViewTree) throws(ViewLayerError) {
         guard node.representation != .original, let asset = tree.asset(of: node) else { return }
-        _ = try representedFile(of: node, asset: asset)
+        do throws(ViewLayerError) {
+            _ = try representedFile(of: node, asset: asset)
+        } catch {
+            if case .representationUnavailable = error, representations?.refusals()[asset.id] != nil { throw .notFound }
+            throw error
+        }
+    }
+
+    /// Whether a listing leaves `node` out: its representation cannot be made because the
+    /// decoder refused its source (made now when not tried yet, as the listing's sizes need).
+    public func isWithheldRepresentation(_ node: ViewNode, in tree: ViewTree) -> Bool {
+        guard node.representation != .original, let asset = tree.asset(of: node) else { return false }
+        if representations?.refusals()[asset.id] != nil { return true }
+        _ = try? representedFile(of: node, asset: asset)
+        return representations?.refusals()[asset.id] != nil
+    }
+
+    /// `.picker`'s text with each grant whose compatible JPEG cannot be made turned into a
+    /// comment that says so, as other withheld files are: `# select APP ID  # withheld:
+    /// PATH has no compatible JPEG (REASON)`.
+    func markingRefusals(_ text: [UInt8], in tree: ViewTree) -> [UInt8] {
+        guard let refused = representations?.refusals(), !refused.isEmpty else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 128)
+        for line in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            defer { out.append(UInt8(ascii: "\n")) }
+            let words = line.split(separator: UInt8(ascii: " "), maxSplits: 3)
+            guard words.count >= 3, Array(words[0]) == Array("select".utf8),
+                let id = AssetID(String(decoding: words[2], as: UTF8.self)), let reason = refused[id],
+                // Only a conversion is ever refused, so the app serves this asset converted.
+                let app = tree.snapshot.apps[String(decoding: words[1], as: UTF8.self)], app.representation != .original,
+                let comment = Self.range(of: Array("  # ".utf8), in: Array(line))
+            else {
+                out += line
+                continue
+            }
+            let bytes = Array(line)
+            let why = String(reason.map { $0 == "\n" ? " " : $0 })
+            out +=
+                Array("# ".utf8) + bytes[..<comment.upperBound] + Array("withheld: ".utf8) + bytes[comment.upperBound...]
+                + Array(" has no compatible JPEG (\(why))".utf8)
+        }
+        if !out.isEmpty { out.removeLast() }
+        return out
+    }
+
+    private static func range(of needle: [UInt8], in bytes: [UInt8]) -> Range<Int>? {
+        guard bytes.count >= needle.count else { return nil }
+        for start in 0...(bytes.count - needle.count) where bytes[start..<(start + needle.count)].elementsEqual(needle) {
+            return start..<(start + needle.count)
+        }
+        return nil
     }
 
     /// The nodes of `tree`'s app views that serve another representation than the original:

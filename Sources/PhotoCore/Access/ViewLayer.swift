@@ -116,7 +116,7 @@ public struct ViewLayer: Sendable {
                 inode: node.inode, kind: .directory, permissions: closed ? 0o500 : 0o555, uid: uid, size: 0,
                 changed: tree.directoryTimes.time(of: node.inode))
         case .picker:
-            let size = Int64(control?.render().count ?? Self.noPicker.count)
+            let size = Int64(pickerText().count)
             return ViewAttributes(inode: node.inode, kind: .control, permissions: 0o600, uid: uid, size: size, changed: nil)
         case .file:
             // Fields read in place: a listing asks this for every entry, and copying each
@@ -155,7 +155,7 @@ public struct ViewLayer: Sendable {
         while let child = listing?.child(at: position) {
             position += 1
             guard let now = current.node(inode: child.inode), now.parent == child.parent, now.name == child.name,
-                current.isVisible(now, to: caller)
+                current.isVisible(now, to: caller), !isWithheldRepresentation(now, in: current)
             else { continue }
             if !add(now, position) { return }
         }

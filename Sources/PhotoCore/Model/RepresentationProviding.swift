@@ -21,6 +21,15 @@ public protocol RepresentationProviding: Sendable {
     /// provider's, off every request path; a request that arrives while one runs makes one
     /// more run after it, not one per request.
     func prepareInBackground(_ work: @escaping @Sendable () -> Void)
+
+    /// The assets whose file could not be made from their current source (the decoder
+    /// refused it), with the decoder's reason: withheld from the views, the reason shown in
+    /// `.picker`. Known refusals only; nothing is decoded to answer.
+    func refusals() -> [AssetID: String]
+}
+
+extension RepresentationProviding {
+    public func refusals() -> [AssetID: String] { [:] }
 }
 
 /// A representation's ready file: where it is and how many bytes it has.

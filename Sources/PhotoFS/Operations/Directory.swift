@@ -75,7 +75,10 @@ extension PhotoFileSystem {
             var used = 0
             // The owner sees every node, and a listing that reads the current views' own
             // nodes needs no second look at each: names, inodes and types are read in place.
-            if !plus, caller == .owner, unchanged, let listing {
+            // A compatible JPEG the decoder refused is withheld: such a listing takes the
+            // path below, which leaves it out.
+            let refusals = !(layer.representations?.refusals().isEmpty ?? true)
+            if !plus, caller == .owner, unchanged, !refusals, let listing {
                 var next = offset + 1
                 listing.forEachEntry(from: offset) { inode, name, kind in
                     // A pattern, not `==`: the derived equality of the kind costs a call per name.
@@ -95,7 +98,11 @@ extension PhotoFileSystem {
             let page: ((ViewNode, Int) -> Bool) -> Void = { add in
                 if caller == .owner, unchanged, let listing {
                     var position = offset
-                    while let child = listing.child(at: position), add(child, position + 1) { position += 1 }
+                    while let child = listing.child(at: position) {
+                        position += 1
+                        if self.layer.isWithheldRepresentation(child, in: current) { continue }
+                        if !add(child, position) { return }
+                    }
                 } else {
                     self.layer.page(listing, from: offset, caller: caller, current: current, add)
                 }

@@ -12,7 +12,8 @@ enum ThumbnailsCommand {
         name: "thumbnails",
         summary: "make freedesktop thumbnails of every catalogued asset (all cores, progress bar)",
         usage: [
-            "thumbnails [--size normal|large|x-large] [--force] [--jobs N] [--time-limit SECONDS] [--quiet] [--library DIR | --catalog PATH] [LIBRARY]"
+            "thumbnails [--size normal|large|x-large] [--force] [--jobs N] [--time-limit SECONDS] [--quiet] [--library DIR | --catalog PATH] [LIBRARY]",
+            "thumbnails --mount MOUNTPOINT [--size normal|large|x-large] [--force] [--jobs N] [--time-limit SECONDS] [--quiet]",
         ],
         details: """
             Writes PNG thumbnails to $XDG_CACHE_HOME/thumbnails/SIZE/ (~/.cache when unset) as the \
@@ -20,8 +21,14 @@ enum ThumbnailsCommand {
             Thumb::URI and Thumb::MTime and no other metadata, so file managers browsing the library \
             reuse them. normal fits 128 px, large 256 px (default), x-large 512 px. A thumbnail whose \
             Thumb::MTime matches the file is kept unless --force. An embedded preview (EXIF, MPF, HEIF \
-            thumbnail, DNG/raw preview) is used when it is large enough; videos get a frame with their \
+            thumbnail, DNG/raw preview) is used when it is large enough; GIF (first frame), BMP and \
+            TIFF (every compression libtiff reads) are decoded; videos get a poster frame with their \
             duration. Decoding runs in separate processes with a time limit, so a hostile file fails alone.
+
+            File managers look thumbnails up by the address of the file they show, so thumbnails of \
+            the library are not found for the same photo under a mount. With --mount, the files of \
+            every app view of the mount (MOUNTPOINT/apps/APP/...) get thumbnails under their mount \
+            addresses, made from what the view serves; run it again after selecting more photos.
             """,
         options: LibraryContext.options + [
             .value("size", short: "s", "SIZE", "normal (128), large (256, default) or x-large (512)"),
@@ -29,6 +36,7 @@ enum ThumbnailsCommand {
             .value("jobs", short: "j", "N", "decoder processes to run at once (default: two per core)"),
             .value("time-limit", "SECONDS", "the longest one file may take (default 30)"),
             .flag("quiet", short: "q", "print only errors"),
+            .value("mount", "MOUNTPOINT", "make thumbnails of the app views' files under their mount paths"),
         ]
     ) { arguments, environment throws(CLIError) in
         var parsed = arguments
@@ -42,14 +50,20 @@ enum ThumbnailsCommand {
         // the other decodes, so the cores stay busy.
         let jobs = try positiveNumber(arguments.value("jobs"), name: "jobs") ?? 2 * ProcessInfo.processInfo.activeProcessorCount
         let timeLimit = Double(try positiveNumber(arguments.value("time-limit"), name: "time-limit") ?? 30)
-        let context = try LibraryContext.existing(arguments: parsed, environment: environment)
-        let assets: [Asset]
-        let root: [UInt8]
-        do throws(CatalogError) {
-            assets = Array(try context.catalog.snapshot().assets)
-            root = try context.catalog.libraryRoot ?? Array(CatalogLocation.canonicalLibraryPath(context.library))
-        } catch {
-            throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
+        let files: [(path: [UInt8], display: String)]
+        if let mountpoint = arguments.value("mount") {
+            guard arguments.positionals.isEmpty, arguments.value("library") == nil, arguments.value("catalog") == nil else {
+                throw .usage("--mount takes the files from the mount, not from a LIBRARY or a catalog")
+            }
+            files = try MountedFiles.list(mountpoint: mountpoint)
+        } else {
+            let context = try LibraryContext.existing(arguments: parsed, environment: environment)
+            do throws(CatalogError) {
+                let root = try context.catalog.libraryRoot ?? Array(CatalogLocation.canonicalLibraryPath(context.library))
+                files = try context.catalog.snapshot().assets.map { (root + [UInt8(ascii: "/")] + $0.path.bytes, $0.path.display) }
+            } catch {
+                throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
+            }
         }
         let pool = DecoderPool(executable: environment.executablePath, size: jobs, timeLimit: timeLimit)
         let service = ThumbnailService(pool: pool, cache: ThumbnailCache(environment: environment.variables))
@@ -60,7 +74,7 @@ enum ThumbnailsCommand {
         let force = arguments.flag("force")
         let next = Mutex(0)
         let group = DispatchGroup()
-        for _ in 0..<min(jobs, max(assets.count, 1)) {
+        for _ in 0..<min(jobs, max(files.count, 1)) {
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
@@ -69,9 +83,8 @@ enum ThumbnailsCommand {
                         defer { value += 1 }
                         return value
                     }
-                    guard index < assets.count else { return }
-                    let asset = assets[index]
-                    let path = root + [UInt8(ascii: "/")] + asset.path.bytes
+                    guard index < files.count else { return }
+                    let (path, display) = files[index]
                     let outcome: Result<ThumbnailService.Thumbnail, ImagingError>
                     do throws(ImagingError) {
                         outcome = .success(try service.thumbnail(forFile: path, size: size, force: force))
@@ -79,10 +92,10 @@ enum ThumbnailsCommand {
                         outcome = .failure(error)
                     }
                     let done = tally.withLock { tally in
-                        tally.record(outcome, path: asset.path)
+                        tally.record(outcome, path: display)
                         return tally.done
                     }
-                    bar?.update(done: done, total: assets.count)
+                    bar?.update(done: done, total: files.count)
                 }
             }
         }
@@ -91,7 +104,7 @@ enum ThumbnailsCommand {
         bar?.finish()
         let result = tally.withLock { $0 }
         for (path, error) in result.failures.prefix(20) {
-            environment.output.error("\(path.display.replacingNewlines()): \(error)")
+            environment.output.error("\(path.replacingNewlines()): \(error)")
         }
         if result.failures.count > 20 { environment.output.error("... and \(result.failures.count - 20) more failures") }
         if !quiet {
@@ -111,9 +124,9 @@ enum ThumbnailsCommand {
         var done = 0
         var fresh = 0
         var made: [ThumbnailOrigin: Int] = [:]
-        var failures: [(LibraryPath, ImagingError)] = []
+        var failures: [(String, ImagingError)] = []
 
-        mutating func record(_ outcome: Result<ThumbnailService.Thumbnail, ImagingError>, path: LibraryPath) {
+        mutating func record(_ outcome: Result<ThumbnailService.Thumbnail, ImagingError>, path: String) {
             done += 1
             switch outcome {
             case .success(let thumbnail):
@@ -129,7 +142,7 @@ enum ThumbnailsCommand {
             var text = "\(total) made (\(embedded) from embedded previews"
             let parts: [(ThumbnailOrigin, String)] = [
                 (.exifThumbnail, "EXIF"), (.mpfPreview, "MPF"), (.heifThumbnail, "HEIF"), (.tiffPreview, "TIFF/raw"),
-                (.videoPlaceholder, "video placeholders"),
+                (.videoFrame, "video frames"), (.videoPlaceholder, "video placeholders"),
             ]
             for (origin, name) in parts where (made[origin] ?? 0) > 0 { text += ", \(made[origin]!) \(name)" }
             text += "), \(fresh) already fresh, \(failures.count) failed in " + String(format: "%.2f", seconds) + " s; in \(folder)"
