@@ -26,7 +26,22 @@ public struct FileAnalyzer: AssetAnalyzing {
             case .notRegularFile: throw .notMedia
             }
         }
-        return try analyze(source)
+        var analysis = try analyze(source)
+        if Self.sidecarPlacesPhoto(absolutePath) { analysis.metadata.locationSources.insert(.sidecar) }
+        return analysis
+    }
+
+    /// Whether an XMP sidecar beside the file places it. Sidecars are not media: no view
+    /// serves them, but their position counts for `has:location`.
+    static func sidecarPlacesPhoto(_ path: [UInt8]) -> Bool {
+        for candidate in XMPSidecar.candidates(for: path) {
+            guard let sidecar = try? FileByteSource(path: candidate) else { continue }
+            guard sidecar.size <= Int64(XMPSidecar.maxLength), let text = try? sidecar.read(at: 0, count: Int(sidecar.size)) else {
+                return true
+            }
+            if XMPSidecar.placesPhoto(text) { return true }
+        }
+        return false
     }
 
     /// Analyses an already opened file. The container walk, the EXIF read and the
@@ -128,6 +143,10 @@ public struct FileAnalyzer: AssetAnalyzing {
             }
             metadata.make = metadata.make ?? movie.make
             metadata.model = metadata.model ?? movie.model
+        }
+        // A motion photo's video may be the only thing that places the still.
+        if metadata.location == nil, let location = layout.appendedVideos.lazy.compactMap(\.location).first(where: \.isValid) {
+            metadata.location = location
         }
         // XMP fills what EXIF and the container left open: the date, the creator tool and a
         // screen-capture comment.

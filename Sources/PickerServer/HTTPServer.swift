@@ -3,10 +3,14 @@ import Glibc
 
 /// A small HTTP server on 127.0.0.1 (libmicrohttpd, its own threads): every request is
 /// handed, with its body read, to one handler. It never listens on another address.
+///
+/// Other local users cannot starve it: a connection from a socket another uid owns is
+/// closed as soon as it is accepted (`LoopbackPeer`), the owner's own connections are at
+/// most 64, and an idle or stalled connection is closed after 10 s.
 public final class HTTPServer: @unchecked Sendable {
     /// The headers, query arguments and cookies the handler gets (the rest are not read).
     static let headerNames = ["host", "origin", "content-type", "x-photofs-csrf", "sec-fetch-site"]
-    static let queryNames = ["token", "q", "id", "chip"]
+    static let queryNames = ["token", "q", "id", "ids", "chip"]
     static let cookieNames = ["photofs_pick"]
     /// Request bodies larger than this are refused (413).
     static let maximumBody = 4 << 20
@@ -23,7 +27,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Starts listening on 127.0.0.1:`port` (0: any free port); false if it could not.
     public func start(port: UInt16 = 0) -> Bool {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let daemon = photofs_mhd_start_loopback(port, HTTPServer.access, context, HTTPServer.completed) else { return false }
+        guard let daemon = photofs_mhd_start_loopback(port, HTTPServer.access, context, HTTPServer.completed, HTTPServer.admit)
+        else { return false }
         self.daemon = daemon
         self.port = photofs_mhd_port(daemon)
         return true
@@ -80,6 +85,16 @@ public final class HTTPServer: @unchecked Sendable {
         request.body = upload.bytes
         let response = upload.tooLarge ? HTTPResponse(status: 413, type: "text/plain", text: "too large\n") : server.handler(request)
         return send(response, on: connection)
+    }
+
+    /// Serves a connection only when the process at its other end runs as this server's user.
+    private static let admit: MHD_AcceptPolicyCallback = { _, address, length in
+        guard let address, length >= MemoryLayout<sockaddr_in>.size, address.pointee.sa_family == sa_family_t(AF_INET) else {
+            return MHD_Result(rawValue: 0)!
+        }
+        let peer = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
+        let owner = LoopbackPeer.owner(address: peer.sin_addr.s_addr, port: UInt16(bigEndian: peer.sin_port))
+        return MHD_Result(rawValue: owner == geteuid() ? 1 : 0)!
     }
 
     private static let completed: MHD_RequestCompletedCallback = { _, _, state, _ in

@@ -7,10 +7,13 @@ import Synchronization
 /// |---|---|
 /// | `GET /` `/app.js` `/app.css` | the page (no inline script or style) |
 /// | `GET /api/session` | the app, what it receives, limit, mode, preselected ids, the CSRF value |
-/// | `GET /api/list?chip=C&q=FILTER` | the offered ids newest first with their days, or the filter's error and column |
+/// | `GET /api/list?chip=C&q=QUERY` | the offered ids newest first with their days, or the query's error and column (`PickerQuery`) |
+/// | `GET /api/labels?ids=A,B` | each tile's name, date in words, camera, kind, format, a video's length |
+/// | `GET /api/folders` | the folders holding offered photos, each with its count and cover |
 /// | `GET /api/thumb?id=ID`, `/api/preview?id=ID` | an image without location, or 404 |
 /// | `GET /api/info?id=ID` | name, date, camera, size (never a coordinate) |
-/// | `POST /api/add` `{"ids":[...]}` | grants them in order and answers the request |
+/// | `POST /api/confirm` `{"ids":[...]}` | what granting them means, in words, and a confirmation for exactly those ids |
+/// | `POST /api/add` `{"ids":[...],"confirmation":C}` | grants them in order and answers the request (see `GrantConfirmations`) |
 /// | `POST /api/cancel` | answers the request `cancelled` |
 ///
 /// After Add or Cancel succeeds the page is done and `finished` is called.
@@ -22,6 +25,13 @@ public final class PickerService: Sendable {
     let finished: @Sendable (String) -> Void
     private let positions: [AssetID: Int]
     private let done = Atomic<Bool>(false)
+    let confirmations = GrantConfirmations()
+    /// Each candidate's `PickerQuery.searchText`, made on the first plain-word search.
+    private let searchTexts = Mutex<[String]?>(nil)
+    /// Video lengths read so far (nil: the file has none readable).
+    private let seconds = Mutex<[AssetID: Double?]>([:])
+    /// The Folders view, made on first use.
+    private let folderList = Mutex<[PickerFolder]?>(nil)
 
     public init(
         setup: PickerSetup, gate: PickerGate, thumbnails: any ThumbnailSource, actions: any PickerActions,
@@ -57,6 +67,9 @@ public final class PickerService: Sendable {
         case ("GET", "/api/thumb"): return image(request.query["id"], preview: false)
         case ("GET", "/api/preview"): return image(request.query["id"], preview: true)
         case ("GET", "/api/info"): return info(request.query["id"])
+        case ("GET", "/api/labels"): return labels(request.query["ids"] ?? "")
+        case ("GET", "/api/folders"): return folders()
+        case ("POST", "/api/confirm"): return confirm(request.body)
         case ("POST", "/api/add"): return add(request.body)
         case ("POST", "/api/cancel"): return cancel()
         default: return HTTPResponse(status: 404, type: "text/plain", text: "not found\n")
@@ -79,29 +92,77 @@ public final class PickerService: Sendable {
             """
     }
 
-    func list(chip: String, query: String) -> HTTPResponse {
+    func list(chip: String, query text: String) -> HTTPResponse {
         guard let chipFilter = Self.chips[chip] else { return json(#"{"error":"unknown chip","column":0}"#, status: 400) }
-        let filter: Filter
+        let query: PickerQuery
         do throws(FilterError) {
-            filter = try Filter(query)
+            query = try PickerQuery(text)
         } catch {
             return json(#"{"error":\#(JSONText.string(error.description)),"column":\#(error.position + 1)}"#)
         }
         let chipExpression = (try? Filter(chipFilter))?.expression ?? .everything
-        var ids = "["
-        var days = "["
+        let texts = query.hasWords ? searchTextsMade() : []
+        // Built as bytes: at 100,000 assets this answer is the page's first wait.
+        var ids: [UInt8] = Array(#"{"ids":["#.utf8)
+        var days: [UInt8] = Array(#"],"days":["#.utf8)
+        ids.reserveCapacity(setup.candidates.count * 16 + 16)
+        days.reserveCapacity(setup.candidates.count * 9 + 16)
         var first = true
-        for asset in setup.candidates where chipExpression.matches(asset) && filter.matches(asset) {
+        for (index, asset) in setup.candidates.enumerated()
+        where chipExpression.matches(asset) && query.matches(asset, text: texts[index]) {
             if !first {
-                ids += ","
-                days += ","
+                ids.append(UInt8(ascii: ","))
+                days.append(UInt8(ascii: ","))
             }
             first = false
+            ids.append(UInt8(ascii: "\""))
+            ids += asset.id.rawValue.utf8
+            ids.append(UInt8(ascii: "\""))
             let date = asset.effectiveDate
-            ids += "\"" + asset.id.rawValue + "\""
-            days += String(date.year * 10_000 + date.month * 100 + date.day)
+            days += String(date.year * 10_000 + date.month * 100 + date.day).utf8
         }
-        return json(#"{"ids":\#(ids)],"days":\#(days)]}"#)
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: ids + days + Array("]}".utf8))
+    }
+
+    private func searchTextsMade() -> [String] {
+        searchTexts.withLock { texts in
+            if let texts { return texts }
+            let made = setup.candidates.map(PickerQuery.searchText(of:))
+            texts = made
+            return made
+        }
+    }
+
+    /// Up to 400 tiles' labels, in the order asked; unknown ids are left out.
+    private func labels(_ list: String) -> HTTPResponse {
+        var objects: [String] = []
+        for text in list.split(separator: ",").prefix(400) {
+            guard let asset = asset(String(text)) else { continue }
+            objects.append(PickerLabels.json(asset, seconds: length(of: asset)))
+        }
+        return json("[" + objects.joined(separator: ",") + "]")
+    }
+
+    private func length(of asset: Asset) -> Double? {
+        guard asset.metadata.format.kind == .video else { return nil }
+        if let known = seconds.withLock({ $0[asset.id] }) { return known }
+        let read = MovieSeconds.of(asset, path: setup.libraryRoot + "/" + asset.path.display)
+        seconds.withLock { $0[asset.id] = read }
+        return read
+    }
+
+    private func folders() -> HTTPResponse {
+        let list = folderList.withLock { list in
+            if let list { return list }
+            let made = setup.folders()
+            list = made
+            return made
+        }
+        let objects = list.map {
+            #"{"path":\#(JSONText.string($0.path)),"count":\#($0.count),"cover":"\#($0.cover.rawValue)","term":\#(JSONText.string(PickerSetup.folderTerm($0.path)))}"#
+        }
+        return json(#"{"folders":[\#(objects.joined(separator: ","))]}"#)
     }
 
     private func asset(_ id: String?) -> Asset? {
@@ -128,20 +189,52 @@ public final class PickerService: Sendable {
         )
     }
 
-    private func add(_ body: [UInt8]) -> HTTPResponse {
-        guard let raw = JSONText.stringArray("ids", in: body) else { return json(#"{"error":"malformed request"}"#, status: 400) }
+    /// The ids a posted body asks to grant, checked against what is offered and the limit.
+    private enum Chosen {
+        case ids([AssetID])
+        case refused(HTTPResponse)
+    }
+
+    private func chosen(_ body: [UInt8]) -> Chosen {
+        guard let raw = JSONText.stringArray("ids", in: body) else { return .refused(json(#"{"error":"malformed request"}"#, status: 400)) }
         var ids: [AssetID] = []
         for text in raw {
             guard let id = AssetID(text), positions[id] != nil || setup.preselected.contains(id), !ids.contains(id) else {
-                return json(#"{"error":"a chosen photo is not offered"}"#, status: 400)
+                return .refused(json(#"{"error":"a chosen photo is not offered"}"#, status: 400))
             }
             ids.append(id)
         }
         let counted = setup.mode == .add ? ids.filter { !setup.preselected.contains($0) } : ids
         if let limit = setup.limit, counted.count > limit {
-            return json(#"{"error":\#(JSONText.string("select up to \(limit)"))}"#, status: 400)
+            return .refused(json(#"{"error":\#(JSONText.string("select up to \(limit)"))}"#, status: 400))
         }
-        return settle { actions.add(setup.mode == .add ? counted : ids, setup: setup) }
+        return .ids(setup.mode == .add ? counted : ids)
+    }
+
+    private func confirm(_ body: [UInt8]) -> HTTPResponse {
+        let ids: [AssetID]
+        switch chosen(body) {
+        case .ids(let checked): ids = checked
+        case .refused(let response): return response
+        }
+        let summary = GrantSummary(setup: setup, ids: ids)
+        let names = ids.prefix(8).compactMap { asset($0.rawValue).map(PickerLabels.name) }
+        let confirmation = confirmations.issue(for: ids)
+        return json(
+            #"{"confirmation":"\#(confirmation)","question":\#(JSONText.string(summary.question)),"details":\#(JSONText.strings(summary.details)),"button":\#(JSONText.string(summary.button)),"ids":\#(JSONText.strings(ids.map(\.rawValue))),"names":\#(JSONText.strings(names)),"wait":\#(GrantConfirmations.minimumDelay)}"#
+        )
+    }
+
+    private func add(_ body: [UInt8]) -> HTTPResponse {
+        let ids: [AssetID]
+        switch chosen(body) {
+        case .ids(let checked): ids = checked
+        case .refused(let response): return response
+        }
+        if case .failure(let refusal) = confirmations.redeem(JSONText.stringMember("confirmation", in: body), for: ids) {
+            return json(#"{"error":\#(JSONText.string(refusal.reason)),"confirm":true}"#, status: 409)
+        }
+        return settle { actions.add(ids, setup: setup) }
     }
 
     private func cancel() -> HTTPResponse {

@@ -56,6 +56,19 @@ public struct ContainerLayout: Hashable, Sendable {
     public var gpmfSamples: [ByteRange] = []
     /// Video facts from the QuickTime/MP4 atoms, for video formats.
     public var movie: MovieInfo?
+    /// Videos a still carries after its image data (Google and Samsung motion photos, any
+    /// MP4 or QuickTime file appended), walked as videos are, at this file's offsets.
+    public var appendedVideos: [MovieInfo] = []
+    /// Bytes after the image data that no walker reads with certainty (an unknown trailer,
+    /// a Samsung trailer entry other than its video): every plan that hides location or
+    /// identity zeroes them, and they count as a location that cannot be verified.
+    public var trailerBlanks: [ByteRange] = []
+    /// Where the primary JPEG's entropy-coded data starts (after its first SOS header).
+    var imageDataStart: Int64?
+    /// Where a PNG's IEND chunk or a WebP's RIFF chunk ends: what follows is a trailer.
+    var imageEnd: Int64?
+    /// The MPF secondary images of a JPEG (already walked), which lie after its image data.
+    var mpfImages: [ByteRange] = []
     /// Pixel dimensions from the container itself (SOF, IHDR, VP8/VP8L/VP8X, ispe, tkhd).
     public var pixelWidth: Int?
     public var pixelHeight: Int?

@@ -54,6 +54,11 @@ public enum ContainerWalker {
         if [.jpeg, .tiff, .dng, .raw].contains(format) { AFCPTrailer.add(reader: reader, to: &layout) }
         if format == .jpeg { addThumbnailMetadata(reader: reader, layout: &layout) }
         addEmbeddedXMP(reader: reader, layout: &layout)
+        switch format {
+        case .jpeg, .png, .webp: ImageTrailer.add(reader: reader, to: &layout)
+        case .heic, .heif, .avif: ImageTrailer.addMotionPhotoBoxes(reader: reader, to: &layout)
+        default: break
+        }
         return layout
     }
 

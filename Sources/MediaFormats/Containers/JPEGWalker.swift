@@ -6,9 +6,9 @@
 /// (`opaqueBlocks`: APP1 other than EXIF/XMP/FLIR, APP2 other than ICC/MPF, APP3-APP12,
 /// APP13 other than Photoshop, APP15).
 ///
-/// Not handled: metadata after the image data (trailers such as appended videos) and JPEG
-/// segments hidden behind junk bytes: junk where a marker should be ends the walk and
-/// marks the layout incomplete.
+/// What follows the image data (appended videos, maker trailers) is walked by
+/// `ImageTrailer`. Not handled: JPEG segments hidden behind junk bytes: junk where a
+/// marker should be ends the walk and marks the layout incomplete.
 struct JPEGWalker {
     static let exifSignature: [UInt8] = Array("Exif\0".utf8)
     static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
@@ -26,6 +26,7 @@ struct JPEGWalker {
         var layout = ContainerLayout(format: .jpeg)
         var secondary: [ByteRange] = []
         walk(from: 0, end: reader.size, primary: true, layout: &layout, secondary: &secondary)
+        layout.mpfImages = secondary
         var seen: Set<Int64> = [0]
         for image in secondary where seen.insert(image.offset).inserted {
             var ignored: [ByteRange] = []
@@ -128,6 +129,7 @@ struct JPEGWalker {
                     layout.pixelHeight = height > 0 ? Int(height) : nil
                 }
             case 0xDA:
+                if primary { layout.imageDataStart = dataEnd }
                 return  // Entropy-coded data follows; metadata segments come before it.
             default:
                 break

@@ -9,8 +9,8 @@
 /// - ImageMagick's hex-encoded `Raw profile type exif`/`xmp`/`APP1` text chunks
 ///   (`tEXt`, `zTXt` or `iTXt`), which are not TIFF blocks.
 /// Text chunks other than XMP (comments, authors, titles; compressed or not) are listed in
-/// `retaggedBlocks` for `--metadata private` to hide. Chunk CRCs are not verified. Chunks
-/// after IEND are ignored, like decoders do.
+/// `retaggedBlocks` for `--metadata private` to hide. Chunk CRCs are not verified. What follows
+/// IEND is walked by `ImageTrailer`.
 struct PNGWalker {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     static let xmpKeyword = "XML:com.adobe.xmp"
@@ -66,6 +66,7 @@ struct PNGWalker {
             case "iTXt", "tEXt", "zTXt":
                 text(type: type, data: data, chunk: checksummed, layout: &layout)
             case "IEND":
+                layout.imageEnd = crcOffset + 4
                 return layout
             default:
                 break

@@ -18,6 +18,7 @@ struct WebPWalker {
             layout.note("WebP: RIFF size runs past the end of the file", structural: true)
             end = reader.size
         }
+        layout.imageEnd = end + (end & 1)
         var canvas: (Int, Int)?
         var bitstream: (Int, Int)?
         var pos: Int64 = 12

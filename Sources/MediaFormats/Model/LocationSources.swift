@@ -30,11 +30,19 @@ public struct LocationSources: OptionSet, Hashable, Sendable {
     public static let unverified = LocationSources(rawValue: 1 << 6)
     /// A GPS stream in a GoPro GPMF timed-metadata track (`GPS5`, `GPS9`, ...).
     public static let gpmf = LocationSources(rawValue: 1 << 7)
+    /// Location atoms and keys of a video appended after a still's image data (a Google or
+    /// Samsung motion photo, any MP4 or QuickTime trailer).
+    public static let appendedVideo = LocationSources(rawValue: 1 << 8)
+    /// An XMP sidecar beside the file (`IMG.xmp`, `IMG.jpg.xmp`) that places it. The
+    /// sidecar itself is not media and no view serves it.
+    public static let sidecar = LocationSources(rawValue: 1 << 9)
 
     /// Each source with its name, for `photofs show` and plan notes.
     public static let named: [(LocationSources, String)] = [
         (.exifGPS, "EXIF GPS"), (.xmp, "XMP"), (.iptc, "IPTC"), (.movie, "video location atoms"), (.flir, "FLIR GPS record"),
-        (.geoTIFF, "GeoTIFF tags"), (.gpmf, "GoPro GPS track"), (.unverified, "metadata that cannot be read with certainty"),
+        (.geoTIFF, "GeoTIFF tags"), (.gpmf, "GoPro GPS track"),
+        (.appendedVideo, "video appended after the image (motion photo)"), (.sidecar, "XMP sidecar"),
+        (.unverified, "metadata that cannot be read with certainty"),
     ]
 
     /// The names of the sources in this set, in a fixed order.

@@ -31,6 +31,10 @@
 ///   string is rewritten rounded to 0.01° without altitude (`ISO6709Coarsener`): the
 ///   `©xyz` length field shrinks to the new text and the rest is zeroed; an item value is
 ///   padded with spaces. `loci`, `gps `, `gps0` are blanked.
+/// - Bytes after a JPEG's image data (`ImageTrailer`): an appended video's location
+///   payloads (`layout.appendedVideos`) as a video's; what no walker explains
+///   (`trailerBlanks`, Samsung trailer blocks other than the video) zeroed, counted as
+///   `unverified`. The still's own bytes are never patched for it.
 /// - Checksummed chunks (PNG): a chunk whose covered bytes are patched gets a patch with
 ///   the CRC-32 recomputed over the patched bytes.
 /// - A container that could not be parsed to its end (`isComplete == false`), or metadata
@@ -169,8 +173,13 @@ public enum RedactionPlanner {
             let embedded = entries.filter { $0.tag == EXIFTag.xmlPacket }.compactMap(\.value)
             for packet in layout.xmpPackets + embedded {
                 // Identity blanks first: the location blanks and rewrites win where they overlap.
-                if `private` { try blankXMPIdentity(packet, scans: xmp, source: source, into: &patches) }
+                let blankedWhole = `private` ? try blankXMPIdentity(packet, scans: xmp, source: source, into: &patches) : false
                 guard mode != .keep else { continue }
+                if blankedWhole {
+                    // Nothing of the packet is left to blank or round; it still counts as located.
+                    if try xmp.location(of: packet, source: source).1.foundLocation { found.insert(.xmp) }
+                    continue
+                }
                 if try blankXMP(packet, scans: xmp, source: source, coarse: mode == .coarse, into: &patches, notes: &notes) {
                     found.insert(.xmp)
                 }
@@ -211,6 +220,16 @@ public enum RedactionPlanner {
                 found.insert(.movie)
                 try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
                 notes?.append("video location payload at \(payload.offset) blanked")
+            }
+            for payload in mode == .keep ? [] : layout.appendedVideos.flatMap(\.locationPayloads) {
+                found.insert(.appendedVideo)
+                try blankMovieLocation(payload, source: source, coarse: mode == .coarse, into: &patches)
+                notes?.append("location payload of the video appended at \(payload.offset) blanked")
+            }
+            if mode != .keep, !layout.trailerBlanks.isEmpty {
+                found.insert(.unverified)
+                for range in layout.trailerBlanks { patches.fill(range, with: 0) }
+                notes?.append("\(layout.trailerBlanks.count) stretch(es) after the image data not read with certainty: zeroed")
             }
             if let gpmf, mode != .keep {
                 switch GPMFLocationRedactor(coarse: mode == .coarse).plan(gpmf, into: &patches) {
@@ -299,17 +318,23 @@ public enum RedactionPlanner {
         return scanner.foundLocation
     }
 
-    /// Blanks what `--metadata private` removes from one XMP packet (`XMPIdentityScanner`).
+    /// Blanks what `--metadata private` removes from one XMP packet (`XMPIdentityScanner`);
+    /// true when the packet is malformed and was replaced whole.
     private static func blankXMPIdentity(_ packet: ByteRange, scans: XMPScans, source: some ByteSource, into patches: inout PatchList)
-        throws(ByteSourceError)
+        throws(ByteSourceError) -> Bool
     {
         let scanner = try scans.identity(of: packet, source: source)
+        if scanner.malformed {
+            patches.add(at: packet.offset, emptyXMP(replacing: try scans.text(of: packet, source: source)))
+            return true
+        }
         for blank in scanner.blanks where !blank.isEmpty {
             patches.fill(ByteRange(offset: packet.offset + Int64(blank.lowerBound), length: Int64(blank.count)), with: 0x20)
         }
         for rewrite in scanner.rewrites {
             patches.add(at: packet.offset + Int64(rewrite.range.lowerBound), rewrite.bytes)
         }
+        return false
     }
 
     private static func blankMovieLocation(_ payload: ByteRange, source: some ByteSource, coarse: Bool, into patches: inout PatchList)

@@ -7,12 +7,17 @@
 ///
 /// Works on the same terms as `XMPLocationScanner`: tolerant, never traps; spaces in place
 /// of attributes, elements and text between elements keep the XML well-formed. What it
-/// cannot follow (a property without its end tag) is blanked to the end of the packet.
+/// cannot follow (a property without its end tag) makes the whole packet blank
+/// (`malformed`), or, in a piece of extended XMP, is blanked to the end of the piece.
 struct XMPIdentityScanner: XMPByteScanning {
     /// Ranges (relative to the packet) to fill with spaces.
     var blanks: [Range<Int>] = []
     /// Replacements of the same length (relative to the packet): dates without their offset.
     var rewrites: [(range: Range<Int>, bytes: [UInt8])] = []
+
+    /// True when a property has no end tag in a packet that holds its own closing
+    /// `</x:xmpmeta>` or `</rdf:RDF>`: the caller replaces the whole packet.
+    var malformed = false
 
     let text: [UInt8]
     /// Every namespace URI each prefix is bound to anywhere in the packet.
@@ -20,6 +25,9 @@ struct XMPIdentityScanner: XMPByteScanning {
 
     private static let structuralPrefixes: Set<[UInt8]> = Set(["xmlns", "xml", "rdf", "x"].map { Array($0.utf8) })
     private static let exifURI = "http://ns.adobe.com/exif/1.0/"
+
+    /// Whether the packet holds its own closing markup (not a piece of extended XMP).
+    private var claimsCompleteness: Bool { find(Array("</x:xmpmeta>".utf8), from: 0) != nil || find(Array("</rdf:RDF>".utf8), from: 0) != nil }
 
     init(_ text: [UInt8]) {
         self.text = text
@@ -83,7 +91,13 @@ struct XMPIdentityScanner: XMPByteScanning {
         let (end, selfClosing) = attributes(from: cursor, structural: isStructural(name))
         if isStructural(name) { return end }
         // A property element: kept whole, or blanked through its end tag.
-        let close = selfClosing ? end : (matchingEnd(of: name, from: end) ?? text.count)
+        let matched = selfClosing ? end : matchingEnd(of: name, from: end)
+        // A property without its end tag in a packet that says it is complete: blanking
+        // from here to the end would leave the enclosing elements unclosed, a new XML
+        // error for readers, so the whole packet goes (`malformed`). A piece of extended
+        // XMP is cut anywhere and is blanked to its end as before.
+        if matched == nil, claimsCompleteness { malformed = true }
+        let close = matched ?? text.count
         if isKept(name) {
             if !selfClosing, isDate(name), let valueEnd = firstIndex(of: UInt8(ascii: "<"), from: end), valueEnd > end {
                 dropOffset(property: lt..<close, value: end..<valueEnd)

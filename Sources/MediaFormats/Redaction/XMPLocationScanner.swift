@@ -15,8 +15,9 @@
 ///
 /// A tolerant scanner, not an XML parser: it must not trap or stall on any bytes. After
 /// blanking it looks again for the names of coordinate properties; when one remains (an
-/// unusual spelling it did not understand, a packet cut in the middle of a property) the
-/// caller blanks the whole packet (fail closed).
+/// unusual spelling it did not understand, a packet cut in the middle of a property), or
+/// when a location element has no end tag (a malformed packet), the caller blanks the
+/// whole packet (fail closed).
 struct XMPLocationScanner: XMPByteScanning {
     /// Ranges (relative to the packet) to fill with spaces: one per location property.
     var blanks: [Range<Int>] = []
@@ -146,7 +147,13 @@ struct XMPLocationScanner: XMPByteScanning {
             return tag.end
         }
         // Element form: blank through the matching end tag (same-name nesting counted).
-        let end = matchingEnd(of: tag.name, from: tag.end) ?? text.count
+        // Without one the packet is malformed: blanking from here to its end would leave
+        // the elements that enclose this one unclosed (a new XML error for every reader),
+        // so the whole packet goes instead.
+        guard let end = matchingEnd(of: tag.name, from: tag.end) else {
+            uncertain = true
+            return text.count
+        }
         blanks.append(lt..<end)
         // A simple value: text up to the element's own end tag, written `</name>`.
         if isCoordinate(tag.name), let valueEnd = firstIndex(of: UInt8(ascii: "<"), from: tag.end),

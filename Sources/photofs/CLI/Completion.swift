@@ -7,6 +7,8 @@ enum Completion {
     /// What a word on the command line is.
     enum Kind: Equatable, Sendable {
         case none, file, directory, app, asset, command
+        /// A word of the filter language (`type:image`).
+        case filter
         /// A literal word (`add`, `bash`, `--`).
         case literal(String)
         /// One of a fixed set of values (`strip|coarse|keep`).
@@ -21,6 +23,7 @@ enum Completion {
             case .app: "app"
             case .asset: "asset"
             case .command: "command"
+            case .filter: "filter"
             case .literal(let word): "=" + word
             case .words(let words): "words:" + words.joined(separator: "|")
             }
@@ -52,6 +55,8 @@ enum Completion {
             index += 1
             let core = coreWord(raw)
             if core.isEmpty || core == "|" { continue }
+            // `[options]` stands for the options listed elsewhere, not a word to type.
+            if raw.hasPrefix("["), core == "options" { continue }
             if core == "--" {
                 result.slots.append((.literal("--"), false))
                 continue
@@ -115,6 +120,7 @@ enum Completion {
         case "NAME": literal == "add" ? .none : .app
         case "ASSET", "TARGET": .asset
         case "COMMAND": .command
+        case "FILTER": .filter
         default: .none
         }
     }
@@ -145,6 +151,8 @@ enum Completion {
             #   ~/.local/share/bash-completion/completions/photofs
 
             _photofs_commands='\(names) help'
+            _photofs_filter_keys='\(filterKeys.joined(separator: " ")) OR AND NOT'
+            _photofs_filter_values='\(filterValues.joined(separator: " "))'
 
             # Prints the completion kinds of the next positional word of command $1, given the
             # positional words so far ($2...): one usage line per pattern below.
@@ -212,6 +220,13 @@ enum Completion {
                     dir) compopt -o filenames 2>/dev/null; mapfile -t found < <(compgen -d -- "$cur") ;;
                     file) compopt -o filenames 2>/dev/null; mapfile -t found < <(compgen -f -- "$cur") ;;
                     command) mapfile -t found < <(compgen -c -- "$cur") ;;
+                    filter)
+                        local sign= bare=$cur
+                        [[ $cur == -* ]] && sign=- bare=${cur#-}
+                        if [[ $bare == *:* ]]; then found=($_photofs_filter_values); else found=($_photofs_filter_keys); fi
+                        found=("${found[@]/#/$sign}")
+                        [[ $bare != *:* ]] && compopt -o nospace 2>/dev/null
+                        ;;
                     app) mapfile -t found < <("$1" completion apps "${@:2}" 2>/dev/null) ;;
                     asset)
                         compopt -o filenames 2>/dev/null
@@ -225,24 +240,46 @@ enum Completion {
                 done
             }
 
+            # Bash splits words at ':' (COMP_WORDBREAKS): 'type:im' arrives as 'type' ':' 'im'.
+            # Sets words and cword to the words joined back, as the program will get them.
+            _photofs_join_colons() {
+                words=() cword=0
+                local j glue=0
+                for ((j = 0; j < ${#COMP_WORDS[@]}; j++)); do
+                    if ((j > 1)) && [[ ${COMP_WORDS[j]} == : ]]; then
+                        words[-1]+=:
+                        glue=1
+                    elif ((glue)); then
+                        words[-1]+=${COMP_WORDS[j]}
+                        glue=0
+                    else
+                        words+=("${COMP_WORDS[j]}")
+                    fi
+                    ((j == COMP_CWORD)) && cword=$((${#words[@]} - 1))
+                done
+            }
+
             _photofs() {
                 COMPREPLY=()
+                local -a words
+                local cword
+                _photofs_join_colons
                 # Words as the program will get them: 'Camera\\ Roll/' is "Camera Roll/".
-                _photofs_dequote "${COMP_WORDS[COMP_CWORD]}"
+                _photofs_dequote "${words[cword]}"
                 local cur=$REPLY prev=
-                ((COMP_CWORD > 1)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
-                if ((COMP_CWORD == 1)); then
+                ((cword > 1)) && prev=${words[cword - 1]}
+                if ((cword == 1)); then
                     mapfile -t COMPREPLY < <(compgen -W "$_photofs_commands --help --version" -- "$cur")
                     return
                 fi
-                local command=${COMP_WORDS[1]}
+                local command=${words[1]}
                 # The program itself, plus the words that choose a catalog, for app and asset lookups.
-                local -a query=("${COMP_WORDS[0]/#\\~/$HOME}")
+                local -a query=("${words[0]/#\\~/$HOME}")
                 local -a options positionals=()
                 read -r -a options <<<"$(_photofs_options "$command")"
                 local i word option takes dashdash=0
-                for ((i = 2; i < COMP_CWORD; i++)); do
-                    _photofs_dequote "${COMP_WORDS[i]}"
+                for ((i = 2; i < cword; i++)); do
+                    _photofs_dequote "${words[i]}"
                     word=$REPLY
                     if ((dashdash)); then positionals+=("$word"); continue; fi
                     if [[ $word == -- ]]; then dashdash=1; positionals+=(--); continue; fi
@@ -251,8 +288,8 @@ enum Completion {
                         for option in "${options[@]}"; do
                             [[ $option == "$word="* ]] && takes=1
                         done
-                        if [[ $takes && $((i + 1)) -lt $COMP_CWORD ]]; then
-                            _photofs_dequote "${COMP_WORDS[i + 1]}"
+                        if [[ $takes && $((i + 1)) -lt $cword ]]; then
+                            _photofs_dequote "${words[i + 1]}"
                             case $word in --library | -L | --catalog) query+=("$word" "$REPLY") ;; esac
                             ((i++))
                         fi
@@ -265,23 +302,37 @@ enum Completion {
                     for option in "${options[@]}"; do
                         if [[ $option == "$prev="* ]]; then
                             _photofs_complete_kind "${option#*=}" "$cur" "${query[@]}"
+                            _photofs_trim_colon "$cur"
                             return
                         fi
                     done
                 fi
+                local -a kinds
+                mapfile -t kinds < <(_photofs_next_kinds "$command" "${positionals[@]}" | sort -u)
                 if [[ $cur == -* ]] && ((!dashdash)); then
+                    # '-type:' may be a negated filter word as well as the start of an option.
+                    [[ $cur == -[!-]* && " ${kinds[*]} " == *" filter "* ]] && _photofs_complete_kind filter "$cur" "${query[@]}"
                     for option in "${options[@]}"; do
                         [[ ${option%%=*} == "$cur"* ]] && COMPREPLY+=("${option%%=*}")
                     done
+                    _photofs_trim_colon "$cur"
                     return
                 fi
                 local kind
-                while read -r kind; do
+                for kind in "${kinds[@]}"; do
                     [[ $kind ]] && _photofs_complete_kind "$kind" "$cur" "${query[@]}"
-                done < <(_photofs_next_kinds "$command" "${positionals[@]}" | sort -u)
+                done
                 if ((${#COMPREPLY[@]} > 1)); then
                     mapfile -t COMPREPLY < <(printf '%s\n' "${COMPREPLY[@]}" | sort -u)
                 fi
+                _photofs_trim_colon "$cur"
+            }
+
+            # Bash replaces only the part of the word after its last ':'; drop what comes before it.
+            _photofs_trim_colon() {
+                [[ $1 == *:* && $COMP_WORDBREAKS == *:* ]] || return 0
+                local before=${1%"${1##*:}"} i
+                for i in "${!COMPREPLY[@]}"; do COMPREPLY[i]=${COMPREPLY[i]#"$before"}; done
             }
 
             complete -F _photofs photofs

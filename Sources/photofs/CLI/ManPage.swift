@@ -31,7 +31,7 @@ enum ManPage {
             print the version
 
             """
-        page += mountOptions() + filterLanguage() + pickerLanguage()
+        page += mountOptions() + filterLanguage() + pickerLanguage() + requestFile()
         page += """
             .SH EXIT STATUS
             .nf
@@ -92,6 +92,19 @@ enum ManPage {
         text += ".PP\nExamples:\n.nf\n"
         text += PickerReference.rows.map { escape(PickerReference.echo($0.example)) + "\n" }.joined()
         return text + ".fi\n"
+    }
+
+    /// REQUEST FILE: the `.request` language for app authors, the answer, and `.requests`.
+    static func requestFile() -> String {
+        var text = ".SH REQUEST FILE\n\(escape(RequestReference.writing))\n"
+        for item in RequestReference.items {
+            text += ".TP\n.B \(escape(item.synopsis))\n\(escape(item.meaning)) (default: \(escape(item.fallback)))\n"
+        }
+        text += ".PP\nExamples:\n.nf\n"
+        text += RequestReference.examples.map { escape("echo '\($0)' > \"$PHOTOFS_DIR/.request\"") + "\n" }.joined()
+        text += escape("cat \"$PHOTOFS_DIR/.request\"") + "\n.fi\n"
+        text += ".PP\n\(escape(RequestReference.reading))\n.PP\n\(escape(RequestReference.ownerSide))\n"
+        return text
     }
 
     /// The one-line description after the name, as the first line of `photofs --help` says it.

@@ -85,6 +85,7 @@ enum CompletionCommand {
             case .directory: found.append(":dir")
             case .file: found.append(":file")
             case .command: found.append(":command")
+            case .filter: found += Completion.filterCandidates(current)
             case .app: found += ((try? snapshot(arguments, environment))?.apps.keys.sorted()) ?? []
             case .asset:
                 if let snapshot = try? snapshot(arguments, environment) {

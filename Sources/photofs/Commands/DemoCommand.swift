@@ -96,6 +96,9 @@ enum DemoCommand {
                   echo 'select editor "Camera Roll/IMG_0001.jpg" "2023/Summer trip/IMG 0002.jpg"' > \(q(mountpoint))/.picker
                   ls \(q(mountpoint))/apps/editor
                   exiftool -a -G1 -gps:all \(q(mountpoint))/apps/editor/*
+
+                \(tour(mountpoint: mountpoint, catalog: catalog))
+
                 When done:
                   photofs unmount \(q(mountpoint))
 
@@ -119,6 +122,28 @@ enum DemoCommand {
                 """
         }
         return text
+    }
+
+    /// The guided tour of picking, running an app, its requests and the report, each step a
+    /// command that works as typed once the demo is mounted.
+    static func tour(mountpoint: String, catalog: String) -> String {
+        let m = shellQuoted(mountpoint)
+        let c = shellQuoted(catalog)
+        let ask = #"echo "media=image limit=2" > "$PHOTOFS_DIR/.request"; cat "$PHOTOFS_DIR/.request""#
+        return """
+            A guided tour:
+              1. Pick photos for the app in your browser (add --terminal to pick in the terminal):
+                   photofs pick --catalog \(c) editor
+              2. Run a program that sees only the app's photos (at ~/Pictures, in a sandbox):
+                   photofs run --mountpoint \(m) editor -- sh -c 'ls -l "$PHOTOFS_DIR"'
+              3. Let the app ask for photos itself; its request waits until you answer it:
+                   photofs run --mountpoint \(m) editor -- sh -c '\(ask)' &
+                   photofs requests --mountpoint \(m)
+                   photofs pick --catalog \(c) editor
+              4. See which app read which photo, and revoke with one click:
+                   photofs log --catalog \(c)
+                   photofs report --catalog \(c)
+            """
     }
 
     /// `text` in single quotes when it holds anything a shell would split or expand.

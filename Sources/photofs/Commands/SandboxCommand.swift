@@ -26,8 +26,8 @@ enum SandboxCommand {
             directory and /tmp are empty tmpfs, /usr, /etc and the other system directories are \
             read-only, every namespace is new (no network unless --share-net) and the sandbox dies \
             with photofs. The mount root, library/ and .picker are never bound. The mount is the \
-            one given by --mountpoint, the mount of --library DIR (or $PHOTOFS_LIBRARY), or the \
-            only photofs mount. The exit code is COMMAND's; bwrap missing is exit 3, no such mount \
+            one given by --mountpoint, the mount of --library DIR (or $PHOTOFS_LIBRARY), the only \
+            photofs mount, or the only one of several that has APP. The exit code is COMMAND's; bwrap missing is exit 3, no such mount \
             or app exit 4. With --once, the grants made for the run (--select TARGET before it starts, \
             and any made for APP while it runs, e.g. answering its request with photofs pick) are \
             revoked when COMMAND exits, however it exits; if photofs itself is killed, the daemon \
@@ -45,7 +45,7 @@ enum SandboxCommand {
         passesUnknownOptions: true
     ) { arguments, environment throws(CLIError) in
         let (app, commandLine) = try split(arguments.positionals)
-        let mountpoint = try findMount(arguments, environment)
+        let mountpoint = try findMount(arguments, environment, app: app)
         let view = mountpoint + "/apps/" + app
         let owner = try checkView(view, app: app, mountpoint: mountpoint)
         let user = try runAs(owner, app: app)
@@ -85,8 +85,9 @@ enum SandboxCommand {
         return (app, command)
     }
 
-    /// The mountpoint: `--mountpoint`, the mount of `--library`/`$PHOTOFS_LIBRARY`, or the only one.
-    static func findMount(_ arguments: ParsedArguments, _ environment: Environment) throws(CLIError) -> String {
+    /// The mountpoint: `--mountpoint`, the mount of `--library`/`$PHOTOFS_LIBRARY`, the only
+    /// one, or the only one of several that has `app`.
+    static func findMount(_ arguments: ParsedArguments, _ environment: Environment, app: String) throws(CLIError) -> String {
         let table = MountTable.current()
         if let mountpoint = arguments.value("mountpoint") {
             guard let entry = table.entry(at: mountpoint) else {
@@ -107,8 +108,18 @@ enum SandboxCommand {
         case 1:
             return table.entries[0].mountpoint
         default:
-            let list = table.entries.map(\.mountpoint).joined(separator: ", ")
-            throw .usage("\(table.entries.count) photofs mounts are active (\(list)); say which with --mountpoint.")
+            // Several mounts: the one that has the app, if only one has it. A view bound to
+            // another user exists too (stat is refused, not missing); a stale mount has none.
+            let having = table.entries.filter { entry in
+                var status = stat()
+                return stat(entry.mountpoint + "/apps/" + app, &status) == 0 || errno == EACCES
+            }
+            if having.count == 1 { return having[0].mountpoint }
+            let list = (having.isEmpty ? table.entries : having).map(\.mountpoint).joined(separator: ", ")
+            if having.isEmpty {
+                throw .notFound("no photofs mount has an app named '\(app)' (mounts: \(list)); 'photofs app list' shows the apps.")
+            }
+            throw .usage("\(having.count) photofs mounts have an app named '\(app)' (\(list)); say which with --mountpoint.")
         }
     }
 

@@ -1,3 +1,5 @@
+import Glibc
+import MediaFormats
 import PhotoCatalog
 import PhotoCore
 
@@ -38,11 +40,27 @@ enum ShowCommand {
             output.line(AssetFormatting.encode(object))
         } else {
             printFields(record, output: output)
+            if let bundle = bundleLine(record, context: context) { output.line("bundle".padding(13) + bundle) }
             for file in compatible {
                 output.line("compatible".padding(13) + "\(file.app): \(file.path) (\(file.cached ? "made" : "not made yet"))")
             }
         }
         return .success
+    }
+
+    /// The files that belong with the asset: the other assets of its folder with the same
+    /// stem (a RAW+JPEG pair, badged) and the XMP sidecars beside it (not assets, never
+    /// served); nil when there are none.
+    private static func bundleLine(_ record: AssetRecord, context: LibraryContext) -> String? {
+        let candidates = ((try? context.catalog.snapshot().assets) ?? []).map { ($0.path, $0.metadata.format) }
+        let partners = AssetBundle.partners(of: record.asset.path, among: candidates)
+        let root = Array(context.library.utf8) + [UInt8(ascii: "/")]
+        let sidecars = XMPSidecar.candidates(for: record.asset.path.bytes).filter { access(root + $0 + [0], F_OK) == 0 }
+        guard !partners.isEmpty || !sidecars.isEmpty else { return nil }
+        var parts = partners.map { $0.path.display.replacingNewlines() }
+        parts += sidecars.map { String(decoding: $0, as: UTF8.self).replacingNewlines() + " (XMP sidecar, never served)" }
+        let badge = AssetBundle.badge([record.asset.metadata.format] + partners.map(\.format))
+        return (badge.map { "\($0): " } ?? "") + parts.joined(separator: ", ")
     }
 
     private static func printFields(_ record: AssetRecord, output: Output) {

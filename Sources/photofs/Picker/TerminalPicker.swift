@@ -3,8 +3,11 @@ import PhotoCore
 import PickerServer
 
 /// `photofs pick APP --terminal`: the picker for a session without a browser. A list (date,
-/// camera, name, size) filtered as you type (a substring of those columns); arrows move,
-/// Space toggles in order (numbered), the limit is enforced, Enter adds, Esc cancels.
+/// camera, name, size) searched as you type, with the web picker's language (`PickerQuery`:
+/// plain words and filter terms); arrows move, Space toggles in order (numbered), the limit
+/// is enforced, Enter adds, Esc cancels. Tab edits the search field, where Space is a space;
+/// Ctrl-F shows the library's folders (count and cover), Enter on one searches it. An Add
+/// that takes photos away from the app asks first.
 struct TerminalPicker {
     let setup: PickerSetup
     let actions: PickActions
@@ -15,6 +18,7 @@ struct TerminalPicker {
         let id: AssetID
         let text: String
         let search: String
+        let asset: Asset
     }
 
     private struct State {
@@ -23,6 +27,12 @@ struct TerminalPicker {
         var top = 0
         var selected: [AssetID] = []
         var message = ""
+        /// Whether keys go to the search field (Tab) rather than the list.
+        var editing = false
+        /// Whether the folder list is shown (Ctrl-F).
+        var folders = false
+        /// The question an Add that removes grants asks, while it waits for y or n.
+        var asking: String?
     }
 
     func run() throws(CLIError) -> ExitCode {
@@ -57,25 +67,93 @@ struct TerminalPicker {
             let day = digits(date.year, 4) + "-" + digits(date.month, 2) + "-" + digits(date.day, 2)
             let camera = [asset.metadata.make, asset.metadata.model].compactMap { $0 }.joined(separator: " ")
             let text = day + "  " + Self.pad(camera, 24) + "  " + Self.pad(name, 36) + "  " + Self.size(asset.size)
-            return Row(id: asset.id, text: text, search: (day + " " + camera + " " + name).lowercased())
+            return Row(id: asset.id, text: text, search: PickerQuery.searchText(of: asset), asset: asset)
         }
+        let folders = setup.folders()
+        let names = Dictionary(rows.map { ($0.id, $0.asset.path.display) }, uniquingKeysWith: { first, _ in first })
         var state = State()
         if setup.mode == .replace { state.selected = setup.preselected.filter { id in rows.contains { $0.id == id } } }
+        var shownQuery = ""
+        var visible = rows
         while true {
-            let visible = state.query.isEmpty ? rows : rows.filter { $0.search.contains(state.query.lowercased()) }
-            state.cursor = max(0, min(state.cursor, visible.count - 1))
-            draw(visible, &state)
-            switch readKey() {
+            if state.query != shownQuery {
+                do throws(FilterError) {
+                    let query = try PickerQuery(state.query)
+                    visible = rows.filter { query.matches($0.asset, text: $0.search) }
+                    if state.message.hasPrefix("search: ") { state.message = "" }
+                } catch {
+                    visible = []
+                    state.message = "search: " + String(repeating: " ", count: max(0, error.position)) + "^ " + error.description
+                }
+                shownQuery = state.query
+            }
+            let count = state.folders ? folders.count : visible.count
+            state.cursor = max(0, min(state.cursor, count - 1))
+            if state.folders {
+                drawFolders(folders, names: names, &state)
+            } else {
+                draw(visible, &state)
+            }
+            let key = readKey()
+            if state.asking != nil {
+                state.asking = nil
+                guard case .character(let answer) = key, answer == "y" || answer == "Y" else {
+                    state.message = "Nothing changed."
+                    continue
+                }
+                switch actions.add(state.selected, setup: setup) {
+                case .success(let text): return .success(text)
+                case .failure(let refusal): state.message = refusal.reason
+                }
+                continue
+            }
+            if state.editing {
+                switch key {
+                case .enter, .tab, .down, .up: state.editing = false
+                case .escape: state.editing = false
+                case .space: state.query.append(" ")
+                case .backspace: if !state.query.isEmpty { state.query.removeLast() }
+                case .character(let character): state.query.append(character)
+                case .end: return actions.cancel(setup: setup)
+                case .folders, .other: break
+                }
+                state.cursor = 0
+                continue
+            }
+            if state.folders {
+                switch key {
+                case .up: state.cursor -= 1
+                case .down: state.cursor += 1
+                case .escape, .folders, .tab: state.folders = false
+                case .enter:
+                    if state.cursor < folders.count { state.query = PickerSetup.folderTerm(folders[state.cursor].path) }
+                    state.folders = false
+                    state.cursor = 0
+                case .end: return actions.cancel(setup: setup)
+                default: break
+                }
+                continue
+            }
+            switch key {
             case .escape, .end:
                 return actions.cancel(setup: setup)
             case .enter:
                 let ids = setup.mode == .add ? state.selected.filter { !setup.preselected.contains($0) } : state.selected
+                let summary = GrantSummary(setup: setup, ids: ids)
+                if summary.removes {
+                    state.asking = summary.question
+                    continue
+                }
                 switch actions.add(ids, setup: setup) {
                 case .success(let text): return .success(text)
                 case .failure(let refusal): state.message = refusal.reason
                 }
             case .up: state.cursor -= 1
             case .down: state.cursor += 1
+            case .tab: state.editing = true
+            case .folders:
+                state.folders = true
+                state.cursor = 0
             case .space:
                 guard state.cursor < visible.count else { break }
                 let id = visible[state.cursor].id
@@ -101,18 +179,41 @@ struct TerminalPicker {
         }
     }
 
-    private func draw(_ visible: [Row], _ state: inout State) {
+    private func drawFolders(_ folders: [PickerFolder], names: [AssetID: String], _ state: inout State) {
+        let listHeight = screenHeight() - 4
+        if state.cursor < state.top { state.top = state.cursor }
+        if state.cursor >= state.top + listHeight { state.top = state.cursor - listHeight + 1 }
+        var screen = "\u{1B}[H\u{1B}[2J"
+        screen += "Folders of the library (\(folders.count)): Enter shows a folder's photos, Esc goes back\r\n\r\n"
+        if folders.isEmpty { screen += "  No folders: every photo is at the top of the library.\r\n" }
+        for index in state.top..<min(folders.count, state.top + listHeight) {
+            let folder = folders[index]
+            let cover = names[folder.cover].map { "cover " + ($0.split(separator: "/").last.map(String.init) ?? $0) } ?? ""
+            let line =
+                (index == state.cursor ? "> " : "  ") + Self.pad(folder.path, 48) + "  " + Self.pad(GrantSummary.photos(folder.count), 12)
+                + "  " + cover
+            screen += (index == state.cursor ? "\u{1B}[7m" + line + "\u{1B}[0m" : line) + "\r\n"
+        }
+        output.out(screen)
+    }
+
+    private func screenHeight() -> Int {
         var size = winsize()
-        let height = ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_row > 6 ? Int(size.ws_row) : 24
-        let listHeight = height - 5
+        return ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_row > 6 ? Int(size.ws_row) : 24
+    }
+
+    private func draw(_ visible: [Row], _ state: inout State) {
+        let listHeight = screenHeight() - 5
         if state.cursor < state.top { state.top = state.cursor }
         if state.cursor >= state.top + listHeight { state.top = state.cursor - listHeight + 1 }
         let limit = setup.limit.map { "up to \($0)" } ?? "any number"
         var screen = "\u{1B}[H\u{1B}[2J"
         screen += "Choose photos for \(setup.app.name): \(limit), \(setup.receives)\(setup.media.isEmpty ? "" : ", " + setup.media)\r\n"
-        screen +=
-            "Filter: \(state.query)_   (\(visible.count) shown, \(state.selected.count) chosen; Space toggles, Enter adds, Esc cancels)\r\n"
-        screen += state.message + "\r\n"
+        let field = state.editing ? "[Search: \(state.query)_]" : "Filter: \(state.query)_"
+        let keys =
+            state.editing ? "typing; Enter or Tab returns to the list" : "Space toggles, Enter adds, Esc cancels, Tab edits, ^F folders"
+        screen += "\(field)   (\(visible.count) shown, \(state.selected.count) chosen; \(keys))\r\n"
+        screen += (state.asking.map { $0 + " (y/n)" } ?? state.message) + "\r\n"
         for index in state.top..<min(visible.count, state.top + listHeight) {
             let row = visible[index]
             let mark: String
@@ -130,7 +231,7 @@ struct TerminalPicker {
     }
 
     private enum Key {
-        case up, down, space, enter, escape, backspace, end, other
+        case up, down, space, enter, escape, backspace, tab, folders, end, other
         case character(Character)
     }
 
@@ -151,6 +252,8 @@ struct TerminalPicker {
             }
             return .other
         case 0x0D, 0x0A: return .enter
+        case 0x09: return .tab
+        case 0x06: return .folders
         case 0x20: return .space
         case 0x7F, 0x08: return .backspace
         case 0x21...0x7E: return .character(Character(UnicodeScalar(byte)))

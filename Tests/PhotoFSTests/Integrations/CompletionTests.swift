@@ -37,6 +37,20 @@ struct CompletionTests {
         #expect(Self.complete([DaemonProcess.binary, "help", "unm"]) == ["unmount"])
     }
 
+    /// Filter words as bash splits them at ':' (COMP_WORDBREAKS): the candidates replace only
+    /// the part after the colon.
+    @Test func filterKeysAndValuesAndNoBogusWords() {
+        let b = DaemonProcess.binary
+        #expect(Self.complete([b, "ls", "type", ":"]).sorted() == ["image", "live", "panorama", "screenshot", "video"])
+        #expect(Self.complete([b, "ls", "type", ":", "vi"]) == ["video"])
+        #expect(Self.complete([b, "ls", "ty"]) == ["type:"])
+        #expect(Self.complete([b, "ls", "-has", ":"]).sorted() == ["date", "exif", "location"])
+        #expect(Self.complete([b, "ls", "type", ":", "image", "camera"]) == ["camera:"])
+        #expect(Self.complete([b, "app", "add", "x", "--filter", "type", ":", "im"]) == ["image"])
+        #expect(!Self.complete([b, "run", "--mountpoint", "/tmp", ""]).contains("options"))
+        #expect(Self.complete([b, "run", "--once", "x", ""]) == ["--"])
+    }
+
     @Test func optionsAndValuesPerCommand() {
         #expect(Self.complete([DaemonProcess.binary, "ls", "--j"]) == ["--json"])
         #expect(Self.complete([DaemonProcess.binary, "mount", "--allow"]) == ["--allow-other"])

@@ -31,7 +31,7 @@ struct ManPageReferenceTests {
         let names = Set(Self.sections().keys)
         for wanted in [
             "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "GLOBAL OPTIONS", "MOUNT OPTIONS", "FILTER LANGUAGE", "PICKER LANGUAGE",
-            "EXIT STATUS", "ENVIRONMENT", "FILES", "SEE ALSO",
+            "REQUEST FILE", "EXIT STATUS", "ENVIRONMENT", "FILES", "SEE ALSO",
         ] {
             #expect(names.contains(wanted), "no \(wanted) section")
         }
@@ -94,6 +94,29 @@ struct ManPageReferenceTests {
         ] {
             #expect(picker.contains(synopsis), "\(synopsis)")
         }
+    }
+
+    /// What an app author needs: every item of a request with its default, examples the
+    /// daemon's request parser accepts (and whose items cover every item), the answers an
+    /// app reads, the errors a write gives, and the owner's `.requests`.
+    @Test func theRequestFileForAppAuthors() throws {
+        let section = Self.sections()["REQUEST FILE"] ?? ""
+        for item in ["media=M", "limit=N", "ordered, ordered=no", "mode=add, mode=replace", "timeout=S"] {
+            #expect(section.contains(item), "\(item)")
+        }
+        for word in ["selected N", "'cancelled'", "'expired'", "EINVAL", "EBUSY", "EDQUOT", "EAGAIN", ".requests", "id=3 app=editor"] {
+            #expect(section.contains(word), "\(word)")
+        }
+        let examples = section.split(separator: "\n").filter { $0.hasPrefix("echo '") && $0.hasSuffix("> \"$PHOTOFS_DIR/.request\"") }
+        #expect(examples.count >= 3)
+        var keys = Set<String>()
+        for example in examples {
+            let written = run(["/bin/sh", "-c", String(example.split(separator: ">").first!)]).output
+            let request = try PickRequestParser.parse(written)
+            keys.formUnion(written.split(whereSeparator: { " ;\n".contains($0) }).map { String($0.split(separator: "=").first!) })
+            #expect(try PickRequestParser.parse(request.description) == request, "\(example)")
+        }
+        #expect(keys == ["media", "limit", "ordered", "mode", "timeout"], "the examples use every item: \(keys)")
     }
 
     /// The option patterns of the helper script's `case $option in` block.

@@ -97,6 +97,25 @@ struct ShellCompletionTests {
         #expect(candidates(["run", "editor", ""]) == ["--"])
         #expect(candidates(["run", "editor", "--", "l"]) == [":command"])
         #expect(candidates(["frobnicate", ""]) == [])
+        // Only real candidates: after `run --mountpoint M` come app names, never a word of the usage text.
+        #expect(!candidates(["run", "--mountpoint", library.mountpoint, ""]).contains("options"))
+        #expect(candidates(["run", "--mountpoint", library.mountpoint, "editor", ""]) == ["--"])
+        // Filter keys and their values.
+        #expect(candidates(["ls", "ty"]) == ["type:"])
+        #expect(candidates(["ls", "type:"]) == ["type:image", "type:video", "type:live", "type:screenshot", "type:panorama"])
+        #expect(candidates(["ls", "type:image", "-has:l"]) == ["-has:location"])
+        #expect(candidates(["app", "add", "x", "--filter", "orientation:"]).count == 8)
+    }
+
+    @Test(.enabled(if: Skip.unless(shell("fish") != nil, "fish completion test: fish is not installed (Debian package fish)")))
+    func fishCompletesFilterKeysAndValues() throws {
+        let fish = try #require(Self.shell("fish"))
+        #expect(
+            Self.fishComplete(fish, "photofs ls type:").sorted() == [
+                "type:image", "type:live", "type:panorama", "type:screenshot", "type:video",
+            ])
+        #expect(Self.fishComplete(fish, "photofs ls has:e") == ["has:exif"])
+        #expect(!Self.fishComplete(fish, "photofs run --mountpoint /tmp ").contains("options"))
     }
 }
 

@@ -1,0 +1,55 @@
+import MediaFormats
+import PhotoCore
+
+/// What a tile says about its photo, for the eye and for a screen reader: the date in
+/// words, the camera or else the file name, the kind, a video's length.
+enum PickerLabels {
+    static let monthWords = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
+
+    /// `2023-06-14`.
+    static func day(_ date: CaptureDate) -> String {
+        padded(date.year, 4) + "-" + padded(date.month, 2) + "-" + padded(date.day, 2)
+    }
+
+    /// `14 June 2023`.
+    static func spokenDay(_ date: CaptureDate) -> String {
+        let month = (1...12).contains(date.month) ? monthWords[date.month - 1] : "month \(date.month)"
+        return "\(date.day) \(month) \(date.year)"
+    }
+
+    /// The file's name without its folder.
+    static func name(_ asset: Asset) -> String {
+        let path = asset.path.display
+        return path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// The file's folder in the library ("" at the top).
+    static func folder(_ asset: Asset) -> String {
+        let path = asset.path.display
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// `0:42`, `1:02:05`.
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+        return hours > 0 ? "\(hours):\(padded(minutes, 2)):\(padded(rest, 2))" : "\(minutes):\(padded(rest, 2))"
+    }
+
+    /// One tile's facts as a JSON object (never a coordinate).
+    static func json(_ asset: Asset, seconds: Double?) -> String {
+        let camera = [asset.metadata.make, asset.metadata.model].compactMap { $0 }.joined(separator: " ")
+        let video = asset.metadata.format.kind == .video
+        let length = seconds.map { JSONText.string(duration($0)) } ?? "null"
+        return
+            #"{"id":"\#(asset.id.rawValue)","name":\#(JSONText.string(name(asset))),"date":\#(JSONText.string(spokenDay(asset.effectiveDate))),"camera":\#(JSONText.string(camera)),"kind":"\#(video ? "video" : "photo")","format":\#(JSONText.string(asset.metadata.format.rawValue.uppercased())),"duration":\#(length)}"#
+    }
+
+    private static func padded(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+}
