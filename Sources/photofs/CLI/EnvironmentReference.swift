@@ -20,9 +20,13 @@ enum EnvironmentReference {
         ),
         (
             "DISPLAY",
-            "with WAYLAND_DISPLAY: when set, photofs pick opens its page with xdg-open and the daemon opens the picker on a request"
+            "with WAYLAND_DISPLAY: when set, photofs pick opens its page (with $BROWSER, else xdg-open) and the daemon opens the picker on a request"
         ),
         ("WAYLAND_DISPLAY", "as DISPLAY"),
+        (
+            "BROWSER",
+            "the browser photofs pick and photofs report open their page with (else xdg-open), on a private redirect file"
+        ),
         ("DBUS_SESSION_BUS_ADDRESS", "when set, the daemon sends a desktop notification for each pick request"),
     ]
 
