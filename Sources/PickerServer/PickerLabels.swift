@@ -39,13 +39,25 @@ enum PickerLabels {
         return hours > 0 ? "\(hours):\(padded(minutes, 2)):\(padded(rest, 2))" : "\(minutes):\(padded(rest, 2))"
     }
 
+    /// The camera as a person says it: the model alone when it already names the make
+    /// ("Canon EOS 40D", not "Canon Canon EOS 40D").
+    static func camera(_ asset: Asset) -> String {
+        let make = asset.metadata.make ?? ""
+        let model = asset.metadata.model ?? ""
+        if model.isEmpty { return make }
+        if make.isEmpty || model.lowercased().hasPrefix(make.lowercased().split(separator: " ").first.map(String.init) ?? make.lowercased())
+        {
+            return model
+        }
+        return make + " " + model
+    }
+
     /// One tile's facts as a JSON object (never a coordinate).
     static func json(_ asset: Asset, seconds: Double?) -> String {
-        let camera = [asset.metadata.make, asset.metadata.model].compactMap { $0 }.joined(separator: " ")
         let video = asset.metadata.format.kind == .video
         let length = seconds.map { JSONText.string(duration($0)) } ?? "null"
         return
-            #"{"id":"\#(asset.id.rawValue)","name":\#(JSONText.string(name(asset))),"date":\#(JSONText.string(spokenDay(asset.effectiveDate))),"camera":\#(JSONText.string(camera)),"kind":"\#(video ? "video" : "photo")","format":\#(JSONText.string(asset.metadata.format.rawValue.uppercased())),"duration":\#(length)}"#
+            #"{"id":"\#(asset.id.rawValue)","name":\#(JSONText.string(name(asset))),"date":\#(JSONText.string(spokenDay(asset.effectiveDate))),"camera":\#(JSONText.string(camera(asset))),"kind":"\#(video ? "video" : "photo")","format":\#(JSONText.string(asset.metadata.format.rawValue.uppercased())),"duration":\#(length)}"#
     }
 
     private static func padded(_ value: Int, _ width: Int) -> String {

@@ -9,7 +9,9 @@ import Testing
 
 /// Decoding in separate processes: a bad file is an error, a crashing or hanging decoder
 /// costs only its own process, and the pool carries on with a fresh one.
-@Suite struct DecoderProcessTests {
+// Serialized: one test kills this process's idle decoder processes, which must not be
+// another test's.
+@Suite(.serialized) struct DecoderProcessTests {
     @Test func workerAnswersAndSurvivesAMalformedFile() throws {
         guard Fixture.photofsBuilt else { try Skip.because("a prerequisite is missing (the line above says which)") }
         let dir = Fixture.directory()
@@ -101,7 +103,9 @@ import Testing
         for pid in workers.split(separator: "\n").compactMap({ pid_t($0) }) {
             kill(pid, SIGKILL)
             // Dead once it is a zombie (the pool reaps it): its socket is closed by then.
-            for _ in 0..<500 where !(try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).contains(") Z ") {
+            // Gone altogether when another test's pool (this process runs several) reaped it.
+            for _ in 0..<500 {
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !stat.contains(") Z ") else { break }
                 usleep(10_000)
             }
         }

@@ -62,7 +62,9 @@ import Testing
     static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
         let needle = Array(text.utf8)
         guard bytes.count >= needle.count else { return false }
-        return (0...(bytes.count - needle.count)).contains { bytes[$0] == needle[0] && bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+        return (0...(bytes.count - needle.count)).contains {
+            bytes[$0] == needle[0] && bytes[$0..<($0 + needle.count)].elementsEqual(needle)
+        }
     }
 
     /// The GPS tags exiftool `-ee` reads in a file (but a version number, which places nothing).
@@ -143,7 +145,9 @@ import Testing
         let video = [UInt8](try #require(FileManager.default.contents(atPath: dir + "/" + Self.video)))
         let size = video.count + 8
         let bytes =
-            inBox ? still + [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)] + Array("mpvd".utf8) + video
+            inBox
+            ? still + [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF)] + Array("mpvd".utf8)
+                + video
             : still + video
         let folder = try ExternalTools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -44,7 +44,8 @@ import Testing
         FileManager.default.createFile(
             atPath: sidecarPath,
             contents: Data(
-                "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/></x:xmpmeta>".utf8))
+                "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/></x:xmpmeta>"
+                    .utf8))
         #expect(try hasLocation().0 == false)
         // The sidecar itself is not media: it is never catalogued, so no view serves it.
         #expect(throws: AnalysisError.notMedia) { try FileAnalyzer().analyze(absolutePath: Array(sidecarPath.utf8)) }

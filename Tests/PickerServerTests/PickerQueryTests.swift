@@ -136,6 +136,9 @@ struct MovieSecondsTests {
         #expect(seconds == 42)
         #expect(PickerLabels.json(asset, seconds: seconds).contains(#""duration":"0:42""#))
         #expect(PickerLabels.duration(3725) == "1:02:05")
+        #expect(PickerLabels.camera(PickerQueryTests.assets[2]) == "Canon EOS 40D")
+        #expect(PickerLabels.camera(PickerQueryTests.assets[0]) == "NOKIA Lumia 930")
+        #expect(PickerLabels.camera(PickerQueryTests.assets[3]) == "Canon")
         // A file changed since it was catalogued, a cut file and a photo have no length.
         var changed = asset
         changed.size += 1

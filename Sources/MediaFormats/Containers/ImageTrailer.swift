@@ -86,7 +86,8 @@ enum ImageTrailer {
         if let first = known.first, first.range.offset < eoi, first.range.length > 0 {
             // MPF images may precede the EOI only in a broken file: walked already, but a
             // declared trailer inside the image data is not what the file says it is.
-            if case .walkedElsewhere = first.content {} else {
+            if case .walkedElsewhere = first.content {
+            } else {
                 layout.note("unpatchable: a declared trailer starts inside the image data", structural: true)
                 return
             }

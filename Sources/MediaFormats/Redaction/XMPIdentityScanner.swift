@@ -27,7 +27,9 @@ struct XMPIdentityScanner: XMPByteScanning {
     private static let exifURI = "http://ns.adobe.com/exif/1.0/"
 
     /// Whether the packet holds its own closing markup (not a piece of extended XMP).
-    private var claimsCompleteness: Bool { find(Array("</x:xmpmeta>".utf8), from: 0) != nil || find(Array("</rdf:RDF>".utf8), from: 0) != nil }
+    private var claimsCompleteness: Bool {
+        find(Array("</x:xmpmeta>".utf8), from: 0) != nil || find(Array("</rdf:RDF>".utf8), from: 0) != nil
+    }
 
     init(_ text: [UInt8]) {
         self.text = text

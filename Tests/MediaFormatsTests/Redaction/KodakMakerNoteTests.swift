@@ -1,7 +1,8 @@
 import Foundation
-@testable import MediaFormats
 import TestSupport
 import Testing
+
+@testable import MediaFormats
 
 /// Kodak cameras' maker notes (a binary block, not an IFD: `KDK INFO` and model in the
 /// DX4900's, capture times in the DC3400's) leave every `--metadata private` view: the

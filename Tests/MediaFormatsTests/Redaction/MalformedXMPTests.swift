@@ -1,7 +1,8 @@
 import Foundation
-@testable import MediaFormats
 import TestSupport
 import Testing
+
+@testable import MediaFormats
 
 /// A malformed XMP packet (a property without its end tag) is blanked whole, not from the
 /// bad element to the packet's end: the served file keeps well-formed (empty) XMP, so
