@@ -223,21 +223,20 @@ def raw_writer(name, stop):
         if bad:
             text += "frobnicate %s\n" % name
         offset = random.randint(0, 9000)
+        fd = None
         try:
+            fd = os.open(PICKER, os.O_WRONLY | (os.O_APPEND if k % 3 == 0 else 0))
             if k % 3 == 0:
-                fd = os.open(PICKER, os.O_WRONLY | os.O_APPEND)
                 written = os.write(fd, text.encode())
             else:
-                fd = os.open(PICKER, os.O_WRONLY)
                 written = os.pwrite(fd, text.encode(), offset)
-            os.close(fd)
             ok = written == len(text.encode())
         except OSError:
             ok = False
-            try:
+        finally:
+            # Only a descriptor this call opened: a stale number may be another thread's now.
+            if fd is not None:
                 os.close(fd)
-            except Exception:
-                pass
         if killing.is_set():
             return
         try:
