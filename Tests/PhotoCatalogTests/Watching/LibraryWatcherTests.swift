@@ -96,6 +96,11 @@ struct LibraryWatcherTests {
         while Indexer.monotonicSeconds() < deadline, try h.catalog.asset(at: LibraryPath("b.jpg"))?.asset.id == before { usleep(20_000) }
         #expect(
             try h.catalog.asset(at: LibraryPath("b.jpg"))?.asset.id == AssetFingerprint(of: TinyJPEG.bytes(comment: "b changed")).assetID)
+        // The catalog changes before the change is delivered: wait for the delivery too.
+        let told = Indexer.monotonicSeconds() + 2
+        while Indexer.monotonicSeconds() < told, !h.recorder.changes.withLock({ $0.contains { $0.invalidatedIDs.contains(before) } }) {
+            usleep(20_000)
+        }
         #expect(h.recorder.changes.withLock { $0.contains { $0.invalidatedIDs.contains(before) } })
 
         try FileOps.unlink(h.lib("renamed/d.jpg"))
