@@ -36,20 +36,13 @@ enum BrowserOpener {
         }
         let directory = PickerSocketPath.directory(environment: variables)
         guard PickerSocketPath.prepare(directory) == nil, let file = write(url, in: directory) else { return nil }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let page = "file://" + file.path
         let argv = opener.last == "--app=" ? opener.dropLast() + ["--app=" + page] : opener + [page]
-        guard let pid = Spawn.start(argv, fileActions: &actions) else {
+        // Reaped in the background: the picker serves its page meanwhile.
+        guard Spawn.startReaped(Array(argv)) else {
             file.remove()
             return nil
         }
-        // Reaped by a thread of its own: the picker serves its page meanwhile.
-        Thread.detachNewThread { _ = Spawn.wait(pid) }
         return file
     }
 

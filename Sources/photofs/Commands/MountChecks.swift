@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import PhotoFS
 
@@ -118,6 +119,27 @@ enum Spawn {
     static func run(_ argv: [String]) -> Int32 {
         guard let pid = start(argv, fileActions: nil) else { return -1 }
         return wait(pid)
+    }
+
+    /// Starts a program with its standard input, output and error on /dev/null (a browser,
+    /// a picker, a notifier: nothing of theirs belongs on our terminal); nil when it could
+    /// not start.
+    static func startQuietly(_ argv: [String]) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        return start(argv, fileActions: &actions)
+    }
+
+    /// Starts a program quietly and reaps it on a background thread when it ends.
+    @discardableResult
+    static func startReaped(_ argv: [String]) -> Bool {
+        guard let pid = startQuietly(argv) else { return false }
+        DispatchQueue.global(qos: .utility).async { _ = wait(pid) }
+        return true
     }
 
     /// Starts a program; nil when posix_spawn failed.

@@ -108,14 +108,7 @@ enum PortalCommand {
         let chosen = arguments.value("catalog").map { ["--catalog", $0] } ?? arguments.value("library").map { ["--library", $0] }
         return { app, mountpoint in
             guard let library = chosen ?? MountTable.current().entry(at: mountpoint).map({ ["--library", $0.library] }) else { return }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            guard let pid = Spawn.start([executable, "pick", "--window"] + library + [app], fileActions: &actions) else { return }
-            DispatchQueue.global(qos: .utility).async { _ = Spawn.wait(pid) }
+            Spawn.startReaped([executable, "pick", "--window"] + library + [app])
         }
     }
 }

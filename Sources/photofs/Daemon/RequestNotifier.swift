@@ -62,17 +62,9 @@ struct RequestNotifier: Sendable {
         start(argv)
     }
 
-    /// Runs `argv` on a background thread, its output discarded, and reaps it.
+    /// Runs `argv` with its output discarded, and reaps it on a background thread.
     private func start(_ argv: [String]) {
-        DispatchQueue.global().async {
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            if let pid = Spawn.start(argv, fileActions: &actions) { _ = Spawn.wait(pid) }
-        }
+        Spawn.startReaped(argv)
     }
 
     private static func find(_ program: String, in path: String) -> String? {
