@@ -195,15 +195,26 @@ final class FileChooserBackend: @unchecked Sendable {
 
     /// Sends `response` as the answer of the call of `handle` and forgets it.
     private func answer(_ handle: String, _ response: PortalResponse) {
-        guard let entry = open.removeValue(forKey: handle) else { return }
-        entry.handle?.remove()
+        guard let entry = finish(handle) else { return }
         do throws(BusError) {
-            let reply = try bus.methodReturn(to: entry.call)
-            try response.append(to: reply)
-            try bus.send(reply)
+            try sendReturn(to: entry) { (reply) throws(BusError) in try response.append(to: reply) }
         } catch {
             log.warning("portal: the answer could not be sent: \(error)")
         }
+    }
+
+    /// Takes the call of `handle` off the open ones and its Request object off the bus.
+    private func finish(_ handle: String) -> OpenCall? {
+        guard let entry = open.removeValue(forKey: handle) else { return nil }
+        entry.handle?.remove()
+        return entry
+    }
+
+    /// Answers `entry`'s call with a method return whose body `fill` writes.
+    private func sendReturn(to entry: OpenCall, _ fill: (BusMessage) throws(BusError) -> Void) throws(BusError) {
+        let reply = try bus.methodReturn(to: entry.call)
+        try fill(reply)
+        try bus.send(reply)
     }
 
     // MARK: forwarding
@@ -227,17 +238,14 @@ final class FileChooserBackend: @unchecked Sendable {
     }
 
     private func relay(_ reply: BusMessage, handle: String) {
-        guard let entry = open.removeValue(forKey: handle) else { return }
-        entry.handle?.remove()
+        guard let entry = finish(handle) else { return }
         if let error = reply.errorText {
             log.warning("portal: \(desktop?.busName ?? "the desktop's backend") failed \(entry.call.member): \(error)")
             bus.replyError(to: entry.call, name: "org.freedesktop.DBus.Error.Failed", message: error)
             return
         }
         do throws(BusError) {
-            let answer = try bus.methodReturn(to: entry.call)
-            try answer.copyBody(of: reply)
-            try bus.send(answer)
+            try sendReturn(to: entry) { (answer) throws(BusError) in try answer.copyBody(of: reply) }
         } catch {
             log.warning("portal: the desktop's answer could not be passed on: \(error)")
             bus.replyError(to: entry.call, name: "org.freedesktop.DBus.Error.Failed", message: "photofs could not pass the answer on")
