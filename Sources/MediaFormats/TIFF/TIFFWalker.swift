@@ -24,6 +24,14 @@ public struct TIFFWalker: Sendable {
         self.limits = limits
     }
 
+    /// A walker that reads IFD0 alone (format sniffing, MPF indexes).
+    public static let firstDirectoryOnly = TIFFWalker(limits: Limits(maxDirectories: 1))
+
+    /// Whether `bytes` start with a classic TIFF header (`II*\0` or `MM\0*`).
+    public static func isHeader(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+    }
+
     /// Walks `block` of `source`: the header, then IFD0 and the IFDs chained after it, and
     /// the EXIF, GPS, Interop and SubIFD directories they point to. Never throws: what
     /// cannot be walked becomes a `TIFFProblem`.
