@@ -16,9 +16,11 @@ public enum JPEGCodec {
 
     /// Decodes `bytes` to RGB. With `atLeast`, the DCT-domain scale is the smallest that
     /// still gives at least that width and height; `fast` trades a little accuracy in the
-    /// inverse DCT and chroma upsampling for speed (thumbnails).
+    /// inverse DCT and chroma upsampling for speed (thumbnails). A fast decode at 1/8 of a
+    /// sequential JPEG reads the coefficients it needs itself (`JPEGEighthScale`, the same
+    /// pixels within 2 levels for less work) unless `dcOnly` is false.
     public static func decode(
-        _ bytes: [UInt8], atLeast target: (width: Int, height: Int)? = nil, fast: Bool = false
+        _ bytes: [UInt8], atLeast target: (width: Int, height: Int)? = nil, fast: Bool = false, dcOnly: Bool = true
     ) throws(ImagingError) -> PixelImage {
         guard let handle = tjInitDecompress() else { throw .malformed("cannot start the JPEG decoder") }
         defer { tjDestroy(handle) }
@@ -32,6 +34,11 @@ public enum JPEGCodec {
             }
         }
         try DecodeLimits.check(width: scaled.width, height: scaled.height)
+        if fast, dcOnly, min(width, height) >= 8, scaled.width == (width + 7) / 8, scaled.height == (height + 7) / 8,
+            let image = JPEGEighthScale.decode(bytes)
+        {
+            return image
+        }
         var pixels = [UInt8](repeating: 0, count: scaled.width * scaled.height * 3)
         var flags = TJFLAG_LIMITSCANS
         if fast { flags |= TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE }

@@ -39,11 +39,11 @@ struct EXIFEntry: Hashable, Sendable {
     func unsignedValue(at index: Int) -> UInt32? {
         guard index >= 0, index < components else { return nil }
         switch format {
-        case TIFFType.byte, TIFFType.undefined:
+        case TIFFType.byte.rawValue, TIFFType.undefined.rawValue:
             return index < bytes.count ? UInt32(bytes[index]) : nil
-        case TIFFType.short:
+        case TIFFType.short.rawValue:
             return u16(at: index &* 2).map(UInt32.init)
-        case TIFFType.long:
+        case TIFFType.long.rawValue:
             return u32(at: index &* 4)
         default:
             return nil
@@ -53,10 +53,10 @@ struct EXIFEntry: Hashable, Sendable {
     /// The `index`th value of a RATIONAL or SRATIONAL entry as a Double; nil when the
     /// denominator is 0 or the entry is too short.
     func rational(at index: Int) -> Double? {
-        guard index >= 0, index < components, format == TIFFType.rational || format == TIFFType.signedRational,
+        guard index >= 0, index < components, format == TIFFType.rational.rawValue || format == TIFFType.signedRational.rawValue,
             let numerator = u32(at: index &* 8), let denominator = u32(at: index &* 8 &+ 4)
         else { return nil }
-        if format == TIFFType.signedRational {
+        if format == TIFFType.signedRational.rawValue {
             let n = Int32(bitPattern: numerator)
             let d = Int32(bitPattern: denominator)
             guard d != 0 else { return nil }

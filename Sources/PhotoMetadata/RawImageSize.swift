@@ -29,7 +29,7 @@ enum RawImageSize {
 
     /// The first value of a SHORT or LONG entry (the types TIFF allows for a size).
     private static func number(_ entry: TIFFEntry?, _ values: TIFFValues) -> Int? {
-        guard let entry, entry.type == TIFFType.short || entry.type == TIFFType.long else { return nil }
+        guard let entry, entry.type == TIFFType.short.rawValue || entry.type == TIFFType.long.rawValue else { return nil }
         return values.integer(entry)
     }
 }

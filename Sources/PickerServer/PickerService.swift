@@ -234,7 +234,8 @@ public final class PickerService: Sendable {
         case .ids(let checked): ids = checked
         case .refused(let response): return response
         }
-        if case .failure(let refusal) = confirmations.redeem(PostedBody.decode(PostedBody.Chosen.self, from: body)?.confirmation, for: ids) {
+        let confirmation = PostedBody.decode(PostedBody.Chosen.self, from: body)?.confirmation
+        if case .failure(let refusal) = confirmations.redeem(confirmation, for: ids) {
             return json(#"{"error":\#(JSONText.string(refusal.reason)),"confirm":true}"#, status: 409)
         }
         return settle { actions.add(ids, setup: setup) }

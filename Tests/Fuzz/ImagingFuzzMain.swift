@@ -7,6 +7,7 @@ import Glibc
 let imagingFuzzTarget: @Sendable (UnsafePointer<UInt8>, Int) -> CInt = {
     switch getenv("PHOTOFS_FUZZ_TARGET").map({ String(cString: $0) }) {
     case "JPEGThumbnailFuzz": fuzzJPEGThumbnail
+    case "JPEGEighthScaleFuzz": fuzzJPEGEighthScale
     case "HEIFThumbnailFuzz": fuzzHEIFThumbnail
     case "PNGWebPThumbnailFuzz": fuzzPNGWebPThumbnail
     case "TIFFPreviewFuzz": fuzzTIFFPreview

@@ -6,7 +6,7 @@
 #
 #   Tests/Fuzz/run-imaging-fuzz.sh [seconds-per-target] [target ...]   (env: PARALLEL, default 2)
 #
-# Targets: JPEGThumbnailFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz
+# Targets: JPEGThumbnailFuzz JPEGEighthScaleFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz
 # DecoderFrameFuzz JXLFuzz (default: all). The C libraries are not instrumented: coverage guides the
 # Swift side (container and preview parsing, resizing, orientation, PNG chunks, frames),
 # while every input still runs through the real decoders under AddressSanitizer.
@@ -19,7 +19,7 @@ set -euo pipefail
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(JPEGThumbnailFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz DecoderFrameFuzz JXLFuzz)
+[ ${#targets[@]} -gt 0 ] || targets=(JPEGThumbnailFuzz JPEGEighthScaleFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz DecoderFrameFuzz JXLFuzz)
 parallel="${PARALLEL:-2}"
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -48,7 +48,7 @@ if [ ! -d "$seeds" ]; then
         convert -size 64x48 plasma:fractal -compress none "$seeds/plain.tif"
     fi
     if command -v cjpeg >/dev/null && command -v djpeg >/dev/null && [ -f "$seeds/oriented.jpg" ]; then
-        # Sequential layouts libjpeg-turbo reads at 1/8 for thumbnails: subsamplings, grey, restarts, one scan per component.
+        # The sequential layouts the 1/8 decoder reads: subsamplings, grey, restarts, one scan per component.
         djpeg -outfile "$seeds/oriented.ppm" "$seeds/oriented.jpg"
         printf '0;\n1;\n2;\n' >"$seeds/separate.scans"
         for options in "-sample 2x1" "-sample 1x1 -restart 1B" "-grayscale" "-restart 1" "-optimize -quality 98" "-scans $seeds/separate.scans"; do
@@ -76,7 +76,7 @@ snapshot="$out/imaging-src"
 rm -rf "$snapshot"
 mkdir -p "$snapshot"
 cp -r "$root/Sources/MediaFormats" "$root/Sources/PhotoImaging" "$snapshot/"
-for file in ImagingFuzzSupport ImagingFuzzMain JPEGThumbnailFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz DecoderFrameFuzz JXLFuzz; do
+for file in ImagingFuzzSupport ImagingFuzzMain JPEGThumbnailFuzz JPEGEighthScaleFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz DecoderFrameFuzz JXLFuzz; do
     cp "$root/Tests/Fuzz/$file.swift" "$snapshot/"
 done
 sources=()

@@ -94,7 +94,8 @@ public enum ContainerWalker {
             guard let entry = tiff.directory(.main(0))?.entry(EXIFTag.xmlPacket), [1, 2, 7].contains(entry.type), entry.count > 4 else {
                 continue
             }
-            guard let value = entry.value else {
+            // Out of line (more than 4 bytes), after the header and inside the block.
+            guard let value = entry.value, value.offset >= block.offset + 8 else {
                 layout.note("XMP tag in the TIFF block at \(block.offset) points outside it", structural: false)
                 continue
             }

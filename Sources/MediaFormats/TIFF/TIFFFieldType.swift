@@ -14,17 +14,7 @@ func tiffTypeSize(_ type: UInt16) -> Int? {
 }
 
 /// The TIFF field types by number (TIFF 6.0 and the IFD type), for the walker, the
-/// planner, the value accessor and the libexif reader.
-public enum TIFFType {
-    public static let byte: UInt16 = 1
-    public static let ascii: UInt16 = 2
-    public static let short: UInt16 = 3
-    public static let long: UInt16 = 4
-    public static let rational: UInt16 = 5
-    public static let signedByte: UInt16 = 6
-    public static let undefined: UInt16 = 7
-    public static let signedShort: UInt16 = 8
-    public static let signedLong: UInt16 = 9
-    public static let signedRational: UInt16 = 10
-    public static let ifd: UInt16 = 13
+/// planner, the value accessor and the libexif reader; entries store the raw number.
+public enum TIFFType: UInt16, Sendable {
+    case byte = 1, ascii, short, long, rational, signedByte, undefined, signedShort, signedLong, signedRational, float, double, ifd
 }

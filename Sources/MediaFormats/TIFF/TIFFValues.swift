@@ -40,7 +40,7 @@ public struct TIFFValues {
     /// The text of an ASCII entry up to its first NUL; nil for another type or a value
     /// longer than `maxBytes`.
     public func text(_ entry: TIFFEntry?, maxBytes: Int = 256) -> String? {
-        guard entry?.type == TIFFType.ascii, let bytes = bytes(entry, maxBytes: maxBytes) else { return nil }
+        guard entry?.type == TIFFType.ascii.rawValue, let bytes = bytes(entry, maxBytes: maxBytes) else { return nil }
         return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 
@@ -55,9 +55,9 @@ public struct TIFFValues {
 
     private static func integerWidth(_ type: UInt16) -> Int? {
         switch type {
-        case TIFFType.byte, TIFFType.undefined: 1
-        case TIFFType.short: 2
-        case TIFFType.long: 4
+        case TIFFType.byte.rawValue, TIFFType.undefined.rawValue: 1
+        case TIFFType.short.rawValue: 2
+        case TIFFType.long.rawValue: 4
         default: nil
         }
     }

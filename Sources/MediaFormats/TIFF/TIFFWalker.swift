@@ -205,7 +205,7 @@ private struct Walk<Source: ByteSource> {
         default: return
         }
         switch entry.type {
-        case TIFFType.long, TIFFType.ifd:
+        case TIFFType.long.rawValue, TIFFType.ifd.rawValue:
             // A count of 0 holds no offset (exiftool reads it as empty): not followed.
             if entry.count == 0 {
                 problems.append(.emptyPointer(tag: entry.tag, entryOffset: entry.entryOffset))
@@ -226,7 +226,7 @@ private struct Walk<Source: ByteSource> {
                 if let offset = order.uint32(offsets, at: index) { enqueue((offset, kind)) }
                 index += 4
             }
-        case TIFFType.short where entry.count == 1:
+        case TIFFType.short.rawValue where entry.count == 1:
             // A 2-byte offset stored in the first half of the value field.
             if let offset = order.uint16(body, at: at + 8) { enqueue((UInt32(offset), kind)) }
         default:
