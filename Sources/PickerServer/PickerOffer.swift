@@ -5,10 +5,23 @@ import PhotoCore
 /// and whether its location and metadata policies can serve the file) and the request's
 /// media. A file the app's view would withhold (one whose location cannot be removed with
 /// certainty, say, for an app that strips it) is never offered, so it can never make an Add fail.
+/// They come newest first (equal dates in the catalog's order), ready for the grid.
 public enum PickerOffer {
-    public static func candidates(_ assets: some Sequence<Asset>, app: App, media: MediaSelector?) -> [Asset] {
+    public static func candidates<Assets: RandomAccessCollection<Asset>>(_ assets: Assets, app: App, media: MediaSelector?) -> [Asset]
+    where Assets.Index == Int {
         let visibility = AppVisibility(app)
         let wanted = media?.expression
-        return assets.filter { visibility.shows($0) && (wanted?.matches($0) ?? true) }
+        // Positions and keys are filtered and sorted, and each offered asset copied once: at
+        // 100,000 assets copying whole assets twice was most of the picker's start.
+        var offered: [Int] = []
+        var keys: [Int64] = []
+        for index in assets.indices {
+            let asset = assets[index]
+            guard visibility.shows(asset), wanted?.matches(asset) ?? true else { continue }
+            offered.append(index)
+            keys.append(asset.effectiveDate.sortKey)
+        }
+        let order = offered.indices.sorted { keys[$0] != keys[$1] ? keys[$0] > keys[$1] : $0 < $1 }
+        return order.map { assets[offered[$0]] }
     }
 }

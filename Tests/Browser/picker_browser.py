@@ -300,7 +300,7 @@ def main():
             # Scripted grants with the page's own cookie and CSRF value must be refused.
             seen["scripted_add"] = scripted(driver, """
                 const s = await (await fetch('/api/session')).json();
-                const ids = (await (await fetch('/api/list?chip=all&q=')).json()).ids.filter(i => !s.preselected.includes(i)).slice(0, 1);
+                const ids = (await (await fetch('/api/list?chip=all&q=')).json()).ids.match(/.{12}/g).filter(i => !s.preselected.includes(i)).slice(0, 1);
                 const post = (path, body) => fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Photofs-CSRF': s.csrf }, body: JSON.stringify(body) });
                 const bare = await post('/api/add', { ids });
                 const c = await (await post('/api/confirm', { ids })).json();

@@ -68,13 +68,13 @@ enum PickCommand {
     static func makeSetup(app name: String, context: LibraryContext, mountpoint: String?, environment: [String: String]) throws(CLIError)
         -> PickerSetup
     {
-        let state: LibraryState
+        // The snapshot alone: the picker needs no index or views of it.
+        let snapshot: LibrarySnapshot
         do throws(CatalogError) {
-            state = try LibraryState(catalog: context.catalog)
+            snapshot = try context.catalog.snapshot()
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
-        let snapshot = state.current.snapshot
         guard let app = snapshot.apps[name] else { throw .notFound("no app named '\(name)'.") }
         guard let filter = try? Filter(app.filter) else { throw .failure("the filter of app '\(name)' no longer parses.") }
         let grants = snapshot.grants[name]?.map(\.asset) ?? []
@@ -122,6 +122,8 @@ enum PickCommand {
                 message.withLock { $0 = text }
                 finished.signal()
             })
+        // The page's first list is made while the browser starts and fetches the page.
+        DispatchQueue.global().async { service.prepare() }
         let boundPort = Atomic<UInt16>(0)
         let server = HTTPServer { request in service.handle(request, port: boundPort.load(ordering: .relaxed)) }
         guard server.start(port: port) else { throw .failure("cannot listen on 127.0.0.1:\(port).") }
