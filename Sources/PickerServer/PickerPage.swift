@@ -439,6 +439,8 @@ enum PickerPage {
           // The first list is asked for together with the session: one round trip less before the grid.
           const firstList = fetch('/api/list?chip=all&q=').then((r) => r.json());
           session = await api('/api/session');
+          // The picker could not read what it offers: say why, in place of the grid.
+          if (session.error) { const done = $('done'); done.textContent = session.error; done.hidden = false; return; }
           document.title = session.app + ' \u2013 photofs picker';
           $('title').textContent = 'Choose photos for ' + session.app + (session.title ? ' \u2014 ' + session.title : '');
           const parts = [session.limit === null ? 'any number of photos' : 'up to ' + session.limit + (session.limit === 1 ? ' photo' : ' photos')];

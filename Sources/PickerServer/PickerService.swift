@@ -56,12 +56,21 @@ public final class PickerService: Sendable {
         gate.answer(request, port: port, route: route)
     }
 
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
+    /// The page's own files, which need nothing of the setup; nil for every other route.
+    static func page(_ request: HTTPRequest) -> HTTPResponse? {
         switch (request.method, request.path) {
-        case ("GET", "/"): return HTTPResponse(status: 200, type: "text/html; charset=utf-8", text: PickerPage.html)
-        case ("GET", "/app.js"): return HTTPResponse(status: 200, type: "text/javascript; charset=utf-8", text: PickerPage.script)
-        case ("GET", "/favicon.ico"): return HTTPResponse(status: 204)
-        case ("GET", "/app.css"): return HTTPResponse(status: 200, type: "text/css; charset=utf-8", text: PickerPage.style)
+        case ("GET", "/"): HTTPResponse(status: 200, type: "text/html; charset=utf-8", text: PickerPage.html)
+        case ("GET", "/app.js"): HTTPResponse(status: 200, type: "text/javascript; charset=utf-8", text: PickerPage.script)
+        case ("GET", "/favicon.ico"): HTTPResponse(status: 204)
+        case ("GET", "/app.css"): HTTPResponse(status: 200, type: "text/css; charset=utf-8", text: PickerPage.style)
+        default: nil
+        }
+    }
+
+    /// Answers a request the gate let through.
+    func route(_ request: HTTPRequest) -> HTTPResponse {
+        if let page = Self.page(request) { return page }
+        switch (request.method, request.path) {
         case ("GET", "/api/session"): return json(sessionJSON())
         case ("GET", "/api/list"): return list(chip: request.query["chip"] ?? "all", query: request.query["q"] ?? "")
         case ("GET", "/api/thumb"): return image(request.query["id"], preview: false)

@@ -240,6 +240,8 @@ def main():
                 step += 1
             seen["first_focused"] = first
             seen["picked"] = picked
+            # The announcement is written on the next animation frame (so that a repeat is heard).
+            WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "status").get_attribute("textContent"))
             seen["status"] = driver.find_element(By.ID, "status").get_attribute("textContent")
             seen["names"] = tile_names(driver)
             seen["focus_visible"] = driver.execute_script(
