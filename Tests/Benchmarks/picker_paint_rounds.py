@@ -3,9 +3,11 @@
 alternating order each round, each started as `photofs pick APP --no-open` on the same
 catalog and opened in the same headless Chromium (started once, as a desktop's browser
 already runs). Per start: the ms from launching the command to its printed link
-(`link`: reading the catalog and making what the page offers), from navigation to the
-page's `grid-shown` mark (`paint`: two animation frames after the first screen of tiles
-was laid out), and their sum (`total`: the page is asked for as soon as the link is out).
+(`link`; a build that reads the catalog before it serves the page pays the read here),
+from navigation to the page's `grid-shown` mark (`paint`: two animation frames after the
+first screen of tiles was laid out; a build that serves the page while it reads the
+catalog pays the rest of the read here), and their sum (`total`: the page is asked for as
+soon as the link is out), the one to compare.
 
 Usage: picker_paint_rounds.py CATALOG APP ROUNDS BASELINE_BIN CURRENT_BIN
 Prints a JSON line per start, then a Markdown table: medians and the median of the
