@@ -67,7 +67,9 @@ public struct FileAnalyzer: AssetAnalyzing {
         // The planner's walk is the location model: `has:location` tests what it acts on.
         let report = RedactionPlanner.report(layout: layout, source: source)
         metadata.locationSources = report.found
-        return AssetAnalysis(fingerprint: source.fingerprint.hex, metadata: metadata, redaction: report.plans)
+        return AssetAnalysis(
+            fingerprint: source.fingerprint.hex, metadata: metadata, redaction: report.plans,
+            contentIdentifier: LivePhotoIdentifier.read(layout: layout, source: source))
     }
 
     /// The fingerprint of a file: SHA-256 over its size and its first and last 64 KiB

@@ -447,11 +447,13 @@ private struct IndexRun {
     }
 
     private func makeRecord(id: AssetID, file: WalkedFile, analysis: AssetAnalysis) -> AssetRecord {
-        AssetRecord(
+        var record = AssetRecord(
             asset: Asset(
                 id: id, path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode,
                 ctimeNanoseconds: file.stat.ctimeNanoseconds, metadata: analysis.metadata, redaction: analysis.redaction),
             fingerprint: analysis.fingerprint, indexedAtNanoseconds: FileSystem.nowNanoseconds(), redaction: analysis.redaction)
+        record.contentIdentifier = analysis.contentIdentifier
+        return record
     }
 
     /// The id for new content: the first of `AssetID.candidates(for:)` that is free.
