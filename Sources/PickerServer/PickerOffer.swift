@@ -6,9 +6,13 @@ import PhotoCore
 /// media. A file the app's view would withhold (one whose location cannot be removed with
 /// certainty, say, for an app that strips it) is never offered, so it can never make an Add fail.
 public enum PickerOffer {
-    public static func candidates(_ assets: some Sequence<Asset>, app: App, media: MediaSelector?) -> [Asset] {
+    /// `media=live` asks for the members of Live Photos (`groups`): the still and the video.
+    public static func candidates(_ assets: some Sequence<Asset>, app: App, media: MediaSelector?, groups: AssetGroups = .none) -> [Asset] {
         let visibility = AppVisibility(app)
-        let wanted = media?.expression
-        return assets.filter { visibility.shows($0) && (wanted?.matches($0) ?? true) }
+        return assets.filter { asset in
+            guard visibility.shows(asset) else { return false }
+            guard let media else { return true }
+            return media.matches(asset, isLivePhoto: groups.group(of: asset.id)?.kind == .live)
+        }
     }
 }

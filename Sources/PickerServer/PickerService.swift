@@ -24,6 +24,8 @@ public final class PickerService: Sendable {
     let actions: any PickerActions
     let finished: @Sendable (String) -> Void
     private let positions: [AssetID: Int]
+    /// The groups shown as one tile, and the members without a tile (`PickerSetup.groupTiles`).
+    private let groupTiles: (tiles: [AssetID: (group: AssetGroup, members: [AssetID])], hidden: Set<AssetID>)
     private let done = Atomic<Bool>(false)
     let confirmations = GrantConfirmations()
     /// Each candidate's `PickerQuery.searchText`, made on the first plain-word search.
@@ -45,6 +47,7 @@ public final class PickerService: Sendable {
         var positions: [AssetID: Int] = [:]
         for (index, asset) in setup.candidates.enumerated() { positions[asset.id] = index }
         self.positions = positions
+        self.groupTiles = setup.groupTiles()
     }
 
     /// Chips and the filter each means.
@@ -110,7 +113,7 @@ public final class PickerService: Sendable {
         days.reserveCapacity(setup.candidates.count * 9 + 16)
         var first = true
         for (index, asset) in setup.candidates.enumerated()
-        where chipExpression.matches(asset) && query.matches(asset, text: texts[index]) {
+        where chipExpression.matches(asset) && query.matches(asset, text: texts[index]) && !groupTiles.hidden.contains(asset.id) {
             if !first {
                 ids.append(UInt8(ascii: ","))
                 days.append(UInt8(ascii: ","))
@@ -140,7 +143,7 @@ public final class PickerService: Sendable {
         var objects: [String] = []
         for text in list.split(separator: ",").prefix(400) {
             guard let asset = asset(String(text)) else { continue }
-            objects.append(PickerLabels.json(asset, seconds: length(of: asset)))
+            objects.append(PickerLabels.json(asset, seconds: length(of: asset), group: groupTiles.tiles[asset.id]?.group))
         }
         return json("[" + objects.joined(separator: ",") + "]")
     }

@@ -129,14 +129,18 @@ public final class LibraryState: ViewSource {
     }
 
     /// Applies one write of picker commands as one transaction, persists it and shows it
-    /// before returning.
-    public func execute(write: [UInt8], resolver: some TargetResolving = NoMountPaths(), now: Int64) throws(WriteError) -> Outcome {
+    /// before returning. With `exactIDs`, a `select` of a group member grants that member
+    /// only (see `AssetIndex.ignoringGroups`).
+    public func execute(write: [UInt8], resolver: some TargetResolving = NoMountPaths(), now: Int64, exactIDs: Bool = false)
+        throws(WriteError) -> Outcome
+    {
         try state.withLock { (current: inout Current) throws(WriteError) -> Outcome in
             let before = AccessState(current.snapshot)
             let after: AccessState
             let changes: [AccessChange]
             do throws(PickerError) {
-                (after, changes) = try PickerExecutor.apply(write: write, to: before, assets: current.assets, resolver: resolver, now: now)
+                let assets = exactIDs ? current.assets.ignoringGroups() : current.assets
+                (after, changes) = try PickerExecutor.apply(write: write, to: before, assets: assets, resolver: resolver, now: now)
             } catch {
                 throw .refused(error)
             }

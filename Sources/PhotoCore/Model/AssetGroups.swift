@@ -120,7 +120,7 @@ public struct AssetGroups: Sendable {
 
     /// The path without its file name's last extension (folder and stem together); nil for
     /// a name with no extension.
-    static func stemKey(_ path: LibraryPath) -> [UInt8]? {
+    public static func stemKey(_ path: LibraryPath) -> [UInt8]? {
         path.withBytes { bytes in
             guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return nil }
             let slash = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0

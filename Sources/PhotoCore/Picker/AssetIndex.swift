@@ -28,10 +28,21 @@ public struct AssetIndex: Sendable {
         self.lazyGroups = LazyGroups(identifiers: identifiers ?? { [:] })
     }
 
+    private var groupsIgnored = false
+
     /// The Live Photos and RAW+JPEG pairs among the assets, derived on first use.
     public var groups: AssetGroups {
+        guard !groupsIgnored else { return .none }
         let assets = self.assets
         return lazyGroups.of(assets)
+    }
+
+    /// The same index with no groups: a `select` through it grants exactly the ids it
+    /// names (a picker that already chose each member by the request's media).
+    public func ignoringGroups() -> AssetIndex {
+        var copy = self
+        copy.groupsIgnored = true
+        return copy
     }
 
     /// Every asset in capture-date order (then path, then id): the order `select --where` uses.
