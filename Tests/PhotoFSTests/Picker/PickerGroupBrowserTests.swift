@@ -53,6 +53,10 @@ struct PickerGroupBrowserTests {
             let names = seen["names"] as? [String] ?? []
             #expect(names.contains { $0.contains("Live Photo") } && names.contains { $0.contains("RAW+JPEG pair") }, "\(names)")
             #expect(Set(seen["picked"] as? [String] ?? []) == [still, jpeg], "\(seen)")
+            #expect(seen["question"] as? String == "Add 2 photos to editor?", "\(seen)")
+            #expect(
+                (seen["confirm_details"] as? [String])?.contains("Live Photos and RAW+JPEG pairs come with every part: 4 files in all.")
+                    == true, "\(seen)")
             #expect((seen["done"] as? String)?.hasPrefix("Added 4 photos to editor.") == true, "\(seen)")
             #expect((seen["console_errors"] as? [String] ?? ["?"]).isEmpty, "\(seen)")
         }
