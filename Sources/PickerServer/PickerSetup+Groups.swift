@@ -6,7 +6,10 @@ import PhotoCore
 extension PickerSetup {
     /// Per tile that stands for a group, the group and its offered members (the tile's own
     /// first); and the offered members that have no tile of their own.
-    public func groupTiles() -> (tiles: [AssetID: (group: AssetGroup, members: [AssetID])], hidden: Set<AssetID>) {
+    public typealias GroupTiles = (tiles: [AssetID: (group: AssetGroup, members: [AssetID])], hidden: Set<AssetID>)
+
+    /// The tiles that stand for groups (see `GroupTiles`).
+    public func groupTiles() -> GroupTiles {
         guard !groups.isEmpty else { return ([:], []) }
         let offered = Set(candidates.map(\.id))
         var tiles: [AssetID: (group: AssetGroup, members: [AssetID])] = [:]
