@@ -18,7 +18,7 @@ enum FilterReference {
             (
                 FilterMediaType.allCases.map(\.rawValue).joined(separator: " "),
                 "media kind; screenshot: the file says so, or no camera and a screen-capture tool or name; "
-                    + "panorama: a camera image 2:1 or wider; live matches nothing yet"
+                    + "panorama: a camera image 2:1 or wider; live matches nothing (a request's media=live does)"
             )
         case .taken:
             ("2024, 2024-06, 2024-06-01, A..B, A.., ..B, >=D, >D, <=D, <D", "capture date (file mtime when none), whole periods")
