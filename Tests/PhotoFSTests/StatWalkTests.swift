@@ -12,7 +12,7 @@ import Testing
 struct StatWalkTests {
     @Test func aThreadThatLooksUpTheNamesItJustListedIsLearnedByItsProgram() throws {
         let walkers = StatWalkers()
-        let tid = gettid()
+        let tid = Self.threadID()
         #expect(!walkers.wantsAttributes(tid: tid, directory: 10), "nothing known: names alone")
         for _ in 0..<(StatWalkers.lookupsToLearn - 1) { walkers.lookedUp(tid: tid, parent: 10) }
         // Lookups since the last chunk: the next one carries attributes (the reader stats as it lists).
@@ -25,7 +25,7 @@ struct StatWalkTests {
 
     @Test func lookupsOfAnotherDirectoryTeachNothing() throws {
         let walkers = StatWalkers()
-        let tid = gettid()
+        let tid = Self.threadID()
         #expect(!walkers.wantsAttributes(tid: tid, directory: 20))
         for _ in 0..<(2 * StatWalkers.lookupsToLearn) { walkers.lookedUp(tid: tid, parent: 21) }
         #expect(!walkers.wantsAttributes(tid: tid, directory: 20))
@@ -33,9 +33,18 @@ struct StatWalkTests {
     }
 
     @Test func aProgramIsKnownByItsThreadsName() throws {
-        let name = try #require(StatWalkers.programName(gettid()))
+        let name = try #require(StatWalkers.programName(Self.threadID()))
         #expect(!name.isEmpty && !name.contains(UInt8(ascii: "\n")))
         #expect(StatWalkers.programName(-1) == nil)
+    }
+
+    /// This thread's id (what the kernel puts in its FUSE requests), from /proc/thread-self.
+    static func threadID() -> Int32 {
+        var link = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &link, link.count - 1)
+        guard count > 0 else { return getpid() }
+        let text = String(decoding: link.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return Int32(text.split(separator: "/").last ?? "") ?? getpid()
     }
 
     /// `count` files of `size(index)` bytes in each of `big1/` and `big2/`.
@@ -68,7 +77,7 @@ struct StatWalkTests {
                 #expect(status.st_size == Self.size(index), "\(folder)")
             }
         }
-        let program = try #require(StatWalkers.programName(gettid()))
+        let program = try #require(StatWalkers.programName(Self.threadID()))
         #expect(mount.fileSystem.statWalkers.knows(program), "the first walk taught the daemon")
     }
 }
