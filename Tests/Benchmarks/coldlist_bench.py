@@ -34,6 +34,19 @@ def daemon_seconds(pid):
     return total / 1e9
 
 
+def wait_idle(pid, limit=120):
+    """Waits until the daemon `pid` has finished its start-up work (the library check after
+    it is ready): until it ran under 5 ms of CPU in half a second, at most `limit` seconds."""
+    end = time.monotonic() + limit
+    before = daemon_seconds(pid)
+    while time.monotonic() < end:
+        time.sleep(0.5)
+        now = daemon_seconds(pid)
+        if now - before < 0.005:
+            return
+        before = now
+
+
 def measure(command, pid):
     """(wall seconds, CPU seconds of the tool and the daemon) of one cold run."""
     drop_dentries()
@@ -63,6 +76,7 @@ def main():
             mnt = tempfile.mkdtemp(prefix="bench-coldlist-", dir=WORK)
             proc = start_photofs(binary, catalog, lib, mnt)
             mounts.append((mnt, proc))
+            wait_idle(proc.pid)
             targets.append(("%s folders" % name, os.path.join(mnt, "library", "folders", "flat"), proc.pid))
             targets.append(("%s all" % name, os.path.join(mnt, "library", "all"), proc.pid))
         results = {}

@@ -15,7 +15,7 @@ import os, random, statistics, time
 import read_bench
 from read_bench import Mount, files_in, timed
 from bench_common import cat_all
-from coldlist_bench import daemon_seconds
+from coldlist_bench import daemon_seconds, wait_idle
 
 ROUNDS = int(os.environ.get("RUNS", "9"))
 READS = int(os.environ.get("RANDOM_READS", "20000"))
@@ -58,6 +58,7 @@ def main():
     try:
         for m in mounts:
             m.__enter__()
+            wait_idle(m.proc.pid)
             # Warm: every file read once through this mount.
             cat_all(files_in(m.root("small")))
             cat_all(files_in(m.root("large")))
