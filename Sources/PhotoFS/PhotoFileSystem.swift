@@ -23,6 +23,8 @@ public final class PhotoFileSystem: Sendable {
     let controlFile = ControlFileState()
     /// The apps' pick requests (`apps/APP/.request`, `.requests`): their expiry and ticks.
     let requests: RequestFiles
+    /// Which READDIRPLUS chunks carry attributes (who stats what it lists).
+    let statWalkers = StatWalkers()
     /// Directory times: when the daemon started.
     let startTime: timespec
     /// Whether the kernel reads directories without OPENDIR (negotiated at INIT, see

@@ -9,6 +9,8 @@
 # ACCESS_LOG=compare: instead, photofs with the access log on vs off (accesslog_bench.py).
 # COLD_LISTING=compare: instead, cold `ls -f` and `find` of the flat folder, direct and each
 #        build side by side in rotating rounds, wall and CPU time (coldlist_bench.py, root).
+# WARM_READS=compare: instead, warm small-file and random 4 KiB reads, passthrough_ll tuned
+#        read-only (-o ro,cache=always) and each build in rotating rounds (warmread_bench.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ -z "${PHOTOFS_BIN:-}" ]; then
@@ -26,4 +28,5 @@ if [ ! -x "$PLL_BIN" ]; then
 fi
 [ "${ACCESS_LOG:-}" = compare ] && exec python3 Tests/Benchmarks/accesslog_bench.py
 [ "${COLD_LISTING:-}" = compare ] && exec python3 Tests/Benchmarks/coldlist_bench.py
+[ "${WARM_READS:-}" = compare ] && exec python3 Tests/Benchmarks/warmread_bench.py
 exec python3 Tests/Benchmarks/read_bench.py

@@ -77,6 +77,8 @@ class Mount:
             opts = ["-o", "source=" + lib]
             if self.kind == "pll-cache":
                 opts += ["-o", "cache=always"]
+            elif self.kind == "pll-tuned":  # tuned for a read-only tree (see warmread_bench.py)
+                opts += ["-o", "ro,cache=always"]
             self.proc = subprocess.Popen([PLL, "-f"] + opts + [self.mnt], stderr=subprocess.DEVNULL)
             for _ in range(500):
                 if os.path.ismount(self.mnt):

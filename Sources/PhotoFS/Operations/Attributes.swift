@@ -92,6 +92,10 @@ extension PhotoFileSystem {
         status.st_ino = __ino_t(attributes.inode)
         status.st_uid = attributes.uid
         status.st_mode = (attributes.kind == .directory ? S_IFDIR : S_IFREG) | mode_t(attributes.permissions)
+        // glibc sizes a directory stream's buffer by st_blksize (up to 1 MiB) and the kernel
+        // asks for listing chunks that large (up to max_pages, 1 MiB here): a folder of
+        // 100,000 names then comes in about 17 READDIRPLUS replies rather than 130.
+        if attributes.kind == .directory { status.st_blksize = 1 << 20 }
         status.st_nlink = attributes.kind == .directory ? 2 : 1
         if attributes.kind == .file {
             status.st_size = Int(attributes.size)

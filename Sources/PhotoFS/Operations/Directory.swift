@@ -71,20 +71,28 @@ extension PhotoFileSystem {
                 unchanged = true
             }
             let buffer = buffers.buffer(atLeast: size)
-            let capacity = min(size, buffer.count)
+            var capacity = min(size, buffer.count)
             var used = 0
+            // Which READDIRPLUS chunks carry attributes: see `StatWalkers`.
+            var attributed = plus
+            if plus, offset == 0 {
+                capacity = min(capacity, StatWalkers.firstChunkBytes)
+            } else if plus {
+                attributed = statWalkers.wantsAttributes(tid: fuse_req_ctx(request)?.pointee.pid ?? 0, directory: inode)
+            }
             // The owner sees every node, and a listing that reads the current views' own
             // nodes needs no second look at each: names, inodes and types are read in place.
             // A compatible JPEG the decoder refused is withheld: such a listing takes the
             // path below, which leaves it out.
             let refusals = !(layer.representations?.refusals().isEmpty ?? true)
-            if !plus, caller == .owner, unchanged, !refusals, let listing {
+            if !attributed, caller == .owner, unchanged, !refusals, let listing {
                 var next = offset + 1
                 listing.forEachEntry(from: offset) { inode, name, kind in
                     // A pattern, not `==`: the derived equality of the kind costs a call per name.
                     var shown = inode
                     if case .picker = kind { shown = currentPickerText().inode }
-                    let needed = addPlainEntry(request, buffer, at: used, capacity: capacity, name, inode: shown, kind: kind, next: next)
+                    let needed = addPlainEntry(
+                        request, buffer, at: used, capacity: capacity, name, inode: shown, kind: kind, next: next, plus: plus)
                     guard needed <= capacity - used else { return false }
                     used += needed
                     next += 1
@@ -109,7 +117,7 @@ extension PhotoFileSystem {
             }
             page { child, position in
                 let needed: Int
-                if plus {
+                if attributed {
                     needed = child.withName {
                         $0.withCString { name -> Int in
                             let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
@@ -124,7 +132,8 @@ extension PhotoFileSystem {
                 } else {
                     let shown = child.kind == .picker ? currentPickerText().inode : child.inode
                     needed = child.withName { name in
-                        addPlainEntry(request, buffer, at: used, capacity: capacity, name, inode: shown, kind: child.kind, next: position)
+                        addPlainEntry(
+                            request, buffer, at: used, capacity: capacity, name, inode: shown, kind: child.kind, next: position, plus: plus)
                     }
                 }
                 if needed > capacity - used { return false }
@@ -135,12 +144,13 @@ extension PhotoFileSystem {
         }
     }
 
-    /// Writes one READDIR entry (name, inode, type; the next entry's offset) at `used` in
-    /// `buffer` if it fits in `capacity`; returns the bytes it takes (more than is left when
-    /// it did not fit, and then nothing was written).
+    /// Writes one entry without attributes (name, inode, type; the next entry's offset) at
+    /// `used` in `buffer` if it fits in `capacity`; returns the bytes it takes (more than is
+    /// left when it did not fit, and then nothing was written). In a READDIRPLUS reply
+    /// (`plus`) it is an entry of node 0, which the kernel takes as a plain name.
     private func addPlainEntry(
         _ request: fuse_req_t, _ buffer: UnsafeMutableRawBufferPointer, at used: Int, capacity: Int, _ name: UnsafeBufferPointer<UInt8>,
-        inode: UInt64, kind: ViewNodeKind, next: Int
+        inode: UInt64, kind: ViewNodeKind, next: Int, plus: Bool = false
     ) -> Int {
         // libfuse takes a C string: the name gets its NUL in a stack copy (names hold no NUL).
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) { terminated in
@@ -150,7 +160,10 @@ extension PhotoFileSystem {
             var status = stat()
             status.st_ino = __ino_t(inode)
             if case .directory = kind { status.st_mode = S_IFDIR } else { status.st_mode = S_IFREG }
-            return fuse_add_direntry(request, space, capacity - used, terminated.baseAddress, &status, off_t(next))
+            guard plus else { return fuse_add_direntry(request, space, capacity - used, terminated.baseAddress, &status, off_t(next)) }
+            var entry = fuse_entry_param()
+            entry.attr = status
+            return fuse_add_direntry_plus(request, space, capacity - used, terminated.baseAddress, &entry, off_t(next))
         }
     }
 

@@ -10,6 +10,7 @@ extension PhotoFileSystem {
     func lookup(_ request: fuse_req_t, _ parent: UInt64, _ name: UnsafePointer<CChar>?) {
         respond(request, "lookup") { () throws(ViewLayerError) -> Reply in
             guard let name else { throw .invalidArgument }
+            statWalkers.lookedUp(tid: fuse_req_ctx(request)?.pointee.pid ?? 0, parent: parent)
             let tree = self.tree
             let caller = try caller(of: request, in: tree)
             let bytes = Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
