@@ -148,6 +148,12 @@ struct ShellCompletionTests {
                 usleep(50_000)
             }
             _ = tmux(["send-keys", "-t", "z", "C-c"])
+            // The next line is typed only at a fresh prompt.
+            for _ in 0..<200 {
+                let last = tmux(["capture-pane", "-p", "-t", "z"]).output.split(separator: "\n").last { !$0.allSatisfy(\.isWhitespace) }
+                if last.map({ $0.trimmingCharacters(in: .whitespaces) }) == ">" { break }
+                usleep(50_000)
+            }
             return text
         }
         _ = tmux(["send-keys", "-t", "z", "-l", "PS1='> '; autoload -Uz compinit && compinit -u -D && source <(photofs completion zsh)"])
