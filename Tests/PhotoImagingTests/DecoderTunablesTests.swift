@@ -1,0 +1,44 @@
+import Foundation
+import Glibc
+import PhotoCore
+import TestSupport
+import Testing
+
+@testable import PhotoImaging
+
+/// A decoder process started with allocator tunables (as `photofs transcode` starts its
+/// own) has them in its environment, beside everything it inherited, and still answers.
+@Suite struct DecoderTunablesTests {
+    @Test func tunablesReachTheDecoderProcessAndItStillTranscodes() throws {
+        guard Fixture.photofsBuilt, let encoder = Fixture.tool("heif-enc") else {
+            try Skip.because("a prerequisite is missing (the line above says which)")
+        }
+        let dir = Fixture.directory()
+        defer { Fixture.remove(dir) }
+        Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 320, height: 240)), to: dir + "/q.jpg")
+        try #require(try Fixture.run(encoder, ["-q", "90", "-o", dir + "/q.heic", dir + "/q.jpg"]).status == 0)
+        let process = try DecoderProcess(
+            executable: Fixture.photofs, arguments: ["thumbnail-worker"], tunables: DecoderPool.reuseLargeBlocks)
+        defer { process.finish() }
+        let environ = try #require(FileManager.default.contents(atPath: "/proc/\(process.pid)/environ"))
+        let entries = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        let tunables = entries.filter { $0.hasPrefix("GLIBC_TUNABLES=") }
+        #expect(tunables.count == 1 && tunables[0].hasSuffix(DecoderPool.reuseLargeBlocks), "\(tunables)")
+        #expect(entries.contains { $0.hasPrefix("PATH=") } == (ProcessInfo.processInfo.environment["PATH"] != nil))
+        let answer = try process.run(.compatibleJPEG(path: Array((dir + "/q.heic").utf8), quality: 80, location: .strip), timeLimit: 60)
+        guard case .image(let jpeg, _) = answer else {
+            Issue.record("the transcode gave \(answer)")
+            return
+        }
+        #expect(Fixture.corners(try JPEGCodec.decode(jpeg)) == "RGBW")
+    }
+
+    @Test func tunablesAreAddedToAnInheritedSetting() {
+        let plain = DecoderProcess.environment(adding: nil)
+        let added = DecoderProcess.environment(adding: "glibc.malloc.mmap_max=0")
+        let inherited = plain.first { $0.hasPrefix("GLIBC_TUNABLES=") }
+        let expected = inherited.map { $0 + ":glibc.malloc.mmap_max=0" } ?? "GLIBC_TUNABLES=glibc.malloc.mmap_max=0"
+        #expect(added.filter { $0.hasPrefix("GLIBC_TUNABLES=") } == [expected])
+        #expect(Set(added.filter { !$0.hasPrefix("GLIBC_TUNABLES=") }) == Set(plain.filter { !$0.hasPrefix("GLIBC_TUNABLES=") }))
+    }
+}
