@@ -79,7 +79,7 @@ public final class LibraryState: ViewSource {
         self.plans = StoredPlans(path: catalog.path)
         self.filters = nil
         let snapshot = try catalog.snapshot()
-        state = Mutex(Current(snapshot: snapshot, assets: AssetIndex(snapshot.assets)))
+        state = Mutex(Current(snapshot: snapshot, assets: AssetIndex(snapshot.assets, identifiers: Self.identifiers(of: catalog))))
         published = Mutex(ViewTree.build(snapshot: LibrarySnapshot(), filters: FilterLanguageResolver()))
     }
 
@@ -129,14 +129,18 @@ public final class LibraryState: ViewSource {
     }
 
     /// Applies one write of picker commands as one transaction, persists it and shows it
-    /// before returning.
-    public func execute(write: [UInt8], resolver: some TargetResolving = NoMountPaths(), now: Int64) throws(WriteError) -> Outcome {
+    /// before returning. With `exactIDs`, a `select` of a group member grants that member
+    /// only (see `AssetIndex.ignoringGroups`).
+    public func execute(write: [UInt8], resolver: some TargetResolving = NoMountPaths(), now: Int64, exactIDs: Bool = false)
+        throws(WriteError) -> Outcome
+    {
         try state.withLock { (current: inout Current) throws(WriteError) -> Outcome in
             let before = AccessState(current.snapshot)
             let after: AccessState
             let changes: [AccessChange]
             do throws(PickerError) {
-                (after, changes) = try PickerExecutor.apply(write: write, to: before, assets: current.assets, resolver: resolver, now: now)
+                let assets = exactIDs ? current.assets.ignoringGroups() : current.assets
+                (after, changes) = try PickerExecutor.apply(write: write, to: before, assets: assets, resolver: resolver, now: now)
             } catch {
                 throw .refused(error)
             }
@@ -164,7 +168,7 @@ public final class LibraryState: ViewSource {
         _ snapshot: LibrarySnapshot, accessOnly: Bool, patching change: LibraryChange? = nil, into current: inout Current
     ) -> ViewTreeChanges {
         current = Current(
-            snapshot: snapshot, assets: accessOnly ? current.assets : AssetIndex(snapshot.assets),
+            snapshot: snapshot, assets: accessOnly ? current.assets : AssetIndex(snapshot.assets, identifiers: groupIdentifiers),
             generation: accessOnly ? current.generation : current.generation + 1, version: current.version + 1)
         guard let filters else { return ViewTreeChanges() }
         let old = views
@@ -186,6 +190,15 @@ public final class LibraryState: ViewSource {
         // invalidation, which finds no page to drop).
         new.recordListingChanges(changes, at: Self.now())
         return changes
+    }
+
+    /// The content identifiers an index reads when a picker write first asks for groups.
+    private var groupIdentifiers: @Sendable () -> [AssetID: String] { Self.identifiers(of: catalog) }
+
+    /// Reads the catalog's content identifiers; none when it cannot be read (a Live Photo
+    /// then takes no partner along: less is granted, never more).
+    private static func identifiers(of catalog: Catalog) -> @Sendable () -> [AssetID: String] {
+        { (try? catalog.contentIdentifiers()) ?? [:] }
     }
 
     private static func now() -> Int64 {

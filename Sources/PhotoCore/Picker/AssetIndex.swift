@@ -14,13 +14,35 @@ public struct AssetIndex: Sendable {
     private let assets: ChunkedArray<Asset>
     private let tables: LazyTables
     private let dateOrder: DateOrder
+    private let lazyGroups: LazyGroups
 
     public init(_ assets: [Asset]) { self.init(ChunkedArray(assets)) }
 
-    public init(_ assets: ChunkedArray<Asset>) {
+    /// An index of `assets`; `identifiers` gives each asset's Apple content identifier
+    /// (read from the catalog when a picker write first asks for groups, so a mount start
+    /// or a library change pays nothing for them).
+    public init(_ assets: ChunkedArray<Asset>, identifiers: (@Sendable () -> [AssetID: String])? = nil) {
         self.assets = assets
         self.tables = LazyTables()
         self.dateOrder = DateOrder()
+        self.lazyGroups = LazyGroups(identifiers: identifiers ?? { [:] })
+    }
+
+    private var groupsIgnored = false
+
+    /// The Live Photos and RAW+JPEG pairs among the assets, derived on first use.
+    public var groups: AssetGroups {
+        guard !groupsIgnored else { return .none }
+        let assets = self.assets
+        return lazyGroups.of(assets)
+    }
+
+    /// The same index with no groups: a `select` through it grants exactly the ids it
+    /// names (a picker that already chose each member by the request's media).
+    public func ignoringGroups() -> AssetIndex {
+        var copy = self
+        copy.groupsIgnored = true
+        return copy
     }
 
     /// Every asset in capture-date order (then path, then id): the order `select --where` uses.
@@ -91,6 +113,23 @@ private final class LazyTables: Sendable {
         var hasher = Hasher()
         path.withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         return hasher.finalize()
+    }
+}
+
+/// The groups of an index, derived once when first asked for.
+private final class LazyGroups: Sendable {
+    private let identifiers: @Sendable () -> [AssetID: String]
+    private let built = Mutex<AssetGroups?>(nil)
+
+    init(identifiers: @escaping @Sendable () -> [AssetID: String]) { self.identifiers = identifiers }
+
+    func of(_ assets: ChunkedArray<Asset>) -> AssetGroups {
+        built.withLock { cached in
+            if let cached { return cached }
+            let groups = AssetGroups(assets, identifiers: identifiers())
+            cached = groups
+            return groups
+        }
     }
 }
 
