@@ -27,17 +27,23 @@ public enum CompatibleJPEG {
         guard let format = MediaSniffer.format(of: MemoryByteSource(bytes)), sourceFormats.contains(format) else {
             throw .unsupportedFormat("a compatible JPEG of anything but HEIC, HEIF, AVIF or JPEG XL")
         }
-        let image: PixelImage
-        if format == .jxl {
-            image = try JXLCodec.decode(bytes)
-        } else {
-            let threads = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-            image = try HEIFCodec.decode(bytes, threads: threads).image
-        }
-        let jpeg = try JPEGCodec.encode(image, quality: quality)
+        let jpeg = try pictureJPEG(bytes, format: format, quality: quality)
         let exif = format == .jxl ? JXLCodec.exif(bytes) : HEIFCodec.exif(bytes)
         guard let exif, let withExif = inserting(exif: exif, into: jpeg) else { return jpeg }
         return redacted(withExif, policy: location) ?? jpeg
+    }
+
+    /// The JPEG of the picture alone. An opaque HEIF picture goes to the encoder straight
+    /// from libheif's buffer; alpha is composed over white in a copy first.
+    private static func pictureJPEG(_ bytes: [UInt8], format: MediaFormat, quality: Int) throws(ImagingError) -> [UInt8] {
+        if format == .jxl { return try JPEGCodec.encode(try JXLCodec.decode(bytes), quality: quality) }
+        let threads = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        if let jpeg = try HEIFCodec.withRGB(
+            bytes, threads: threads, { rgb throws(ImagingError) in try JPEGCodec.encode(rgb, quality: quality) })
+        {
+            return jpeg
+        }
+        return try JPEGCodec.encode(try HEIFCodec.decode(bytes, threads: threads).image, quality: quality)
     }
 
     /// `jpeg` with an APP1 EXIF segment holding `tiff` (orientation 1, IFD1 unlinked) right

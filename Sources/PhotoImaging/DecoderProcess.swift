@@ -9,8 +9,9 @@ final class DecoderProcess {
 
     /// Starts `executable` with `arguments`, its stdin and stdout a socket to this process
     /// and its stderr `/dev/null` (a crashing decoder library must not scribble on a
-    /// progress bar or a daemon's log).
-    init(executable: String, arguments: [String]) throws(ImagingError) {
+    /// progress bar or a daemon's log), and this process's environment with `tunables`
+    /// added to `GLIBC_TUNABLES`.
+    init(executable: String, arguments: [String], tunables: String? = nil) throws(ImagingError) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw .workerUnavailable(String(cString: strerror(errno)))
@@ -23,8 +24,10 @@ final class DecoderProcess {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        let envp = Self.environment(adding: tunables).map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
         close(pair[1])
         guard status == 0 else {
             close(pair[0])
@@ -35,6 +38,24 @@ final class DecoderProcess {
     }
 
     deinit { finish() }
+
+    /// This process's environment, with `tunables` appended to its `GLIBC_TUNABLES`.
+    static func environment(adding tunables: String?) -> [String] {
+        var entries: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            entries.append(String(cString: entry))
+            pointer += 1
+        }
+        guard let tunables else { return entries }
+        let key = "GLIBC_TUNABLES="
+        if let index = entries.firstIndex(where: { $0.hasPrefix(key) }) {
+            entries[index] += ":" + tunables
+        } else {
+            entries.append(key + tunables)
+        }
+        return entries
+    }
 
     /// Sends `request` and waits at most `timeLimit` seconds for the answer. On a timeout or
     /// a dead process the process is stopped (this object is then unusable) and the error

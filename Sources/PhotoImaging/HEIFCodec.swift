@@ -121,7 +121,7 @@ public enum HEIFCodec {
         return PixelImage(width: width, height: height, channels: channels, pixels: pixels)
     }
 
-    private static func check(_ error: heif_error) throws(ImagingError) {
+    static func check(_ error: heif_error) throws(ImagingError) {
         guard error.code != heif_error_Ok else { return }
         let message =
             error.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "error \(error.code.rawValue)"

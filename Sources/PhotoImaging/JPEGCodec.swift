@@ -74,6 +74,21 @@ public enum JPEGCodec {
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }
 
+    /// Encodes borrowed RGB rows where they are (no copy) as a baseline JPEG with 4:2:0
+    /// chroma at `quality` (1...100), like `encode(_:quality:)`.
+    static func encode(_ image: BorrowedRGB, quality: Int) throws(ImagingError) -> [UInt8] {
+        guard let handle = tjInitCompress() else { throw .encodeFailed("cannot start the JPEG encoder") }
+        defer { tjDestroy(handle) }
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let status = tjCompress2(
+            handle, image.rows, Int32(image.width), Int32(image.stride), Int32(image.height), Int32(TJPF_RGB.rawValue), &output, &size,
+            Int32(TJSAMP_420.rawValue), Int32(max(1, min(100, quality))), 0)
+        defer { if let output { tjFree(output) } }
+        guard status == 0, let output else { throw .encodeFailed("JPEG: " + errorText(handle)) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    }
+
     private static func header(_ handle: tjhandle, _ bytes: [UInt8]) throws(ImagingError) -> (width: Int, height: Int) {
         var width: Int32 = 0
         var height: Int32 = 0

@@ -17,6 +17,11 @@ public struct FileAnalyzer: AssetAnalyzing {
     public init() {}
 
     public func analyze(absolutePath: [UInt8]) throws(AnalysisError) -> AssetAnalysis {
+        try analyze(absolutePath: absolutePath, folderHasXMP: true)
+    }
+
+    /// Skips the sidecar lookup (two failed `open` calls per photo) in folders without XMP.
+    public func analyze(absolutePath: [UInt8], folderHasXMP: Bool) throws(AnalysisError) -> AssetAnalysis {
         let source: FileByteSource
         do {
             source = try FileByteSource(path: absolutePath)
@@ -27,7 +32,7 @@ public struct FileAnalyzer: AssetAnalyzing {
             }
         }
         var analysis = try analyze(source)
-        if Self.sidecarPlacesPhoto(absolutePath) { analysis.metadata.locationSources.insert(.sidecar) }
+        if folderHasXMP, Self.sidecarPlacesPhoto(absolutePath) { analysis.metadata.locationSources.insert(.sidecar) }
         return analysis
     }
 

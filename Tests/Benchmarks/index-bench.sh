@@ -5,6 +5,9 @@
 # Usage: Tests/Benchmarks/index-bench.sh [WORKDIR]
 #   env: PHOTOFS_BIN (a given build; default: build one), COUNT=10000 SEED=7 (small library), REAL_JPEGS=1000 REAL_HEICS=200 REAL_VIDEOS=4
 #        RUNS=3 (fresh warm indexes of each library, the median reported; exiftool runs once),
+#        PAIRED_ROUNDS=N (first N paired rounds on the small library, warm: a fresh index and
+#        exiftool in alternating order, the ratio per round; BASELINE_BIN=<another build> adds
+#        that build to every round; PAIRED_ONLY=1 stops after them),
 #        REAL_DIR=/var/tmp/photofs-index-bench, SKIP_REAL=1 to bench the small library only,
 #        SCALE_COUNT=100000 (unchanged re-index of a generated library that large; 0 skips),
 #        REINDEX_COUNT=1000000 (unchanged re-index of scale-bench.sh's cached library of that

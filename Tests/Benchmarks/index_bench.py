@@ -101,6 +101,46 @@ def bench(photofs, library, label, work, cold):
     print()
 
 
+def paired(photofs, library, work, rounds, baseline=""):
+    """ROUNDS paired rounds on the warm library: a fresh index into an empty catalog and
+    `exiftool -fast -json -r`, in alternating order (photofs first in odd rounds), and with
+    BASELINE_BIN a second photofs build in the same round; the ratio per round, the median."""
+    files, size = library_facts(library)
+    builds = [("photofs", photofs)] + ([("baseline", baseline)] if baseline else [])
+    print("### Paired rounds: %d files, %.1f MiB, warm, %d rounds" % (files, size / 2**20, rounds))
+    print()
+    head = " | ".join("`%s` wall / CPU s" % name for name, _ in builds)
+    print("| round | load | %s | exiftool wall / CPU s | %s |" % (head, " | ".join("ratio %s" % name for name, _ in builds)))
+    print("|---:|---:|" + "---:|" * (2 * len(builds) + 1))
+    ratios = {name: [] for name, _ in builds}
+    for n in range(rounds):
+        load = os.getloadavg()[0]
+        warm(library)
+        results = {}
+        order = builds + [("exiftool", None)]
+        for name, binary in (order if n % 2 == 0 else list(reversed(order))):
+            if binary is None:
+                results[name] = measure(["exiftool", "-fast", "-json", "-r", library], work + "/exiftool-paired.log")
+                continue
+            catalog_dir = tempfile.mkdtemp(dir=work, prefix="catalog.")
+            results[name] = measure([binary, "index", "--quiet", library, "--catalog", catalog_dir + "/catalog.sqlite"],
+                                    work + "/index-paired.log")
+            subprocess.run(["rm", "-rf", catalog_dir])
+        exif = results["exiftool"]
+        for name, _ in builds:
+            ratios[name].append(exif[0] / results[name][0])
+        print("| %d | %.1f | %s | %.2f / %.2f | %s |" % (
+            n + 1, load, " | ".join("%.2f / %.2f" % (results[name][0], results[name][3]) for name, _ in builds),
+            exif[0], exif[3], " | ".join("%.1f×" % ratios[name][-1] for name, _ in builds)))
+    print()
+    for name, _ in builds:
+        values = sorted(ratios[name])
+        print("%s: median **%.1f×** `exiftool -fast` (wall) over %d paired rounds, lowest %.1f×, highest %.1f×." % (
+            name, values[len(values) // 2], rounds, values[0], values[-1]))
+    print("Load average %.1f at the end." % os.getloadavg()[0])
+    print()
+
+
 def scale(photofs, library, work):
     """Re-index of an unchanged large library (warm), three runs: wall and CPU seconds."""
     files, _ = library_facts(library)
@@ -141,6 +181,11 @@ def main():
     print("Machine: %d cores, shared with other work (ratios matter, not seconds); %s." % (
         os.cpu_count(), "cold runs drop the page cache before each command" if cold else "not root: warm runs only"))
     print()
+    rounds = int(os.environ.get("PAIRED_ROUNDS", "0"))
+    if small and rounds > 0:
+        paired(photofs, small, work, rounds, os.environ.get("BASELINE_BIN", ""))
+    if os.environ.get("PAIRED_ONLY", "0") == "1":
+        return
     if small:
         bench(photofs, small, "Small generated JPEGs (`photofs generate`)", work, cold)
     if real:

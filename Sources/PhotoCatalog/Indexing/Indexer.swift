@@ -97,6 +97,17 @@ public struct Indexer: Sendable {
         return summary
     }
 
+    /// The library-relative folder of a library-relative path ("" for the root).
+    static func folder(of path: [UInt8]) -> [UInt8] {
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return [] }
+        return Array(path[..<slash])
+    }
+
+    /// Whether a name ends in `.xmp`, as the sidecars `XMPSidecar.candidates` looks for.
+    static func isXMP(_ path: [UInt8]) -> Bool {
+        path.count > 4 && path.suffix(4).elementsEqual(".xmp".utf8)
+    }
+
     func absolutePath(_ path: LibraryPath) -> [UInt8] {
         library.last == UInt8(ascii: "/") ? library + path.bytes : library + [UInt8(ascii: "/")] + path.bytes
     }
@@ -138,6 +149,8 @@ private struct IndexRun {
     var assetPaths: Set<LibraryPath> = []
     /// Pool rows rewritten at their own path with the same content (touched files).
     var touchedInPlace: Set<LibraryPath> = []
+    /// Folders (library-relative bytes, "" for the root) holding a file named `*.xmp`.
+    var xmpFolders: Set<[UInt8]> = []
 
     init(indexer: Indexer, walk: WalkResult, states: StoredStates) {
         self.indexer = indexer
@@ -225,6 +238,8 @@ private struct IndexRun {
             }
         }
 
+        // The walk listed every folder: only those with an XMP file can hold a sidecar.
+        xmpFolders = Set(walk.files.lazy.filter { Indexer.isXMP($0.path.bytes) }.map { Indexer.folder(of: $0.path.bytes) })
         let filesTotal = toAnalyse.count
         let bytesTotal = toAnalyse.reduce(Int64(0)) { $0 &+ $1.stat.size }
         progress(IndexProgress(phase: .analyzing, filesDone: 0, filesTotal: filesTotal, bytesDone: 0, bytesTotal: bytesTotal))
@@ -283,8 +298,10 @@ private struct IndexRun {
         let job = AnalysisJob(batch: batch)
         let analyzer = indexer.analyzer
         let paths = batch.map { indexer.absolutePath($0.path) }
+        let xmpFolders = xmpFolders
+        let hasXMP = batch.map { xmpFolders.contains(Indexer.folder(of: $0.path.bytes)) }
         DispatchQueue.global().async {
-            job.finish(Self.analyse(batch, paths: paths, analyzer: analyzer, done: done))
+            job.finish(Self.analyse(batch, paths: paths, folderHasXMP: hasXMP, analyzer: analyzer, done: done))
         }
         return job
     }
@@ -296,7 +313,7 @@ private struct IndexRun {
 
     /// Runs the analyzer over a batch on every core; results in batch order.
     private static func analyse(
-        _ batch: [WalkedFile], paths: [[UInt8]], analyzer: any AssetAnalyzing, done: @Sendable (Int, Int64) -> Void
+        _ batch: [WalkedFile], paths: [[UInt8]], folderHasXMP: [Bool], analyzer: any AssetAnalyzing, done: @Sendable (Int, Int64) -> Void
     ) -> [Result<AssetAnalysis, AnalysisError>] {
         let slots = Mutex<[Result<AssetAnalysis, AnalysisError>]>(Array(repeating: .failure(.unreadable(errno: EIO)), count: batch.count))
         let chunks = (batch.count + analysisChunk - 1) / analysisChunk
@@ -307,7 +324,7 @@ private struct IndexRun {
             var bytes: Int64 = 0
             for index in range {
                 do throws(AnalysisError) {
-                    outcomes.append(.success(try analyzer.analyze(absolutePath: paths[index])))
+                    outcomes.append(.success(try analyzer.analyze(absolutePath: paths[index], folderHasXMP: folderHasXMP[index])))
                 } catch {
                     outcomes.append(.failure(error))
                 }

@@ -53,6 +53,16 @@ public protocol AssetAnalyzing: Sendable {
     /// Never crashes on bad content: a file it cannot fully parse still yields an
     /// analysis, with the reasons in `metadata.problems`.
     func analyze(absolutePath: [UInt8]) throws(AnalysisError) -> AssetAnalysis
+    /// The same, told whether the file's folder holds any name ending in `.xmp` (a walk
+    /// that listed the folder knows): without one, no sidecar can place the file and none
+    /// is looked for.
+    func analyze(absolutePath: [UInt8], folderHasXMP: Bool) throws(AnalysisError) -> AssetAnalysis
+}
+
+extension AssetAnalyzing {
+    public func analyze(absolutePath: [UInt8], folderHasXMP: Bool) throws(AnalysisError) -> AssetAnalysis {
+        try analyze(absolutePath: absolutePath)
+    }
 }
 
 extension AnalysisError: CustomStringConvertible {

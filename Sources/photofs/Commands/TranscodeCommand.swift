@@ -48,7 +48,8 @@ enum TranscodeCommand {
             throw .failure("cannot create \(output): \(error.localizedDescription)")
         }
         let files = arguments.positionals
-        let pool = DecoderPool(executable: environment.executablePath, size: jobs, timeLimit: 120)
+        let pool = DecoderPool(
+            executable: environment.executablePath, size: jobs, timeLimit: 120, tunables: DecoderPool.reuseLargeBlocks)
         let failures = Mutex<[(String, String)]>([])
         let started = ProgressBar.now()
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
