@@ -244,7 +244,9 @@ public final class PickerService: Sendable {
     }
 
     private func chosen(_ body: [UInt8]) -> Chosen {
-        guard let raw = JSONText.stringArray("ids", in: body) else { return .refused(json(#"{"error":"malformed request"}"#, status: 400)) }
+        guard let raw = PostedBody.decode(PostedBody.Chosen.self, from: body)?.ids else {
+            return .refused(json(#"{"error":"malformed request"}"#, status: 400))
+        }
         var ids: [AssetID] = []
         for text in raw {
             guard let id = AssetID(text), position(of: id) != nil || setup.preselected.contains(id), !ids.contains(id) else {
@@ -279,7 +281,8 @@ public final class PickerService: Sendable {
         case .ids(let checked): ids = checked
         case .refused(let response): return response
         }
-        if case .failure(let refusal) = confirmations.redeem(JSONText.stringMember("confirmation", in: body), for: ids) {
+        let confirmation = PostedBody.decode(PostedBody.Chosen.self, from: body)?.confirmation
+        if case .failure(let refusal) = confirmations.redeem(confirmation, for: ids) {
             return json(#"{"error":\#(JSONText.string(refusal.reason)),"confirm":true}"#, status: 409)
         }
         return settle { actions.add(ids, setup: setup) }
