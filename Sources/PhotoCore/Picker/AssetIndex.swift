@@ -4,12 +4,14 @@ import Synchronization
 ///
 /// It holds positions into the snapshot's own asset array, not copies of the assets: a
 /// library of 100,000 assets would otherwise keep each one three more times (a table of
-/// whole assets alone is ~90 MB). Nothing is computed until the picker first needs it: the
-/// id and path tables on the first lookup (which a mount start or a library change would
-/// otherwise pay although most never touch the picker), the capture-date order on the
-/// first `select --where`. The tables are open-addressing tables of positions that compare
-/// keys in the assets themselves (four bytes a slot): two dictionaries keyed by id and by
-/// path copied every key and took several times the memory.
+/// whole assets alone is ~90 MB). The id and path tables are built on the first lookup
+/// unless `prepare` built them before (the daemon does, beside the views, so that the first
+/// picker write after a mount of a million assets does not pay about a second for them),
+/// and a library change patches them (`patched(to:change:)`) instead of building them
+/// again; the capture-date order on the first `select --where` or rule app, or in
+/// `prepare`. The tables are open-addressing tables of positions that compare keys in the
+/// assets themselves (four bytes a slot): two dictionaries keyed by id and by path copied
+/// every key and took several times the memory.
 public struct AssetIndex: Sendable {
     private let assets: ChunkedArray<Asset>
     private let tables: LazyTables
@@ -18,9 +20,36 @@ public struct AssetIndex: Sendable {
     public init(_ assets: [Asset]) { self.init(ChunkedArray(assets)) }
 
     public init(_ assets: ChunkedArray<Asset>) {
+        self.init(assets, tables: LazyTables())
+    }
+
+    private init(_ assets: ChunkedArray<Asset>, tables: LazyTables) {
         self.assets = assets
-        self.tables = LazyTables()
+        self.tables = tables
         self.dateOrder = DateOrder()
+    }
+
+    /// Builds what lookups need now, once: the id and path tables, and with `dateOrder` the
+    /// capture-date order too. Safe from any thread; a lookup meanwhile waits for the tables.
+    public func prepare(dateOrder withDateOrder: Bool = false) {
+        _ = tables.of(assets)
+        if withDateOrder { _ = inDateOrder.count }
+    }
+
+    /// Whether the id and path tables are built (a lookup costs no table build).
+    public var isPrepared: Bool { tables.isBuilt }
+
+    /// The index of `assets`, which are this index's assets after `change` (positions as
+    /// `LibrarySnapshot.assets(replacing:with:)` gives them): when this index's tables are
+    /// built, the new index starts with them patched for the change (O(the change), sharing
+    /// the untouched parts), so a select after a library change does not build them again.
+    /// When they are not built, or an id or path turns out to be held twice (never in a
+    /// catalog's snapshot, whose ids and paths are unique), its tables are built on first use.
+    public func patched(to assets: ChunkedArray<Asset>, change: LibraryChange) -> AssetIndex {
+        guard let built = tables.ifBuilt, let patched = built.patched(from: self.assets, to: assets, change: change) else {
+            return AssetIndex(assets)
+        }
+        return AssetIndex(assets, tables: LazyTables(built: patched))
     }
 
     /// Every asset in capture-date order (then path, then id): the order `select --where` uses.
@@ -48,16 +77,62 @@ public struct AssetIndex: Sendable {
     public var count: Int { tables.of(assets).byID.count }
 }
 
-/// The id and path tables of an index, built once when first asked for.
+/// The id and path tables of an index, built once when first asked for (or handed over
+/// patched from the index before a library change).
 private final class LazyTables: Sendable {
     struct Tables: Sendable {
         /// Per id, the position of the last asset with that id (ids are unique in a catalog).
         var byID: NodeTable
         /// Per path, the position of the last asset at that path.
         var byPath: NodeTable
+        /// Whether no id and no path was met twice (as in every catalog's snapshot): only
+        /// then does removing a position leave no other asset of its key unheld.
+        var unique = true
+
+        /// These tables (over `old`) moved to `new`, the assets after `change`; nil when a
+        /// key is held twice on either side, where "the last position wins" cannot be kept
+        /// without a full build.
+        func patched(from old: ChunkedArray<Asset>, to new: ChunkedArray<Asset>, change: LibraryChange) -> Tables? {
+            guard unique else { return nil }
+            var tables = self
+            let leaving = change.removed + change.moved.map(\.from)
+            let entering = change.added + change.moved.map(\.to)
+            // Out first, hashed over the old assets: every position still held is then an
+            // unchanged asset at the same place in both, so the new assets hash the rest.
+            for position in leaving {
+                let asset = old[Int(position)]
+                let idHash = LazyTables.hash(asset.id)
+                let pathHash = LazyTables.hash(asset.path)
+                guard tables.byID.find(hash: idHash, { old[Int($0)].id == asset.id }) == position,
+                    tables.byPath.find(hash: pathHash, { old[Int($0)].path == asset.path }) == position
+                else { return nil }
+                tables.byID.remove(position, hash: idHash) { LazyTables.hash(old[Int($0)].id) }
+                tables.byPath.remove(position, hash: pathHash) { LazyTables.hash(old[Int($0)].path) }
+            }
+            for position in entering {
+                let asset = new[Int(position)]
+                let idHash = LazyTables.hash(asset.id)
+                let pathHash = LazyTables.hash(asset.path)
+                guard tables.byID.find(hash: idHash, { new[Int($0)].id == asset.id }) == nil,
+                    tables.byPath.find(hash: pathHash, { new[Int($0)].path == asset.path }) == nil
+                else { return nil }
+                if tables.byID.isFull { tables.byID.grow { LazyTables.hash(new[Int($0)].id) } }
+                tables.byID.insert(position, hash: idHash)
+                if tables.byPath.isFull { tables.byPath.grow { LazyTables.hash(new[Int($0)].path) } }
+                tables.byPath.insert(position, hash: pathHash)
+            }
+            return tables
+        }
     }
 
-    private let built = Mutex<Tables?>(nil)
+    private let built: Mutex<Tables?>
+
+    init(built: Tables? = nil) { self.built = Mutex(built) }
+
+    /// The tables when built, without building them.
+    var ifBuilt: Tables? { built.withLock { $0 } }
+
+    var isBuilt: Bool { built.withLock { $0 != nil } }
 
     func of(_ assets: ChunkedArray<Asset>) -> Tables {
         built.withLock { cached in
@@ -69,11 +144,15 @@ private final class LazyTables: Sendable {
                 let idHash = Self.hash(id)
                 if tables.byID.find(hash: idHash, { assets[Int($0)].id == id }) == nil {
                     tables.byID.insert(Int32(truncatingIfNeeded: position), hash: idHash)
+                } else {
+                    tables.unique = false
                 }
                 let path = assets[position].path
                 let pathHash = Self.hash(path)
                 if tables.byPath.find(hash: pathHash, { assets[Int($0)].path == path }) == nil {
                     tables.byPath.insert(Int32(truncatingIfNeeded: position), hash: pathHash)
+                } else {
+                    tables.unique = false
                 }
             }
             cached = tables
