@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import PhotoCatalog
 import PhotoCore
@@ -32,7 +33,7 @@ enum MountDaemon {
         let scanning = StartupScan(indexer: indexer, watcher: watcher)
         defer { scanning.stop() }
         do throws(CatalogError) {
-            try state.load(read: { _ in clock.lap("catalog read") })
+            try state.load(read: { _ in clock.lap(state.loadedFromSnapshotFile ? "catalog read (snapshot file)" : "catalog read") })
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
@@ -97,8 +98,25 @@ enum MountDaemon {
         } else {
             watcher?.run()
         }
+        // Waited for before the daemon exits: a snapshot file half written would be left behind.
+        let preparing = DispatchGroup()
+        defer { preparing.wait() }
+        let afterReady: @Sendable () -> Void = { [caughtUp] in
+            // The capture-date order that `select --where` and rule apps walk, sorted once the
+            // mount answers rather than by the first such write (about a second at a million).
+            DispatchQueue.global(qos: .utility).async(group: preparing) {
+                state.current.assets.prepare(dateOrder: true)
+                // The next mount reads the assets from one file rather than the catalog's table.
+                do throws(SnapshotFileError) {
+                    if try state.saveLoadedSnapshot() { logger.debug("saved the snapshot file for the next mount") }
+                } catch {
+                    logger.warning("cannot save the snapshot file (the next mount reads the catalog): \(error)")
+                }
+            }
+            caughtUp?()
+        }
         readiness.readyWhenAnswering(
-            mountpoint, readyFD: readyFD, status: Readiness.serving(state.current.snapshot, on: mountpoint), then: caughtUp)
+            mountpoint, readyFD: readyFD, status: Readiness.serving(state.current.snapshot, on: mountpoint), then: afterReady)
         if arguments.flag("detach") {
             let null = open("/dev/null", O_RDWR | O_CLOEXEC)
             if null >= 0 {
