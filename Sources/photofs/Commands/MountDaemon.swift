@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import PhotoCatalog
 import PhotoCore
@@ -98,21 +97,10 @@ enum MountDaemon {
         } else {
             watcher?.run()
         }
-        // Waited for before the daemon exits: a snapshot file half written would be left behind.
-        let preparing = DispatchGroup()
-        defer { preparing.wait() }
+        let afterReadyWork = AfterReadyWork()
+        defer { afterReadyWork.wait() }
         let afterReady: @Sendable () -> Void = { [caughtUp] in
-            // The capture-date order that `select --where` and rule apps walk, sorted once the
-            // mount answers rather than by the first such write (about a second at a million).
-            DispatchQueue.global(qos: .utility).async(group: preparing) {
-                state.current.assets.prepare(dateOrder: true)
-                // The next mount reads the assets from one file rather than the catalog's table.
-                do throws(SnapshotFileError) {
-                    if try state.saveLoadedSnapshot() { logger.debug("saved the snapshot file for the next mount") }
-                } catch {
-                    logger.warning("cannot save the snapshot file (the next mount reads the catalog): \(error)")
-                }
-            }
+            afterReadyWork.start(state: state, logger: logger)
             caughtUp?()
         }
         readiness.readyWhenAnswering(
