@@ -14,7 +14,9 @@ enum PickerPage {
     static let html = #"""
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-        <title>photofs picker</title><link rel="stylesheet" href="/app.css"></head>
+        <title>photofs picker</title><link rel="stylesheet" href="/app.css">
+        <link rel="preload" href="/api/session" as="fetch" crossorigin="anonymous">
+        <link rel="preload" href="/api/list?chip=all&amp;q=" as="fetch" crossorigin="anonymous"></head>
         <body>
         <header>
           <div id="who"><h1 id="title">photofs</h1><p id="receives"></p></div>
@@ -113,7 +115,7 @@ enum PickerPage {
         const TILE = 120, GAP = 8, HEAD = 36, PAD = 16, MARGIN = 400;
         const $ = (id) => document.getElementById(id);
         const grid = $('grid'), spacer = $('spacer');
-        let session = null, ids = [], days = [], rows = [], months = [], tileRow = new Int32Array(0), cols = 1, chip = 'all';
+        let session = null, idText = '', count = 0, days = new Int32Array(0), rows = [], months = [], tileRow = new Int32Array(0), cols = 1, chip = 'all';
         let selected = [], shared = new Set(), rendered = new Map(), labels = new Map(), cursor = 0, previewIndex = -1;
         let loadTimer = 0, monthShown = -1, confirmation = null;
         // Counted for the benchmark: thumbnails asked for, and those cancelled by scrolling on.
@@ -127,6 +129,13 @@ enum PickerPage {
           const response = await fetch(path, init);
           return response.json();
         }
+        // The list comes compact: ids as one string of 12-digit ids, days as (day, run) pairs.
+        function idAt(i) { return idText.slice(i * 12, i * 12 + 12); }
+        function expandDays(pairs, n) {
+          const out = new Int32Array(n); let k = 0;
+          for (let p = 0; p < pairs.length; p += 2) { out.fill(pairs[p], k, k + pairs[p + 1]); k += pairs[p + 1]; }
+          return out;
+        }
         function monthName(day) { const m = Math.floor(day / 100); return new Date(Date.UTC(Math.floor(m / 100), m % 100 - 1, 1)).toLocaleString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' }); }
         const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
         // "14 June 2023", as the server writes the date in a tile's label.
@@ -136,11 +145,11 @@ enum PickerPage {
         // Layout: month headers and rows of tiles as numbers; only rows near the viewport are in the document.
         function layout() {
           cols = Math.max(1, Math.floor((grid.clientWidth - 2 * PAD + GAP) / (TILE + GAP)));
-          rows = []; months = []; tileRow = new Int32Array(ids.length);
+          rows = []; months = []; tileRow = new Int32Array(count);
           let y = 0, i = 0;
-          while (i < ids.length) {
+          while (i < count) {
             const month = Math.floor(days[i] / 100);
-            let end = i; while (end < ids.length && Math.floor(days[end] / 100) === month) end++;
+            let end = i; while (end < count && Math.floor(days[end] / 100) === month) end++;
             months.push({ month, y, count: end - i, day: days[i] });
             rows.push({ y, head: days[i] }); y += HEAD;
             for (let s = i; s < end; s += cols) {
@@ -154,10 +163,10 @@ enum PickerPage {
           const select = $('months'); select.textContent = '';
           for (const m of months) { const o = document.createElement('option'); o.value = m.y; o.textContent = monthName(m.day) + ' (' + m.count + ')'; select.appendChild(o); }
           monthShown = -1;
-          $('count').textContent = ids.length + (ids.length === 1 ? ' item' : ' items');
+          $('count').textContent = count + (count === 1 ? ' item' : ' items');
           for (const element of rendered.values()) drop(element);
           rendered.clear();
-          cursor = Math.min(cursor, Math.max(0, ids.length - 1));
+          cursor = Math.min(cursor, Math.max(0, count - 1));
           paint();
         }
         function firstRow(y) { let lo = 0, hi = rows.length - 1; while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (rows[mid].y <= y) lo = mid; else hi = mid - 1; } return lo; }
@@ -177,7 +186,7 @@ enum PickerPage {
               continue;
             }
             for (let i = row.start; i < row.end; i++) {
-              const id = ids[i]; keep.add(id);
+              const id = idAt(i); keep.add(id);
               if (rendered.has(id)) continue;
               const t = document.createElement('div'); t.className = 'tile'; t.dataset.id = id; t.dataset.index = i;
               t.setAttribute('role', 'option'); t.tabIndex = -1;
@@ -191,12 +200,12 @@ enum PickerPage {
           }
           for (const [key, element] of rendered) if (!keep.has(key)) { drop(element); rendered.delete(key); }
           // The tile that takes focus when Tab enters the grid stays one the person can see.
-          if (ids.length && !inView(cursor)) { const v = firstVisible(); if (v >= 0) cursor = v; }
+          if (count && !inView(cursor)) { const v = firstVisible(); if (v >= 0) cursor = v; }
           for (const t of rendered.values()) if (t.dataset.index !== undefined) t.tabIndex = Number(t.dataset.index) === cursor ? 0 : -1;
           followMonth();
           clearTimeout(loadTimer); loadTimer = setTimeout(fill, 60);
         }
-        function inView(i) { if (i >= ids.length) return false; const y = rows[tileRow[i]].y; return y + TILE > grid.scrollTop && y < grid.scrollTop + grid.clientHeight; }
+        function inView(i) { if (i >= count) return false; const y = rows[tileRow[i]].y; return y + TILE > grid.scrollTop && y < grid.scrollTop + grid.clientHeight; }
         function firstVisible() { for (let r = firstRow(grid.scrollTop); r < rows.length; r++) if (rows[r].start !== undefined && rows[r].y + TILE > grid.scrollTop) return rows[r].start; return -1; }
         function followMonth() {
           if (!months.length) return;
@@ -240,7 +249,7 @@ enum PickerPage {
           p.append(kind, name); t.prepend(p); t.classList.add('filled');
         }
         function describe(i) {
-          const id = ids[i], label = labels.get(id), parts = [];
+          const id = idAt(i), label = labels.get(id), parts = [];
           parts.push(label ? label.date : dayName(days[i]));
           if (label) parts.push(label.camera || label.name);
           if (label && label.kind === 'video') parts.push(label.duration ? 'video, ' + label.duration : 'video');
@@ -291,24 +300,24 @@ enum PickerPage {
           else if (y + TILE > grid.scrollTop + grid.clientHeight) grid.scrollTop = y + TILE + GAP - grid.clientHeight;
         }
         function focusCursor(scroll) {
-          if (!ids.length) return;
+          if (!count) return;
           if (scroll) { scrollToTile(cursor); paint(); }
           for (const t of rendered.values()) if (t.dataset.index !== undefined) t.tabIndex = Number(t.dataset.index) === cursor ? 0 : -1;
-          const t = rendered.get(ids[cursor]); if (t && document.activeElement !== t) t.focus({ preventScroll: true });
+          const t = rendered.get(idAt(cursor)); if (t && document.activeElement !== t) t.focus({ preventScroll: true });
         }
         function gridKey(e) {
-          if (!e.target.classList.contains('tile') || !ids.length) return;
+          if (!e.target.classList.contains('tile') || !count) return;
           let next = cursor;
           switch (e.key) {
-            case 'ArrowRight': next = Math.min(ids.length - 1, cursor + 1); break;
+            case 'ArrowRight': next = Math.min(count - 1, cursor + 1); break;
             case 'ArrowLeft': next = Math.max(0, cursor - 1); break;
             case 'ArrowDown': next = rowBelow(cursor, 1); break;
             case 'ArrowUp': next = rowBelow(cursor, -1); break;
             case 'PageDown': for (let k = 0; k < 4; k++) next = rowBelow(next, 1); break;
             case 'PageUp': for (let k = 0; k < 4; k++) next = rowBelow(next, -1); break;
             case 'Home': next = 0; break;
-            case 'End': next = ids.length - 1; break;
-            case ' ': case 'Enter': e.preventDefault(); toggle(ids[cursor]); return;
+            case 'End': next = count - 1; break;
+            case ' ': case 'Enter': e.preventDefault(); toggle(idAt(cursor)); return;
             case 'p': case 'P': e.preventDefault(); preview(cursor); return;
             default: return;
           }
@@ -317,15 +326,15 @@ enum PickerPage {
 
         // Preview: a dialog with the larger picture, Select/Unselect, Previous/Next (arrows), Esc closes.
         function previewState() {
-          const id = ids[previewIndex], picked = selected.includes(id), pick = $('preview-pick');
+          const id = idAt(previewIndex), picked = selected.includes(id), pick = $('preview-pick');
           pick.textContent = shared.has(id) ? 'Already shared' : picked ? 'Unselect' : 'Select';
           pick.disabled = shared.has(id); pick.setAttribute('aria-pressed', picked ? 'true' : 'false');
-          $('preview-prev').disabled = previewIndex <= 0; $('preview-next').disabled = previewIndex >= ids.length - 1;
+          $('preview-prev').disabled = previewIndex <= 0; $('preview-next').disabled = previewIndex >= count - 1;
         }
         async function preview(i) {
-          if (i < 0 || i >= ids.length) return;
+          if (i < 0 || i >= count) return;
           previewIndex = i; cursor = i;
-          const id = ids[i], image = $('preview-image'), message = $('preview-message');
+          const id = idAt(i), image = $('preview-image'), message = $('preview-message');
           const wasHidden = $('preview').hidden;
           $('preview').hidden = false; previewState();
           if (wasHidden) $('preview-pick').focus();
@@ -389,8 +398,8 @@ enum PickerPage {
             error.dataset.column = list.column; return;
           }
           $('search').classList.remove('bad'); $('search').removeAttribute('aria-invalid'); error.hidden = true;
-          ids = list.ids; days = list.days; grid.scrollTop = 0; cursor = 0; layout(); refresh();
-          say(ids.length === 1 ? '1 item shown.' : ids.length + ' items shown.');
+          idText = list.ids; count = list.count; days = expandDays(list.days, count); grid.scrollTop = 0; cursor = 0; layout(); refresh();
+          say(count === 1 ? '1 item shown.' : count + ' items shown.');
           if (!performance.getEntriesByName('grid-shown').length) {
             performance.mark('grid-painted');
             requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('grid-shown')));
@@ -430,6 +439,8 @@ enum PickerPage {
           // The first list is asked for together with the session: one round trip less before the grid.
           const firstList = fetch('/api/list?chip=all&q=').then((r) => r.json());
           session = await api('/api/session');
+          // The picker could not read what it offers: say why, in place of the grid.
+          if (session.error) { const done = $('done'); done.textContent = session.error; done.hidden = false; return; }
           document.title = session.app + ' \u2013 photofs picker';
           $('title').textContent = 'Choose photos for ' + session.app + (session.title ? ' \u2014 ' + session.title : '');
           const parts = [session.limit === null ? 'any number of photos' : 'up to ' + session.limit + (session.limit === 1 ? ' photo' : ' photos')];
@@ -458,7 +469,7 @@ enum PickerPage {
           $('preview-close').addEventListener('click', closePreview);
           $('preview-prev').addEventListener('click', () => preview(previewIndex - 1));
           $('preview-next').addEventListener('click', () => preview(previewIndex + 1));
-          $('preview-pick').addEventListener('click', () => { toggle(ids[previewIndex]); previewState(); });
+          $('preview-pick').addEventListener('click', () => { toggle(idAt(previewIndex)); previewState(); });
           $('confirm').addEventListener('keydown', (e) => { if (e.key === 'Escape') closeConfirm(); else if (e.key === 'Tab') trap(e, $('confirm')); });
           $('confirm-back').addEventListener('click', closeConfirm);
           $('confirm-ok').addEventListener('click', confirmAdd);

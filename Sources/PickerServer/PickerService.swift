@@ -7,7 +7,7 @@ import Synchronization
 /// |---|---|
 /// | `GET /` `/app.js` `/app.css` | the page (no inline script or style) |
 /// | `GET /api/session` | the app, what it receives, limit, mode, preselected ids, the CSRF value |
-/// | `GET /api/list?chip=C&q=QUERY` | the offered ids newest first with their days, or the query's error and column (`PickerQuery`) |
+/// | `GET /api/list?chip=C&q=QUERY` | the offered ids newest first with their days (`PickerList`), or the query's error and column (`PickerQuery`) |
 /// | `GET /api/labels?ids=A,B` | each tile's name, date in words, camera, kind, format, a video's length |
 /// | `GET /api/folders` | the folders holding offered photos, each with its count and cover |
 /// | `GET /api/thumb?id=ID`, `/api/preview?id=ID` | an image without location, or 404 |
@@ -23,7 +23,8 @@ public final class PickerService: Sendable {
     let thumbnails: any ThumbnailSource
     let actions: any PickerActions
     let finished: @Sendable (String) -> Void
-    private let positions: [AssetID: Int]
+    /// Each candidate's place in `setup.candidates`, made on first use (`position(of:)`).
+    private let positions = Mutex<[AssetID: Int]?>(nil)
     private let done = Atomic<Bool>(false)
     let confirmations = GrantConfirmations()
     /// Each candidate's `PickerQuery.searchText`, made on the first plain-word search.
@@ -32,6 +33,8 @@ public final class PickerService: Sendable {
     private let seconds = Mutex<[AssetID: Double?]>([:])
     /// The Folders view, made on first use.
     private let folderList = Mutex<[PickerFolder]?>(nil)
+    /// The first list's answer, made once (`firstList`).
+    private let firstListBytes = Mutex<[UInt8]?>(nil)
 
     public init(
         setup: PickerSetup, gate: PickerGate, thumbnails: any ThumbnailSource, actions: any PickerActions,
@@ -42,9 +45,6 @@ public final class PickerService: Sendable {
         self.thumbnails = thumbnails
         self.actions = actions
         self.finished = finished
-        var positions: [AssetID: Int] = [:]
-        for (index, asset) in setup.candidates.enumerated() { positions[asset.id] = index }
-        self.positions = positions
     }
 
     /// Chips and the filter each means.
@@ -56,12 +56,21 @@ public final class PickerService: Sendable {
         gate.answer(request, port: port, route: route)
     }
 
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
+    /// The page's own files, which need nothing of the setup; nil for every other route.
+    static func page(_ request: HTTPRequest) -> HTTPResponse? {
         switch (request.method, request.path) {
-        case ("GET", "/"): return HTTPResponse(status: 200, type: "text/html; charset=utf-8", text: PickerPage.html)
-        case ("GET", "/app.js"): return HTTPResponse(status: 200, type: "text/javascript; charset=utf-8", text: PickerPage.script)
-        case ("GET", "/favicon.ico"): return HTTPResponse(status: 204)
-        case ("GET", "/app.css"): return HTTPResponse(status: 200, type: "text/css; charset=utf-8", text: PickerPage.style)
+        case ("GET", "/"): HTTPResponse(status: 200, type: "text/html; charset=utf-8", text: PickerPage.html)
+        case ("GET", "/app.js"): HTTPResponse(status: 200, type: "text/javascript; charset=utf-8", text: PickerPage.script)
+        case ("GET", "/favicon.ico"): HTTPResponse(status: 204)
+        case ("GET", "/app.css"): HTTPResponse(status: 200, type: "text/css; charset=utf-8", text: PickerPage.style)
+        default: nil
+        }
+    }
+
+    /// Answers a request the gate let through.
+    func route(_ request: HTTPRequest) -> HTTPResponse {
+        if let page = Self.page(request) { return page }
+        switch (request.method, request.path) {
         case ("GET", "/api/session"): return json(sessionJSON())
         case ("GET", "/api/list"): return list(chip: request.query["chip"] ?? "all", query: request.query["q"] ?? "")
         case ("GET", "/api/thumb"): return image(request.query["id"], preview: false)
@@ -95,6 +104,7 @@ public final class PickerService: Sendable {
 
     func list(chip: String, query text: String) -> HTTPResponse {
         guard let chipFilter = Self.chips[chip] else { return json(#"{"error":"unknown chip","column":0}"#, status: 400) }
+        if chip == "all" && text.isEmpty { return listResponse(firstList()) }
         let query: PickerQuery
         do throws(FilterError) {
             query = try PickerQuery(text)
@@ -103,27 +113,46 @@ public final class PickerService: Sendable {
         }
         let chipExpression = (try? Filter(chipFilter))?.expression ?? .everything
         let texts = query.hasWords ? searchTextsMade() : []
-        // Built as bytes: at 100,000 assets this answer is the page's first wait.
-        var ids: [UInt8] = Array(#"{"ids":["#.utf8)
-        var days: [UInt8] = Array(#"],"days":["#.utf8)
-        ids.reserveCapacity(setup.candidates.count * 16 + 16)
-        days.reserveCapacity(setup.candidates.count * 9 + 16)
-        var first = true
-        for (index, asset) in setup.candidates.enumerated()
-        where chipExpression.matches(asset) && query.matches(asset, text: texts[index]) {
-            if !first {
-                ids.append(UInt8(ascii: ","))
-                days.append(UInt8(ascii: ","))
-            }
-            first = false
-            ids.append(UInt8(ascii: "\""))
-            ids += asset.id.rawValue.utf8
-            ids.append(UInt8(ascii: "\""))
-            let date = asset.effectiveDate
-            days += String(date.year * 10_000 + date.month * 100 + date.day).utf8
+        return listResponse(
+            PickerList.json(
+                setup.candidates.indices.lazy.filter { index in
+                    let asset = self.setup.candidates[index]
+                    return chipExpression.matches(asset) && query.matches(asset, text: texts[index])
+                }.map { self.setup.candidates[$0] }))
+    }
+
+    /// Where `id` is among the candidates, or nil when it is not offered.
+    func position(of id: AssetID) -> Int? {
+        positions.withLock { positions in
+            if let positions { return positions[id] }
+            var made: [AssetID: Int] = [:]
+            made.reserveCapacity(setup.candidates.count)
+            for (index, asset) in setup.candidates.enumerated() { made[asset.id] = index }
+            positions = made
+            return made[id]
         }
-        return HTTPResponse(
-            status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: ids + days + Array("]}".utf8))
+    }
+
+    /// Makes what the page asks for first (its list, the candidates' places) ahead of the
+    /// page, on the caller's thread.
+    public func prepare() {
+        _ = firstList()
+        if let any = AssetID(number: 0) { _ = position(of: any) }
+    }
+
+    /// The page's first list (every candidate), made once: the server starts making it as
+    /// the page is served, so the page's first wait is only the transfer.
+    public func firstList() -> [UInt8] {
+        firstListBytes.withLock { bytes in
+            if let bytes { return bytes }
+            let made = PickerList.json(setup.candidates)
+            bytes = made
+            return made
+        }
+    }
+
+    private func listResponse(_ body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: body)
     }
 
     private func searchTextsMade() -> [String] {
@@ -167,7 +196,7 @@ public final class PickerService: Sendable {
     }
 
     private func asset(_ id: String?) -> Asset? {
-        guard let id, let assetID = AssetID(id), let position = positions[assetID] else { return nil }
+        guard let id, let assetID = AssetID(id), let position = position(of: assetID) else { return nil }
         return setup.candidates[position]
     }
 
@@ -200,7 +229,7 @@ public final class PickerService: Sendable {
         guard let raw = JSONText.stringArray("ids", in: body) else { return .refused(json(#"{"error":"malformed request"}"#, status: 400)) }
         var ids: [AssetID] = []
         for text in raw {
-            guard let id = AssetID(text), positions[id] != nil || setup.preselected.contains(id), !ids.contains(id) else {
+            guard let id = AssetID(text), position(of: id) != nil || setup.preselected.contains(id), !ids.contains(id) else {
                 return .refused(json(#"{"error":"a chosen photo is not offered"}"#, status: 400))
             }
             ids.append(id)

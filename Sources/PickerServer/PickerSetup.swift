@@ -35,11 +35,21 @@ public struct PickerSetup: Sendable {
         self.limit = limit
         self.ordered = ordered
         self.media = media
-        self.candidates = candidates.sorted { $0.effectiveDate.sortKey > $1.effectiveDate.sortKey }
+        self.candidates = Self.newestFirst(candidates)
         self.preselected = preselected
         self.libraryRoot = libraryRoot
         self.title = title
         self.newApp = newApp
+    }
+
+    /// `assets` newest first, equal dates in their given order. Each date is unpacked once
+    /// and positions are sorted, not assets: at 100,000 assets this was a third of the
+    /// picker's start.
+    static func newestFirst(_ assets: [Asset]) -> [Asset] {
+        let keys = assets.map(\.effectiveDate.sortKey)
+        if zip(keys, keys.dropFirst()).allSatisfy({ $0 >= $1 }) { return assets }
+        let order = Array(assets.indices).sorted { keys[$0] != keys[$1] ? keys[$0] > keys[$1] : $0 < $1 }
+        return order.map { assets[$0] }
     }
 
     /// What the app gets of a photo's location, in words for the header.

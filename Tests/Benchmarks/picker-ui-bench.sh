@@ -9,8 +9,14 @@
 # visible tile is filled, with the thumbnails asked for and cancelled on the way; once with
 # the warm cache, once with an empty one (cold: every thumbnail made on demand).
 #
+# With PHOTOFS_BASELINE_BIN (another build), first ROUNDS paired rounds of the picker's start
+# (Tests/Benchmarks/picker_paint_rounds.py): each build started in turn, alternating which
+# goes first, timed from the command to its printed link and from navigation to the first
+# grid paint, with the medians and the median per-round ratio.
+#
 # Usage: Tests/Benchmarks/picker-ui-bench.sh [WORKDIR]
-#        (env: COUNT=100000, SEED=11, JUMPS=24, POSITIONS=5, CONFIG=release)
+#        (env: COUNT=100000, SEED=11, JUMPS=24, POSITIONS=5, CONFIG=release,
+#         PHOTOFS_BIN=a built photofs instead of building one, PHOTOFS_BASELINE_BIN, ROUNDS=9)
 # Needs chromium, chromium-driver and python3-selenium (mount-scripts/install-deps).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,9 +28,13 @@ POSITIONS="${POSITIONS:-5}"
 CONFIG="${CONFIG:-release}"
 WORK="${1:-/tmp/photofs-picker-ui-bench}"
 
-echo "picker-ui-bench: building photofs ($CONFIG)" >&2
-swift build -c "$CONFIG" --product photofs >&2
-PHOTOFS="$PWD/.build/$CONFIG/photofs"
+ROUNDS="${ROUNDS:-9}"
+PHOTOFS="${PHOTOFS_BIN:-}"
+if [ -z "$PHOTOFS" ]; then
+    echo "picker-ui-bench: building photofs ($CONFIG)" >&2
+    swift build -c "$CONFIG" --product photofs >&2
+    PHOTOFS="$PWD/.build/$CONFIG/photofs"
+fi
 mkdir -p "$WORK"
 LIB="$WORK/library-$COUNT-$SEED"
 CATALOG="$WORK/catalog-$COUNT-$SEED.sqlite"
@@ -40,6 +50,12 @@ fi
 export XDG_CACHE_HOME="$WORK/cache"
 echo "picker-ui-bench: warming the thumbnail cache" >&2
 "$PHOTOFS" thumbnails --quiet --size normal --catalog "$CATALOG" >&2 || echo "picker-ui-bench: some thumbnails failed (see above)" >&2
+
+if [ -n "${PHOTOFS_BASELINE_BIN:-}" ]; then
+    echo "picker-ui-bench: $ROUNDS paired rounds of the picker's start against $PHOTOFS_BASELINE_BIN" >&2
+    /usr/bin/python3 Tests/Benchmarks/picker_paint_rounds.py "$CATALOG" bench "$ROUNDS" "$PHOTOFS_BASELINE_BIN" "$PHOTOFS" \
+        | tee "$WORK/rounds.txt" | grep -v '^{' || true
+fi
 
 PICK=""
 cleanup() { if [ -n "$PICK" ] && kill -0 "$PICK" 2>/dev/null; then kill "$PICK"; wait "$PICK" 2>/dev/null || true; fi; }

@@ -240,6 +240,8 @@ def main():
                 step += 1
             seen["first_focused"] = first
             seen["picked"] = picked
+            # The announcement is written on the next animation frame (so that a repeat is heard).
+            WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "status").get_attribute("textContent"))
             seen["status"] = driver.find_element(By.ID, "status").get_attribute("textContent")
             seen["names"] = tile_names(driver)
             seen["focus_visible"] = driver.execute_script(
@@ -300,7 +302,7 @@ def main():
             # Scripted grants with the page's own cookie and CSRF value must be refused.
             seen["scripted_add"] = scripted(driver, """
                 const s = await (await fetch('/api/session')).json();
-                const ids = (await (await fetch('/api/list?chip=all&q=')).json()).ids.filter(i => !s.preselected.includes(i)).slice(0, 1);
+                const ids = (await (await fetch('/api/list?chip=all&q=')).json()).ids.match(/.{12}/g).filter(i => !s.preselected.includes(i)).slice(0, 1);
                 const post = (path, body) => fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Photofs-CSRF': s.csrf }, body: JSON.stringify(body) });
                 const bare = await post('/api/add', { ids });
                 const c = await (await post('/api/confirm', { ids })).json();

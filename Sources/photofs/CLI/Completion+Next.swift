@@ -16,7 +16,7 @@ extension Completion {
         while index < words.count {
             let word = words[index]
             index += 1
-            if dashdash || !word.hasPrefix("-") || word == "-" {
+            if dashdash || !word.hasPrefix("-") || word == "-" || isNegatedFilterWord(word) {
                 positionals.append(word)
                 continue
             }
@@ -49,6 +49,11 @@ extension Completion {
         var unique: [Kind] = []
         for kind in kinds where !unique.contains(kind) { unique.append(kind) }
         return (unique, catalog)
+    }
+
+    /// A filter word with its negating dash (`-has:location`): a positional word, not an option.
+    static func isNegatedFilterWord(_ word: String) -> Bool {
+        word.hasPrefix("-") && !word.hasPrefix("--") && word.contains(":")
     }
 
     /// The one-line help of each option of a command (usage-only options have none).

@@ -37,7 +37,8 @@ extension Completion {
         script += """
                     esac
                     _describe -t options 'option' options
-                    return
+                    # A single dash may also start a negated filter word (-has:location).
+                    [[ $PREFIX == --* ]] && return
                 fi
                 # Words as the program gets them, without the shell's quoting.
                 lines=("${(@f)$($words[1] completion candidates -- "${(@Q)words[2,CURRENT-1]}" "${(Q)PREFIX}" 2>/dev/null)}")

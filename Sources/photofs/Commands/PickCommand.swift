@@ -35,10 +35,15 @@ enum PickCommand {
         guard arguments.positionals.count == 1 else { throw .usage("pick takes one APP.") }
         let context = try LibraryContext.existing(arguments: arguments, environment: environment)
         let client = PickerClient(context: context, environment: environment.variables)
-        let setup = try makeSetup(app: name, context: context, mountpoint: client.mountpoint, environment: environment.variables)
+        let pending = try client.mountpoint.flatMap { mountpoint throws(CLIError) in
+            try PendingRequest.list(mountpoint: mountpoint, environment: environment.variables).first { $0.app == name }
+        }
+        // The app is checked before anything opens; the long read of what it may be given
+        // comes later, while the browser starts.
+        let app = try knownApp(name, context: context)
         let actions = PickActions(client: client)
         var lock: Int32 = -1
-        if let request = setup.requestID, let mountpoint = client.mountpoint {
+        if let request = pending?.id, let mountpoint = client.mountpoint {
             guard let taken = PickerLock.take(app: name, request: request, mountpoint: mountpoint, environment: environment.variables)
             else {
                 environment.output.line("A picker for request \(request) of \(name) is already open.")
@@ -47,12 +52,13 @@ enum PickCommand {
             lock = taken
         }
         defer {
-            if let request = setup.requestID, let mountpoint = client.mountpoint {
+            if let request = pending?.id, let mountpoint = client.mountpoint {
                 PickerLock.release(lock, app: name, request: request, mountpoint: mountpoint, environment: environment.variables)
             }
         }
+        let load = { () throws(CLIError) -> PickerSetup in try makeSetup(app: app, pending: pending, context: context) }
         if arguments.flag("terminal") {
-            return try TerminalPicker(setup: setup, actions: actions, output: environment.output).run()
+            return try TerminalPicker(setup: try load(), actions: actions, output: environment.output).run()
         }
         var port: UInt16 = 0
         if let text = arguments.value("port") {
@@ -61,26 +67,36 @@ enum PickCommand {
         }
         let opening: Opening = arguments.flag("no-open") ? .none : arguments.flag("window") ? .window : .browser
         return try serve(
-            setup, plans: StoredPlans(path: context.catalog.path), actions: actions, port: port, opening: opening, environment: environment)
+            app: name, requestID: pending?.id, load: load, plans: StoredPlans(path: context.catalog.path), actions: actions, port: port,
+            opening: opening, environment: environment)
     }
 
-    /// What the picker offers: the app's filter and its pending request's media and limit.
-    static func makeSetup(app name: String, context: LibraryContext, mountpoint: String?, environment: [String: String]) throws(CLIError)
-        -> PickerSetup
-    {
-        let state: LibraryState
+    /// The app named `name`, whose filter must still parse.
+    static func knownApp(_ name: String, context: LibraryContext) throws(CLIError) -> App {
+        let apps: [String: App]
         do throws(CatalogError) {
-            state = try LibraryState(catalog: context.catalog)
+            apps = try context.catalog.apps()
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
-        let snapshot = state.current.snapshot
-        guard let app = snapshot.apps[name] else { throw .notFound("no app named '\(name)'.") }
-        guard let filter = try? Filter(app.filter) else { throw .failure("the filter of app '\(name)' no longer parses.") }
-        let grants = snapshot.grants[name]?.map(\.asset) ?? []
-        let pending = try mountpoint.flatMap { mountpoint throws(CLIError) in
-            try PendingRequest.list(mountpoint: mountpoint, environment: environment).first { $0.app == name }
+        guard let app = apps[name] else { throw .notFound("no app named '\(name)'.") }
+        guard (try? Filter(app.filter)) != nil else { throw .failure("the filter of app '\(name)' no longer parses.") }
+        return app
+    }
+
+    /// What the picker offers `app` (its filter, and its pending request's media and limit).
+    static func makeSetup(app known: App, pending: PendingRequest?, context: LibraryContext) throws(CLIError) -> PickerSetup {
+        // The snapshot alone: the picker needs no index or views of it.
+        let snapshot: LibrarySnapshot
+        do throws(CatalogError) {
+            snapshot = try context.catalog.snapshot()
+        } catch {
+            throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
+        // The app as the snapshot has it (the same unless it changed meanwhile).
+        let app = snapshot.apps[known.name] ?? known
+        guard let filter = try? Filter(app.filter) else { throw .failure("the filter of app '\(app.name)' no longer parses.") }
+        let grants = snapshot.grants[app.name]?.map(\.asset) ?? []
         var limit = pending?.limit
         if pending == nil {
             limit = (try? PickScope(request: PickRequest(mode: .replace), app: app, appFilter: filter, grantCount: grants.count))?.limit
@@ -102,14 +118,41 @@ enum PickCommand {
     }
 
     private static func serve(
-        _ setup: PickerSetup, plans: StoredPlans, actions: PickActions, port: UInt16, opening: Opening, environment: Environment
+        app name: String, requestID: Int?, load: () throws(CLIError) -> PickerSetup, plans: StoredPlans, actions: PickActions,
+        port: UInt16, opening: Opening, environment: Environment
     )
         throws(CLIError)
         -> ExitCode
     {
         let finished = DispatchSemaphore(value: 0)
         let message = Mutex<String>("")
-        let gate = PickerGate()
+        // The server answers from the start: the browser opens and fetches the page while
+        // the catalog is read below; the page's questions wait for it.
+        let launch = PickerLaunch(gate: PickerGate())
+        let boundPort = Atomic<UInt16>(0)
+        let server = HTTPServer { request in launch.handle(request, port: boundPort.load(ordering: .relaxed)) }
+        guard server.start(port: port) else { throw .failure("cannot listen on 127.0.0.1:\(port).") }
+        defer { server.stop() }
+        boundPort.store(server.port, ordering: .relaxed)
+        let url = "http://127.0.0.1:\(server.port)/?token=\(launch.gate.oneTimeToken ?? "")"
+        let request = requestID.map { " (answering request \($0))" } ?? ""
+        // The link is a secret: it goes to the browser through a private file, and is
+        // printed only when no browser was opened (this terminal is the person's own).
+        let redirect = opening == .none ? nil : BrowserOpener.open(url, environment: environment, window: opening == .window)
+        defer { redirect?.remove() }
+        if let redirect {
+            launch.gate.whenSpent { redirect.remove() }
+            environment.output.line("Choose photos for \(name)\(request) in the browser window that opened.")
+        } else {
+            environment.output.line("Choose photos for \(name)\(request) at \(url)")
+        }
+        let setup: PickerSetup
+        do throws(CLIError) {
+            setup = try load()
+        } catch {
+            launch.fail(error.message)
+            throw error
+        }
         // Decoder processes for thumbnails missing from the cache, ended with the page.
         let decoders = DecoderPool(executable: environment.executablePath, size: 2, timeLimit: 10)
         defer { decoders.shutdown() }
@@ -117,28 +160,16 @@ enum PickCommand {
             service: ThumbnailService(pool: decoders, cache: ThumbnailCache(environment: environment.variables)),
             plans: plans)
         let service = PickerService(
-            setup: setup, gate: gate, thumbnails: thumbnails, actions: actions,
+            setup: setup, gate: launch.gate, thumbnails: thumbnails, actions: actions,
             finished: { text in
                 message.withLock { $0 = text }
                 finished.signal()
             })
-        let boundPort = Atomic<UInt16>(0)
-        let server = HTTPServer { request in service.handle(request, port: boundPort.load(ordering: .relaxed)) }
-        guard server.start(port: port) else { throw .failure("cannot listen on 127.0.0.1:\(port).") }
-        boundPort.store(server.port, ordering: .relaxed)
-        let url = "http://127.0.0.1:\(server.port)/?token=\(gate.oneTimeToken ?? "")"
-        let request = setup.requestID.map { " (answering request \($0))" } ?? ""
-        // The link is a secret: it goes to the browser through a private file, and is
-        // printed only when no browser was opened (this terminal is the person's own).
-        let redirect = opening == .none ? nil : BrowserOpener.open(url, environment: environment, window: opening == .window)
-        defer { redirect?.remove() }
-        if let redirect {
-            gate.whenSpent { redirect.remove() }
-            environment.output.line("Choose photos for \(setup.app.name)\(request) in the browser window that opened.")
-        } else {
-            environment.output.line("Choose photos for \(setup.app.name)\(request) at \(url)")
-        }
+        // The first list and the id places are made before the page's first question.
+        service.prepare()
+        launch.publish(service)
         // The page answers within the request's life; an abandoned page ends after an hour.
+        // (The server stops before the decoders it may be waiting on.)
         if finished.wait(timeout: .now() + 3600) == .timedOut {
             server.stop()
             throw .failure("nobody picked within an hour; nothing changed.")

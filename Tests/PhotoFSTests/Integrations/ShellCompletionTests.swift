@@ -116,6 +116,45 @@ struct ShellCompletionTests {
             ])
         #expect(Self.fishComplete(fish, "photofs ls has:e") == ["has:exif"])
         #expect(!Self.fishComplete(fish, "photofs run --mountpoint /tmp ").contains("options"))
+        // A negated filter word is a filter word, not an option.
+        #expect(Self.fishComplete(fish, "photofs ls -has:l") == ["-has:location"])
+        #expect(Self.fishComplete(fish, "photofs ls -has:location ty") == ["type:"])
+    }
+
+    /// zsh completes only at a prompt: an interactive `zsh -f` in tmux loads the script, the
+    /// test types a line and Tab, and reads the line back from the pane.
+    @Test(
+        .enabled(
+            if: Skip.unless(
+                shell("zsh") != nil && IntegrationLibrary.program("tmux") != nil,
+                "zsh completion test: zsh or tmux is not installed (Debian packages zsh, tmux)")))
+    func zshCompletesOptionsAndNegatedFilterWords() throws {
+        let zsh = try #require(Self.shell("zsh"))
+        let socket = "photofs-zsh-\(getpid())"
+        func tmux(_ arguments: [String]) -> (status: Int32, output: String) {
+            run([TerminalPickerAvailability.tmux, "-L", socket] + arguments)
+        }
+        defer { _ = tmux(["kill-server"]) }
+        let directory = (DaemonProcess.binary as NSString).deletingLastPathComponent
+        let shell = "env -i TERM=xterm HOME=/nonexistent PATH=\(directory):/usr/bin:/bin \(zsh) -f"
+        try IntegrationLibrary.check(tmux(["new-session", "-d", "-s", "z", "-x", "160", "-y", "20", shell]))
+        func line(after keys: String, until expected: String) -> String {
+            _ = tmux(["send-keys", "-t", "z", "-l", keys])
+            _ = tmux(["send-keys", "-t", "z", "Tab"])
+            var text = ""
+            for _ in 0..<200 {
+                text = tmux(["capture-pane", "-p", "-t", "z"]).output
+                if text.contains(expected) { break }
+                usleep(50_000)
+            }
+            _ = tmux(["send-keys", "-t", "z", "C-c"])
+            return text
+        }
+        _ = tmux(["send-keys", "-t", "z", "-l", "PS1='> '; autoload -Uz compinit && compinit -u -D && source <(photofs completion zsh)"])
+        _ = tmux(["send-keys", "-t", "z", "Enter"])
+        #expect(line(after: "photofs ls -has:l", until: "photofs ls -has:location").contains("photofs ls -has:location"))
+        #expect(line(after: "photofs ls --js", until: "photofs ls --json").contains("photofs ls --json"))
+        #expect(line(after: "photofs ls -has:location ty", until: "-has:location type:").contains("photofs ls -has:location type:"))
     }
 }
 
