@@ -79,17 +79,18 @@ def first_select(mnt, app, asset):
     return (time.perf_counter() - start) * 1000
 
 
-def startup_round(mnt, ids, run, add, evicted):
+def startup_round(mnt, ids, run, add, evicted, photofs=PHOTOFS, name=""):
     """One mount of the startup rows: mount → ready (with the library's and the catalog's
-    inodes evicted first when `evicted`), the first select right after, unmount."""
+    inodes evicted first when `evicted`), the first select right after, unmount. `name`
+    labels the rows of a second binary (`PHOTOFS_BIN_B`)."""
     app = "first%d%s" % (run, "c" if evicted else "w")
-    subprocess.run([PHOTOFS, "app", "add", app, "--location", "keep", "--catalog", CATALOG], check=True,
+    subprocess.run([photofs, "app", "add", app, "--location", "keep", "--catalog", CATALOG], check=True,
                    stdout=subprocess.DEVNULL)
-    label = ", inodes evicted" if evicted else ", warm"
+    label = (", inodes evicted" if evicted else ", warm") + name
     if evicted and not drop_caches("2"):
         return False
     start = time.perf_counter()
-    proc = start_photofs(PHOTOFS, CATALOG, LIB, mnt)
+    proc = start_photofs(photofs, CATALOG, LIB, mnt)
     add("mount → ready%s (s)" % label, time.perf_counter() - start)
     try:
         add("first select after ready%s (ms)" % label, first_select(mnt, app, ids[3000 + run]))
@@ -116,9 +117,16 @@ def main():
     if os.environ.get("ROWS") == "startup":
         # Only the startup rows, STARTUP_RUNS rounds of a mount with the inodes evicted and
         # a warm one, alternated.
+        # PHOTOFS_BIN_B: a second binary (the build before, say), its rounds alternated
+        # with the first's on the same catalog, its rows labelled with its file name.
+        other = os.environ.get("PHOTOFS_BIN_B")
         for run in range(int(os.environ.get("STARTUP_RUNS", "9"))):
             cold = startup_round(mnt, ids, run, add, evicted=True) and cold
             startup_round(mnt, ids, run, add, evicted=False)
+            if other:
+                name = " (%s)" % os.path.basename(other)
+                startup_round(mnt, ids, run, add, evicted=True, photofs=other, name=name)
+                startup_round(mnt, ids, run, add, evicted=False, photofs=other, name=name)
         os.rmdir(mnt)
         print_table(rows, len(ids), int(os.environ.get("STARTUP_RUNS", "9")), cold, [])
         return

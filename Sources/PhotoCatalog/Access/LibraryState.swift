@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import PhotoCore
 import Synchronization
@@ -214,15 +213,12 @@ public final class LibraryState: ViewSource {
         } else if accessOnly {
             (new, changes) = old.applyingAccess(apps: snapshot.apps, grants: snapshot.grants, filters: filters)
         } else {
-            // The picker's id and path tables are built beside the views, so that the first
-            // write to `.picker` does not build them (about a second at a million assets).
-            let preparing = DispatchGroup()
-            if !index.isPrepared {
-                DispatchQueue.global(qos: .userInitiated).async(group: preparing) { index.prepare() }
-            }
             new = ViewTree.build(snapshot: snapshot, previous: old, filters: filters)
             changes = old.changes(to: new)
-            preparing.wait()
+            // The picker finds ids in the views' own table: the first write to `.picker`
+            // after a mount does not build one (about a second at a million assets).
+            current = Current(
+                snapshot: snapshot, assets: AssetIndex(sharingIDsOf: new), generation: current.generation, version: current.version)
         }
         published.withLock { $0 = new }
         // Times move after the tree is published: a kernel that saw a directory's new time

@@ -75,7 +75,7 @@ struct AssetIndexPatchTests {
             }
             let (newAssets, change) = snapshot.assets(replacing: changed) { id in catalog[id].map { [$0] } ?? [] }
             index = index.patched(to: newAssets, change: change)
-            #expect(index.isPrepared)
+            #expect(index.isPrepared && index.isPreparedByPath)
             snapshot = LibrarySnapshot(assets: newAssets)
             Self.expectSameLookups(index, AssetIndex(newAssets), catalog: catalog, gone: gone)
         }
@@ -88,7 +88,7 @@ struct AssetIndexPatchTests {
         let added = Self.asset(99, path: 99)
         let (newAssets, change) = snapshot.assets(replacing: [added.id]) { _ in [added] }
         let patched = index.patched(to: newAssets, change: change)
-        #expect(!patched.isPrepared)
+        #expect(!patched.isPrepared && !patched.isPreparedByPath)
         #expect(patched[added.id] == added)
         #expect(patched.isPrepared)
     }
@@ -104,8 +104,39 @@ struct AssetIndexPatchTests {
         index.prepare()
         let (newAssets, change) = snapshot.assets(replacing: [assets[1].id]) { _ in [] }
         let patched = index.patched(to: newAssets, change: change)
-        #expect(!patched.isPrepared)
+        #expect(patched.isPrepared, "the ids are unique: their table is patched")
+        #expect(!patched.isPreparedByPath)
         #expect(patched.asset(at: LibraryPath("a/x.jpg"))?.id == assets[0].id)
         #expect(patched.count == 2)
+    }
+}
+
+/// The daemon's index takes the views' table of positions by id instead of building one.
+@Suite("AssetIndex sharing the views' id table")
+struct AssetIndexSharingTests {
+    @Test func findsWhatABuiltIndexFindsWithoutBuilding() {
+        let assets = (0..<50).map { ViewFixtures.asset(String(0x100 + $0, radix: 16), "f\($0 % 4)/IMG_\($0).jpg", taken: nil) }
+        let tree = ViewFixtures.build(LibrarySnapshot(assets: assets))
+        let shared = AssetIndex(sharingIDsOf: tree)
+        #expect(shared.isPrepared)
+        let built = AssetIndex(assets)
+        for asset in assets {
+            #expect(shared[asset.id] == built[asset.id])
+            #expect(shared.asset(at: asset.path) == asset)
+        }
+        #expect(shared.count == 50)
+        #expect(shared[AssetID("0000000fffff")!] == nil)
+    }
+
+    @Test func anIdHeldTwiceIsTheLastAsInABuiltIndex() {
+        // The views show the first by path; the picker's index keeps the last.
+        let assets = [
+            ViewFixtures.asset("1", "b/one.jpg", taken: nil), ViewFixtures.asset("1", "a/one-again.jpg", taken: nil),
+            ViewFixtures.asset("2", "c/two.jpg", taken: nil),
+        ]
+        let shared = AssetIndex(sharingIDsOf: ViewFixtures.build(LibrarySnapshot(assets: assets)))
+        #expect(!shared.isPrepared)
+        #expect(shared[AssetID("000000000001")!]?.path == LibraryPath("a/one-again.jpg"))
+        #expect(shared.count == 2)
     }
 }
