@@ -9,6 +9,9 @@ public struct AssetRecord: Hashable, Sendable {
     public var fingerprint: String
     /// When the file was last analysed, in nanoseconds since 1970.
     public var indexedAtNanoseconds: Int64
+    /// The Apple content identifier pairing a Live Photo (see `AssetAnalysis`), kept in
+    /// `content_identifiers`.
+    public var contentIdentifier: String? = nil
     /// How the file is served to views that hide location or private metadata: stored in
     /// the asset's `asset_plans` rows, read by the read path when a file is read
     /// (`LibraryState`'s plan source).

@@ -158,9 +158,13 @@ struct IndexWriter {
     func write(_ record: AssetRecord) throws(CatalogError) {
         try AssetRows.write(record, in: db)
         try FailureRows.delete(record.asset.path, in: db)
+        try ContentIdentifierRows.set(record.contentIdentifier, of: record.asset.id, in: db)
     }
 
-    func delete(_ id: AssetID) throws(CatalogError) { try AssetRows.delete(id, in: db) }
+    func delete(_ id: AssetID) throws(CatalogError) {
+        try AssetRows.delete(id, in: db)
+        try ContentIdentifierRows.set(nil, of: id, in: db)
+    }
 
     func write(_ failure: FailureRecord) throws(CatalogError) { try FailureRows.write(failure, in: db) }
 
@@ -168,7 +172,9 @@ struct IndexWriter {
 
     /// The stored record with this id.
     func record(_ id: AssetID) throws(CatalogError) -> AssetRecord? {
-        try AssetRows.records(in: db, where: "id = ?1") { s throws(CatalogError) in try s.bind(1, id.rawValue) }.first
+        var record = try AssetRows.records(in: db, where: "id = ?1") { s throws(CatalogError) in try s.bind(1, id.rawValue) }.first
+        record?.contentIdentifier = try ContentIdentifierRows.identifier(of: id, in: db)
+        return record
     }
 
     /// The id of the row at `path` when it holds content with this fingerprint: a row

@@ -49,7 +49,7 @@ public enum CompatibleJPEG {
         var block = tiff
         let layout = TIFFWalker().walk(MemoryByteSource(block), block: ByteRange(offset: 0, length: Int64(block.count)))
         guard let order = layout.byteOrder, let ifd0 = layout.directories.first(where: { $0.kind == .main(0) }) else { return nil }
-        if let orientation = TIFFValues.entry(0x0112, in: ifd0), orientation.type == 3, orientation.count == 1 {
+        if let orientation = ifd0.entry(0x0112), orientation.type == 3, orientation.count == 1 {
             let at = Int(orientation.entryOffset) + 8
             block[at..<(at + 2)] = order == .bigEndian ? [0, 1] : [1, 0]
         }

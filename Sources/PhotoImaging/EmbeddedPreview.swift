@@ -34,10 +34,10 @@ enum EmbeddedPreviewFinder {
         var found: [EmbeddedPreview] = []
         if let block = layout.exifBlocks.first {
             let tiff = TIFFWalker().walk(MemoryByteSource(bytes), block: block)
-            if let order = tiff.byteOrder, let ifd1 = tiff.directories.first(where: { $0.kind == .main(1) }) {
-                let values = TIFFValues(bytes: bytes, order: order)
-                if let offset = values.integer(TIFFValues.entry(0x0201, in: ifd1)),
-                    let length = values.integer(TIFFValues.entry(0x0202, in: ifd1)),
+            if let order = tiff.byteOrder, let ifd1 = tiff.directory(.main(1)) {
+                let values = TIFFValues(MemoryByteSource(bytes), order: order)
+                if let offset = values.integer(ifd1.entry(0x0201)),
+                    let length = values.integer(ifd1.entry(0x0202)),
                     let preview = jpeg(bytes, ByteRange(offset: block.offset + Int64(offset), length: Int64(length)), .exifThumbnail)
                 {
                     found.append(preview)
@@ -53,27 +53,27 @@ enum EmbeddedPreviewFinder {
     static func inTIFF(_ bytes: [UInt8], format: MediaFormat) -> [EmbeddedPreview] {
         let tiff = TIFFWalker().walk(MemoryByteSource(bytes), block: ByteRange(offset: 0, length: Int64(bytes.count)))
         guard let order = tiff.byteOrder else { return [] }
-        let values = TIFFValues(bytes: bytes, order: order)
+        let values = TIFFValues(MemoryByteSource(bytes), order: order)
         var found: [EmbeddedPreview] = []
         for directory in tiff.directories {
             switch directory.kind {
             case .main, .sub: break
             default: continue
             }
-            let reduced = (values.integer(TIFFValues.entry(0x00FE, in: directory)) ?? 0) & 1 == 1
+            let reduced = (values.integer(directory.entry(0x00FE)) ?? 0) & 1 == 1
             let isMain = directory.kind == .main(0)
             guard reduced || (isMain && format == .tiff) else { continue }
             let source: EmbeddedPreview.Source = reduced ? .tiffPreview : .tiffImage
-            let compression = values.integer(TIFFValues.entry(0x0103, in: directory)) ?? 1
-            let photometric = values.integer(TIFFValues.entry(0x0106, in: directory)) ?? 2
+            let compression = values.integer(directory.entry(0x0103)) ?? 1
+            let photometric = values.integer(directory.entry(0x0106)) ?? 2
             if compression == 6 || compression == 7, photometric == 6 || photometric == 2 {
                 let range: ByteRange
-                if let offset = values.integer(TIFFValues.entry(0x0201, in: directory)),
-                    let length = values.integer(TIFFValues.entry(0x0202, in: directory))
+                if let offset = values.integer(directory.entry(0x0201)),
+                    let length = values.integer(directory.entry(0x0202))
                 {
                     range = ByteRange(offset: Int64(offset), length: Int64(length))
-                } else if let offsets = values.integers(TIFFValues.entry(0x0111, in: directory)), offsets.count == 1,
-                    let counts = values.integers(TIFFValues.entry(0x0117, in: directory)), counts.count == 1
+                } else if let offsets = values.integers(directory.entry(0x0111)), offsets.count == 1,
+                    let counts = values.integers(directory.entry(0x0117)), counts.count == 1
                 {
                     range = ByteRange(offset: Int64(offsets[0]), length: Int64(counts[0]))
                 } else {
@@ -110,15 +110,15 @@ enum EmbeddedPreviewFinder {
     private static func rgbStrips(_ bytes: [UInt8], _ directory: TIFFDirectory, _ values: TIFFValues, _ source: EmbeddedPreview.Source)
         -> EmbeddedPreview?
     {
-        guard let width = values.integer(TIFFValues.entry(0x0100, in: directory)),
-            let height = values.integer(TIFFValues.entry(0x0101, in: directory)),
+        guard let width = values.integer(directory.entry(0x0100)),
+            let height = values.integer(directory.entry(0x0101)),
             width > 0, height > 0, width <= DecodeLimits.maxSide, height <= DecodeLimits.maxSide,
-            values.integer(TIFFValues.entry(0x0106, in: directory)) == 2,
-            values.integer(TIFFValues.entry(0x0115, in: directory)) == 3,
-            (values.integer(TIFFValues.entry(0x011C, in: directory)) ?? 1) == 1,
-            let bits = values.integers(TIFFValues.entry(0x0102, in: directory)), bits.allSatisfy({ $0 == 8 }),
-            let offsets = values.integers(TIFFValues.entry(0x0111, in: directory)),
-            let counts = values.integers(TIFFValues.entry(0x0117, in: directory)), offsets.count == counts.count, !offsets.isEmpty
+            values.integer(directory.entry(0x0106)) == 2,
+            values.integer(directory.entry(0x0115)) == 3,
+            (values.integer(directory.entry(0x011C)) ?? 1) == 1,
+            let bits = values.integers(directory.entry(0x0102)), bits.allSatisfy({ $0 == 8 }),
+            let offsets = values.integers(directory.entry(0x0111)),
+            let counts = values.integers(directory.entry(0x0117)), offsets.count == counts.count, !offsets.isEmpty
         else { return nil }
         let strips = zip(offsets, counts).map { ByteRange(offset: Int64($0), length: Int64($1)) }
         guard strips.allSatisfy({ $0.offset >= 0 && $0.length >= 0 && $0.end <= Int64(bytes.count) }),
@@ -144,16 +144,16 @@ enum EmbeddedPreviewFinder {
                 let base = at + 8
                 let block = ByteRange(offset: Int64(base), length: Int64(length - 6))
                 let tiff = TIFFWalker().walk(MemoryByteSource(bytes), block: block)
-                if let order = tiff.byteOrder, let index = tiff.directories.first(where: { $0.kind == .main(0) }),
-                    let entry = TIFFValues.entry(0xB002, in: index), let range = entry.value, entry.type == 7,
+                if let order = tiff.byteOrder, let index = tiff.directory(.main(0)),
+                    let entry = index.entry(0xB002), let range = entry.value, entry.type == 7,
                     range.end <= Int64(bytes.count)
                 {
-                    let values = TIFFValues(bytes: bytes, order: order)
+                    let values = TIFFValues(MemoryByteSource(bytes), order: order)
                     let entries = min(Int(entry.count) / 16, 64)
                     for i in 1..<max(1, entries) {
                         let e = Int(range.offset) + i * 16
-                        let size = values.read(at: e + 4, width: 4)
-                        let offset = values.read(at: e + 8, width: 4)
+                        let size = values.unsigned(bytes, at: e + 4, width: 4)
+                        let offset = values.unsigned(bytes, at: e + 8, width: 4)
                         guard offset > 0 else { continue }
                         if let preview = jpeg(bytes, ByteRange(offset: Int64(base + offset), length: Int64(size)), .mpf) {
                             found.append(preview)

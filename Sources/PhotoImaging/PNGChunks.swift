@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// Reads and adds PNG `tEXt` chunks, for the thumbnail standard's `Thumb::URI` and
 /// `Thumb::MTime` keys. Works on encoded bytes; never decodes pixels.
 public enum PNGChunks {
@@ -33,7 +35,7 @@ public enum PNGChunks {
             throw .encodeFailed("PNG: bad text key")
         }
         let typed = Array("tEXt".utf8) + keyBytes + [0] + Array(value.utf8)
-        return bigEndian(UInt32(typed.count - 4)) + typed + bigEndian(PNGChecksum.checksum(typed))
+        return bigEndian(UInt32(typed.count - 4)) + typed + bigEndian(CRC32.checksum(typed))
     }
 
     /// The `tEXt` chunks of `png` before its image data, by key (a malformed file gives

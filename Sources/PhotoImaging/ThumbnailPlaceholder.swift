@@ -2,7 +2,7 @@ import MediaFormats
 
 /// The picture shown for a file no decoder handles (or whose picture is broken): an SVG
 /// tile naming the file's type ("GIF image", "MP4 video") and its file name, so a person
-/// still recognises the file. Names are escaped for XML; control characters are dropped.
+/// still recognises the file. Names are escaped for XML (`TextEscaping.xml`).
 /// It carries nothing from the file but its name and type.
 public enum ThumbnailPlaceholder {
     /// The MIME type of what `svg` returns.
@@ -27,35 +27,14 @@ public enum ThumbnailPlaceholder {
         let shown = name.count > 28 ? String(name.prefix(13)) + "…" + String(name.suffix(13)) : name
         let text = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(box)" height="\(box)" viewBox="0 0 256 256" role="img" \
-            aria-label="\(escaped(typeLabel)): \(escaped(name))">\
+            aria-label="\(TextEscaping.xml(typeLabel)): \(TextEscaping.xml(name))">\
             <rect width="256" height="256" fill="#3a3d44"/>\
             <rect x="88" y="56" width="80" height="100" rx="6" fill="none" stroke="#c8ccd4" stroke-width="6"/>\
             <text x="128" y="190" font-family="sans-serif" font-size="22" font-weight="bold" fill="#ffffff" text-anchor="middle">\
-            \(escaped(typeLabel))</text>\
-            <text x="128" y="222" font-family="sans-serif" font-size="15" fill="#dde1e8" text-anchor="middle">\(escaped(shown))</text>\
+            \(TextEscaping.xml(typeLabel))</text>\
+            <text x="128" y="222" font-family="sans-serif" font-size="15" fill="#dde1e8" text-anchor="middle">\(TextEscaping.xml(shown))</text>\
             </svg>
             """
         return Array(text.utf8)
-    }
-
-    /// `text` safe inside XML text and attribute values.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // XML 1.0 forbids most control characters even escaped.
-                if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    continue
-                }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }

@@ -114,8 +114,8 @@ public enum Thumbnailer {
     static func exifOrientation(_ bytes: [UInt8], block: ByteRange?) -> Int {
         guard let block else { return 1 }
         let tiff = TIFFWalker().walk(MemoryByteSource(bytes), block: block)
-        guard let order = tiff.byteOrder, let ifd0 = tiff.directories.first(where: { $0.kind == .main(0) }),
-            let value = TIFFValues(bytes: bytes, order: order).integer(TIFFValues.entry(0x0112, in: ifd0)), (1...8).contains(value)
+        guard let order = tiff.byteOrder, let ifd0 = tiff.directory(.main(0)),
+            let value = TIFFValues(MemoryByteSource(bytes), order: order).integer(ifd0.entry(0x0112)), (1...8).contains(value)
         else { return 1 }
         return value
     }

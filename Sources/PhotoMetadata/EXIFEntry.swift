@@ -1,27 +1,15 @@
+import MediaFormats
+
 /// One EXIF entry as the file stores it: its type, count and value bytes (in the block's
 /// byte order), copied out of libexif. Decoding checks every length, so a lying count or a
 /// short payload yields nil, never a trap.
 struct EXIFEntry: Hashable, Sendable {
     var tag: UInt16
-    /// The TIFF field type (1 BYTE, 2 ASCII, 3 SHORT, 4 LONG, 5 RATIONAL, 7 UNDEFINED, ...).
+    /// The TIFF field type (`TIFFType`: 1 BYTE, 2 ASCII, 3 SHORT, 4 LONG, 5 RATIONAL, 7 UNDEFINED, ...).
     var format: UInt16
     var components: Int
     var bytes: [UInt8]
     var bigEndian: Bool
-
-    /// TIFF field types.
-    enum Format {
-        static let byte: UInt16 = 1
-        static let ascii: UInt16 = 2
-        static let short: UInt16 = 3
-        static let long: UInt16 = 4
-        static let rational: UInt16 = 5
-        static let signedByte: UInt16 = 6
-        static let undefined: UInt16 = 7
-        static let signedShort: UInt16 = 8
-        static let signedLong: UInt16 = 9
-        static let signedRational: UInt16 = 10
-    }
 
     /// The text of an ASCII (or UNDEFINED/BYTE) value: cut at the first NUL, stripped of
     /// spaces and control characters at both ends; nil when nothing is left. Bytes that are
@@ -51,11 +39,11 @@ struct EXIFEntry: Hashable, Sendable {
     func unsignedValue(at index: Int) -> UInt32? {
         guard index >= 0, index < components else { return nil }
         switch format {
-        case Format.byte, Format.undefined:
+        case TIFFType.byte.rawValue, TIFFType.undefined.rawValue:
             return index < bytes.count ? UInt32(bytes[index]) : nil
-        case Format.short:
+        case TIFFType.short.rawValue:
             return u16(at: index &* 2).map(UInt32.init)
-        case Format.long:
+        case TIFFType.long.rawValue:
             return u32(at: index &* 4)
         default:
             return nil
@@ -65,10 +53,10 @@ struct EXIFEntry: Hashable, Sendable {
     /// The `index`th value of a RATIONAL or SRATIONAL entry as a Double; nil when the
     /// denominator is 0 or the entry is too short.
     func rational(at index: Int) -> Double? {
-        guard index >= 0, index < components, format == Format.rational || format == Format.signedRational,
+        guard index >= 0, index < components, format == TIFFType.rational.rawValue || format == TIFFType.signedRational.rawValue,
             let numerator = u32(at: index &* 8), let denominator = u32(at: index &* 8 &+ 4)
         else { return nil }
-        if format == Format.signedRational {
+        if format == TIFFType.signedRational.rawValue {
             let n = Int32(bitPattern: numerator)
             let d = Int32(bitPattern: denominator)
             guard d != 0 else { return nil }

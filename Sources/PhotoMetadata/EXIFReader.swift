@@ -177,7 +177,7 @@ public enum EXIFReader {
         _ document: LibexifDocument, value tag: UInt16, ref refTag: UInt16, negative: String, name: String, problems: inout [String]
     ) -> Double? {
         guard let entry = document.entry(tag, in: .gps) else { return nil }
-        guard entry.format == EXIFEntry.Format.rational || entry.format == EXIFEntry.Format.signedRational, entry.components >= 1,
+        guard entry.format == TIFFType.rational.rawValue || entry.format == TIFFType.signedRational.rawValue, entry.components >= 1,
             let degrees = entry.rational(at: 0)
         else {
             problems.append("EXIF GPS \(name) is empty or not a rational")

@@ -67,7 +67,11 @@ public struct FileAnalyzer: AssetAnalyzing {
         // The planner's walk is the location model: `has:location` tests what it acts on.
         let report = RedactionPlanner.report(layout: layout, source: source)
         metadata.locationSources = report.found
-        return AssetAnalysis(fingerprint: source.fingerprint.hex, metadata: metadata, redaction: report.plans)
+        // Only Apple's cameras write the identifier: other stills are spared the maker note walk.
+        let apple = layout.movie != nil || metadata.make?.hasPrefix("Apple") == true
+        return AssetAnalysis(
+            fingerprint: source.fingerprint.hex, metadata: metadata, redaction: report.plans,
+            contentIdentifier: apple ? LivePhotoIdentifier.read(layout: layout, source: source) : nil)
     }
 
     /// The fingerprint of a file: SHA-256 over its size and its first and last 64 KiB

@@ -15,34 +15,21 @@ enum RawImageSize {
     static func fullResolution(_ source: some ByteSource, block: ByteRange) -> (width: Int, height: Int)? {
         let layout = TIFFWalker().walk(source, block: block)
         guard let order = layout.byteOrder else { return nil }
+        let values = TIFFValues(source, order: order)
         var best: (width: Int, height: Int)?
         for directory in layout.directories where directory.kind == .main(0) || directory.kind == .sub {
-            if let kind = number(directory, newSubfileType, source, order), kind != 0 { continue }
-            guard let width = number(directory, EXIFTag.imageWidth, source, order),
-                let height = number(directory, EXIFTag.imageLength, source, order), width > 0, height > 0
+            if let kind = number(directory.entry(newSubfileType), values), kind != 0 { continue }
+            guard let width = number(directory.entry(EXIFTag.imageWidth), values),
+                let height = number(directory.entry(EXIFTag.imageLength), values), width > 0, height > 0
             else { continue }
             if best.map({ $0.width * $0.height < width * height }) ?? true { best = (width, height) }
         }
         return best
     }
 
-    /// The first value of a SHORT or LONG entry.
-    private static func number(_ directory: TIFFDirectory, _ tag: UInt16, _ source: some ByteSource, _ order: TIFFByteOrder) -> Int? {
-        guard let entry = directory.entries.first(where: { $0.tag == tag }), entry.count >= 1, let range = entry.value,
-            let bytes = try? source.read(at: range.offset, count: 4), bytes.count >= 2
-        else { return nil }
-        let bigEndian = order == .bigEndian
-        switch entry.type {
-        case 3:
-            return Int(bigEndian ? UInt16(bytes[0]) << 8 | UInt16(bytes[1]) : UInt16(bytes[1]) << 8 | UInt16(bytes[0]))
-        case 4:
-            guard bytes.count >= 4 else { return nil }
-            let value = bytes.prefix(4).enumerated().reduce(UInt32(0)) { result, pair in
-                result | UInt32(pair.element) << (bigEndian ? UInt32(24 - 8 * pair.offset) : UInt32(8 * pair.offset))
-            }
-            return Int(value)
-        default:
-            return nil
-        }
+    /// The first value of a SHORT or LONG entry (the types TIFF allows for a size).
+    private static func number(_ entry: TIFFEntry?, _ values: TIFFValues) -> Int? {
+        guard let entry, entry.type == TIFFType.short.rawValue || entry.type == TIFFType.long.rawValue else { return nil }
+        return values.integer(entry)
     }
 }

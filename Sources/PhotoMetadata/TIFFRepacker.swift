@@ -9,8 +9,9 @@ import PhotoCore
 /// moves bytes only: it reads each entry's 12 bytes and its value, and writes them to a
 /// new block with fresh offsets; libexif still does all the decoding. Entries whose value
 /// is large (strips, tiles, maker notes, ICC profiles, embedded XMP) are dropped: photofs
-/// reads none of them. Every offset and count is checked against the block; a loop of IFD
-/// pointers cannot form because only the two sub-IFD pointers of IFD0 are followed.
+/// reads none of them. The directories and values come from `TIFFWalker` and
+/// `TIFFValues`, which check every offset and count against the block; of the directories
+/// walked, only the two IFD0 points to (Exif, GPS) are copied.
 enum TIFFRepacker {
     /// The new block (starting at a TIFF header) and what could not be copied.
     struct Result {
@@ -42,35 +43,34 @@ enum TIFFRepacker {
     }
 
     /// Repacks the block at `range` of `source`; an empty result when even the header
-    /// cannot be read.
+    /// cannot be read. The directories and values come from `TIFFWalker`, which bounds
+    /// every offset and count by the block.
     static func repack(_ source: some ByteSource, block range: ByteRange) -> Result {
         var problems: [String] = []
-        guard let header = read(source, range, at: 0, count: 8) else { return Result(bytes: [], problems: ["TIFF: header unreadable"]) }
-        let bigEndian: Bool
-        if header.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-            bigEndian = true
-        } else if header.starts(with: [0x49, 0x49, 0x2A, 0x00]) {
-            bigEndian = false
-        } else {
-            return Result(bytes: [], problems: ["TIFF: no TIFF header"])
+        let tiff = TIFFWalker().walk(source, block: range)
+        guard let order = tiff.byteOrder else {
+            let unreadable = tiff.problems.contains { if case .readFailed = $0 { true } else { false } } || range.length < 8
+            return Result(bytes: [], problems: [unreadable ? "TIFF: header unreadable" : "TIFF: no TIFF header"])
         }
-        let order = ByteOrder(bigEndian: bigEndian)
+        let values = TIFFValues(source, order: order)
         var directories: [Directory] = []
-        let ifd0Offset = Int64(order.u32(header, 4))
-        guard var ifd0 = readDirectory(source, range, at: ifd0Offset, order: order, problems: &problems) else {
+        guard let main = tiff.directory(.main(0)), var ifd0 = copy(main, values: values, problems: &problems) else {
             problems.append("TIFF: IFD0 unreadable")
             return Result(bytes: [], problems: problems)
         }
         directories.append(Directory())
-        for index in ifd0.entries.indices where [0x8769, 0x8825].contains(ifd0.entries[index].tag) {
+        for index in ifd0.entries.indices where [EXIFTag.exifIFD, EXIFTag.gpsIFD].contains(ifd0.entries[index].tag) {
             let entry = ifd0.entries[index]
-            let name = entry.tag == 0x8769 ? "Exif IFD" : "GPS IFD"
+            let isEXIF = entry.tag == EXIFTag.exifIFD
+            let name = isEXIF ? "Exif IFD" : "GPS IFD"
             guard entry.value.count == 4 else {
                 problems.append("TIFF: \(name) pointer has a wrong type")
                 continue
             }
-            let offset = Int64(order.u32(entry.value, 0))
-            if var directory = readDirectory(source, range, at: offset, order: order, problems: &problems) {
+            let offset = range.offset + Int64(values.unsigned(entry.value, at: 0, width: 4))
+            if let walked = tiff.directories.first(where: { $0.kind == (isEXIF ? .exif : .gps) && $0.offset == offset }),
+                var directory = copy(walked, values: values, problems: &problems)
+            {
                 directory.entries.removeAll { offsetTags.contains($0.tag) }
                 directories.append(directory)
                 ifd0.entries[index].subdirectory = directories.count - 1
@@ -84,49 +84,25 @@ enum TIFFRepacker {
         return Result(bytes: write(directories, order: order, problems: &problems), problems: problems)
     }
 
-    /// Reads one IFD's entries and their values; nil when its entry count is unreadable.
-    private static func readDirectory(
-        _ source: some ByteSource, _ range: ByteRange, at offset: Int64, order: ByteOrder, problems: inout [String]
-    ) -> Directory? {
-        guard let countBytes = read(source, range, at: offset, count: 2) else { return nil }
-        let declared = Int(order.u16(countBytes, 0))
-        let count = min(declared, maxEntries)
-        guard count > 0, let table = read(source, range, at: offset + 2, count: count * 12) else { return nil }
+    /// The entries of one walked directory with their values; nil when it has none.
+    private static func copy(_ walked: TIFFDirectory, values: TIFFValues, problems: inout [String]) -> Directory? {
+        guard !walked.entries.isEmpty else { return nil }
         var directory = Directory()
         var dropped = 0
-        for index in 0..<count {
-            let base = index * 12
-            let tag = order.u16(table, base)
-            let type = order.u16(table, base + 2)
-            let components = order.u32(table, base + 4)
-            guard let unit = typeSize(type) else {
+        for entry in walked.entries.prefix(maxEntries) {
+            // The types libexif decodes; a value of another type, of no length or too long is not copied.
+            guard (1...13).contains(entry.type), entry.count > 0, let value = values.bytes(entry, maxBytes: maxValueLength) else {
                 dropped += 1
                 continue
             }
-            let (length, overflow) = UInt64(components).multipliedReportingOverflow(by: UInt64(unit))
-            guard !overflow, length > 0 else {
-                dropped += 1
-                continue
-            }
-            let value: [UInt8]
-            if length <= 4 {
-                value = Array(table[(base + 8)..<(base + 8 + Int(length))])
-            } else if length <= UInt64(maxValueLength),
-                let bytes = read(source, range, at: Int64(order.u32(table, base + 8)), count: Int(length))
-            {
-                value = bytes
-            } else {
-                dropped += 1
-                continue
-            }
-            directory.entries.append(Entry(tag: tag, type: type, count: components, value: value))
+            directory.entries.append(Entry(tag: entry.tag, type: entry.type, count: entry.count, value: value))
         }
         if dropped > 0 { problems.append("TIFF: \(dropped) large or unreadable entry(ies) not copied") }
         return directory
     }
 
     /// Lays the directories out one after another, each followed by its values.
-    private static func write(_ directories: [Directory], order: ByteOrder, problems: inout [String]) -> [UInt8] {
+    private static func write(_ directories: [Directory], order: TIFFByteOrder, problems: inout [String]) -> [UInt8] {
         let limit = LibexifDocument.maxBlockLength
         var directories = directories
         // Drop values from the end until everything fits into what libexif reads.
@@ -147,26 +123,28 @@ enum TIFFRepacker {
             position += size(directory)
         }
         var output = [UInt8](repeating: 0, count: position)
-        output.replaceSubrange(0..<4, with: order.bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00])
-        order.put32(&output, 4, UInt32(starts[0]))
+        func put16(_ index: Int, _ value: UInt16) { output.replaceSubrange(index..<(index + 2), with: order.bytes(of: value)) }
+        func put32(_ index: Int, _ value: UInt32) { output.replaceSubrange(index..<(index + 4), with: order.bytes(of: value)) }
+        output.replaceSubrange(0..<4, with: order == .bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00])
+        put32(4, UInt32(starts[0]))
         for (index, directory) in directories.enumerated() {
             var cursor = starts[index]
-            order.put16(&output, cursor, UInt16(directory.entries.count))
+            put16(cursor, UInt16(directory.entries.count))
             cursor += 2
             var valueArea = cursor + directory.entries.count * 12 + 4
             for entry in directory.entries {
-                order.put16(&output, cursor, entry.tag)
+                put16(cursor, entry.tag)
                 if let sub = entry.subdirectory {
-                    order.put16(&output, cursor + 2, 4)
-                    order.put32(&output, cursor + 4, 1)
-                    order.put32(&output, cursor + 8, UInt32(starts[sub]))
+                    put16(cursor + 2, 4)
+                    put32(cursor + 4, 1)
+                    put32(cursor + 8, UInt32(starts[sub]))
                 } else {
-                    order.put16(&output, cursor + 2, entry.type)
-                    order.put32(&output, cursor + 4, entry.count)
+                    put16(cursor + 2, entry.type)
+                    put32(cursor + 4, entry.count)
                     if entry.value.count <= 4 {
                         output.replaceSubrange((cursor + 8)..<(cursor + 8 + entry.value.count), with: entry.value)
                     } else {
-                        order.put32(&output, cursor + 8, UInt32(valueArea))
+                        put32(cursor + 8, UInt32(valueArea))
                         output.replaceSubrange(valueArea..<(valueArea + entry.value.count), with: entry.value)
                         valueArea += (entry.value.count + 1) & ~1
                     }
@@ -176,54 +154,5 @@ enum TIFFRepacker {
             // The next-IFD offset stays 0: IFD1 (the thumbnail) is not copied.
         }
         return output
-    }
-
-    /// Exactly `count` bytes at `offset` inside the block, or nil.
-    private static func read(_ source: some ByteSource, _ range: ByteRange, at offset: Int64, count: Int) -> [UInt8]? {
-        guard offset >= 0, count >= 0, offset <= range.length, Int64(count) <= range.length - offset else { return nil }
-        guard let bytes = try? source.read(at: range.offset + offset, count: count), bytes.count == count else { return nil }
-        return bytes
-    }
-
-    /// Bytes per value of a TIFF field type; nil for unknown types.
-    private static func typeSize(_ type: UInt16) -> Int? {
-        switch type {
-        case 1, 2, 6, 7: 1
-        case 3, 8: 2
-        case 4, 9, 11, 13: 4
-        case 5, 10, 12: 8
-        default: nil
-        }
-    }
-}
-
-/// Reads and writes 16- and 32-bit integers in one TIFF byte order.
-private struct ByteOrder {
-    var bigEndian: Bool
-
-    func u16(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
-        let a = UInt16(bytes[offset])
-        let b = UInt16(bytes[offset + 1])
-        return bigEndian ? a << 8 | b : b << 8 | a
-    }
-
-    func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        let high = UInt32(u16(bytes, offset))
-        let low = UInt32(u16(bytes, offset + 2))
-        return bigEndian ? high << 16 | low : low << 16 | high
-    }
-
-    func put16(_ bytes: inout [UInt8], _ offset: Int, _ value: UInt16) {
-        let high = UInt8(truncatingIfNeeded: value >> 8)
-        let low = UInt8(truncatingIfNeeded: value)
-        bytes[offset] = bigEndian ? high : low
-        bytes[offset + 1] = bigEndian ? low : high
-    }
-
-    func put32(_ bytes: inout [UInt8], _ offset: Int, _ value: UInt32) {
-        let high = UInt16(truncatingIfNeeded: value >> 16)
-        let low = UInt16(truncatingIfNeeded: value)
-        put16(&bytes, offset, bigEndian ? high : low)
-        put16(&bytes, offset + 2, bigEndian ? low : high)
     }
 }

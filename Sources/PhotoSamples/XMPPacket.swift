@@ -12,7 +12,7 @@ public enum XMPPacket {
             if let offset = taken.utcOffsetMinutes { date += ExifBuilder.offsetText(offset) }
             attributes.append("xmp:CreateDate=\"\(date)\"")
         }
-        if let creatorTool { attributes.append("xmp:CreatorTool=\"\(escaped(creatorTool))\"") }
+        if let creatorTool { attributes.append("xmp:CreatorTool=\"\(TextEscaping.xml(creatorTool))\"") }
         if let location {
             attributes.append("exif:GPSLatitude=\"\(coordinate(location.latitude, positive: "N", negative: "S"))\"")
             attributes.append("exif:GPSLongitude=\"\(coordinate(location.longitude, positive: "E", negative: "W"))\"")
@@ -40,19 +40,5 @@ public enum XMPPacket {
         let minutes = rest / 1_000_000
         let fraction = rest % 1_000_000
         return "\(degrees),\(digits(Int(minutes))).\(digits(Int(fraction), 6))\(value < 0 ? negative : positive)"
-    }
-
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }

@@ -29,6 +29,8 @@ public struct GrantSummary: Sendable {
         question = setup.mode == .add ? "Add \(Self.photos(ids.count)) to \(app)?" : "Give \(app) \(Self.photos(ids.count))?"
         button = setup.mode == .add ? "Add \(Self.photos(ids.count))" : "Give \(Self.photos(ids.count))"
         var details = ["\(app) receives them with \(setup.receives)."]
+        let files = setup.withGroupMembers(ids).count
+        if files > ids.count { details.append("Live Photos and RAW+JPEG pairs come with every part: \(files) files in all.") }
         if setup.ordered, ids.count > 1 { details.append("In the order you picked them.") }
         if removed > 0 { details.append("\(app) will no longer see \(Self.photos(removed)) it has now.") }
         if setup.mode == .add, !setup.preselected.isEmpty {

@@ -52,12 +52,15 @@ enum PickerLabels {
         return make + " " + model
     }
 
-    /// One tile's facts as a JSON object (never a coordinate).
-    static func json(_ asset: Asset, seconds: Double?) -> String {
+    /// One tile's facts as a JSON object (never a coordinate); a tile standing for a group
+    /// also has its badge and what the group is, in words.
+    static func json(_ asset: Asset, seconds: Double?, group: AssetGroup? = nil) -> String {
         let video = asset.metadata.format.kind == .video
         let length = seconds.map { JSONText.string(duration($0)) } ?? "null"
+        let badge = group.map { JSONText.string($0.badge) } ?? "null"
+        let words = group.map { JSONText.string($0.description) } ?? "null"
         return
-            #"{"id":"\#(asset.id.rawValue)","name":\#(JSONText.string(name(asset))),"date":\#(JSONText.string(spokenDay(asset.effectiveDate))),"camera":\#(JSONText.string(camera(asset))),"kind":"\#(video ? "video" : "photo")","format":\#(JSONText.string(asset.metadata.format.rawValue.uppercased())),"duration":\#(length)}"#
+            #"{"id":"\#(asset.id.rawValue)","name":\#(JSONText.string(name(asset))),"date":\#(JSONText.string(spokenDay(asset.effectiveDate))),"camera":\#(JSONText.string(camera(asset))),"kind":"\#(video ? "video" : "photo")","format":\#(JSONText.string(asset.metadata.format.rawValue.uppercased())),"duration":\#(length),"badge":\#(badge),"group":\#(words)}"#
     }
 
     private static func padded(_ value: Int, _ width: Int) -> String {

@@ -91,6 +91,7 @@ enum PickerPage {
         .placeholder .file { font-size: 11px; word-break: break-all; max-height: 3.6em; overflow: hidden; }
         .badge { position: absolute; top: 4px; right: 4px; min-width: 22px; height: 22px; border-radius: 11px; background: #0a56b8; color: #fff; font-size: 12px; line-height: 22px; text-align: center; padding: 0 5px; z-index: 2; }
         .zoom { position: absolute; bottom: 4px; right: 4px; width: 22px; height: 22px; border-radius: 11px; font-size: 13px; line-height: 21px; text-align: center; background: #fff; border: 1px solid #767676; z-index: 2; }
+        .group-badge { position: absolute; top: 4px; left: 4px; font-size: 11px; font-weight: 700; background: #000c; color: #fff; padding: 1px 5px; border-radius: 3px; z-index: 2; }
         .length { position: absolute; bottom: 4px; left: 4px; font-size: 11px; background: #000c; color: #fff; padding: 1px 5px; border-radius: 3px; z-index: 2; }
         #folders { flex: 1; overflow-y: auto; padding: 12px 16px; display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 12px; align-content: start; }
         .folder { display: flex; flex-direction: column; width: 100%; padding: 6px; text-align: left; gap: 4px; }
@@ -253,6 +254,7 @@ enum PickerPage {
           parts.push(label ? label.date : dayName(days[i]));
           if (label) parts.push(label.camera || label.name);
           if (label && label.kind === 'video') parts.push(label.duration ? 'video, ' + label.duration : 'video');
+          if (label && label.group) parts.push(label.group);
           const n = selected.indexOf(id);
           if (n >= 0) parts.push('picked ' + (n + 1) + ' of ' + selected.length);
           if (shared.has(id)) parts.push('already shared');
@@ -266,6 +268,9 @@ enum PickerPage {
           if (label && label.kind === 'video' && !t.querySelector('.length')) {
             const l = document.createElement('span'); l.className = 'length'; l.setAttribute('aria-hidden', 'true');
             l.textContent = label.duration ? '\u25b6 ' + label.duration : '\u25b6 video'; t.appendChild(l);
+          }
+          if (label && label.badge && !t.querySelector('.group-badge')) {
+            const g = document.createElement('span'); g.className = 'group-badge'; g.setAttribute('aria-hidden', 'true'); g.textContent = label.badge; t.appendChild(g);
           }
           if (t.failed) { const p = t.querySelector('.placeholder'); if (p) p.remove(); placeholder(t); }
           let b = t.querySelector('.badge');

@@ -25,6 +25,9 @@ public final class PickerService: Sendable {
     let finished: @Sendable (String) -> Void
     /// Each candidate's place in `setup.candidates`, made on first use (`position(of:)`).
     private let positions = Mutex<[AssetID: Int]?>(nil)
+    /// The groups shown as one tile and the members without a tile of their own
+    /// (`PickerSetup.groupTiles`), made on first use.
+    private let groupTilesMade = Mutex<PickerSetup.GroupTiles?>(nil)
     private let done = Atomic<Bool>(false)
     let confirmations = GrantConfirmations()
     /// Each candidate's `PickerQuery.searchText`, made on the first plain-word search.
@@ -92,12 +95,14 @@ public final class PickerService: Sendable {
     private func sessionJSON() -> String {
         let limit = setup.limit.map(String.init) ?? "null"
         let request = setup.requestID.map(String.init) ?? "null"
-        let preselected = setup.preselected.map(\.rawValue)
+        // A group's other members have no tile: the tile that stands for them carries them.
+        let hidden = groupTiles().hidden
+        let preselected = setup.preselected.filter { !hidden.contains($0) }.map(\.rawValue)
         return """
             {"app":\(JSONText.string(setup.app.name)),"receives":\(JSONText.string(setup.receives)),\
             "filter":\(JSONText.string(setup.app.filter)),"media":\(JSONText.string(setup.media)),"limit":\(limit),\
             "mode":"\(setup.mode.rawValue)","ordered":\(setup.ordered),"request":\(request),\
-            "preselected":\(JSONText.strings(preselected)),"total":\(setup.candidates.count),"csrf":\(JSONText.string(gate.csrf)),\
+            "preselected":\(JSONText.strings(preselected)),"total":\(setup.candidates.count - hidden.count),"csrf":\(JSONText.string(gate.csrf)),\
             "title":\(setup.title.map(JSONText.string) ?? "null"),"new_app":\(setup.newApp)}
             """
     }
@@ -113,12 +118,23 @@ public final class PickerService: Sendable {
         }
         let chipExpression = (try? Filter(chipFilter))?.expression ?? .everything
         let texts = query.hasWords ? searchTextsMade() : []
+        let hidden = groupTiles().hidden
         return listResponse(
             PickerList.json(
                 setup.candidates.indices.lazy.filter { index in
                     let asset = self.setup.candidates[index]
-                    return chipExpression.matches(asset) && query.matches(asset, text: texts[index])
+                    return chipExpression.matches(asset) && query.matches(asset, text: texts[index]) && !hidden.contains(asset.id)
                 }.map { self.setup.candidates[$0] }))
+    }
+
+    /// The groups shown as one tile, made once.
+    func groupTiles() -> PickerSetup.GroupTiles {
+        groupTilesMade.withLock { made in
+            if let made { return made }
+            let tiles = setup.groupTiles()
+            made = tiles
+            return tiles
+        }
     }
 
     /// Where `id` is among the candidates, or nil when it is not offered.
@@ -145,7 +161,9 @@ public final class PickerService: Sendable {
     public func firstList() -> [UInt8] {
         firstListBytes.withLock { bytes in
             if let bytes { return bytes }
-            let made = PickerList.json(setup.candidates)
+            let hidden = groupTiles().hidden
+            let made =
+                hidden.isEmpty ? PickerList.json(setup.candidates) : PickerList.json(setup.candidates.filter { !hidden.contains($0.id) })
             bytes = made
             return made
         }
@@ -169,7 +187,7 @@ public final class PickerService: Sendable {
         var objects: [String] = []
         for text in list.split(separator: ",").prefix(400) {
             guard let asset = asset(String(text)) else { continue }
-            objects.append(PickerLabels.json(asset, seconds: length(of: asset)))
+            objects.append(PickerLabels.json(asset, seconds: length(of: asset), group: groupTiles().tiles[asset.id]?.group))
         }
         return json("[" + objects.joined(separator: ",") + "]")
     }
@@ -226,7 +244,9 @@ public final class PickerService: Sendable {
     }
 
     private func chosen(_ body: [UInt8]) -> Chosen {
-        guard let raw = JSONText.stringArray("ids", in: body) else { return .refused(json(#"{"error":"malformed request"}"#, status: 400)) }
+        guard let raw = PostedBody.decode(PostedBody.Chosen.self, from: body)?.ids else {
+            return .refused(json(#"{"error":"malformed request"}"#, status: 400))
+        }
         var ids: [AssetID] = []
         for text in raw {
             guard let id = AssetID(text), position(of: id) != nil || setup.preselected.contains(id), !ids.contains(id) else {
@@ -261,7 +281,8 @@ public final class PickerService: Sendable {
         case .ids(let checked): ids = checked
         case .refused(let response): return response
         }
-        if case .failure(let refusal) = confirmations.redeem(JSONText.stringMember("confirmation", in: body), for: ids) {
+        let confirmation = PostedBody.decode(PostedBody.Chosen.self, from: body)?.confirmation
+        if case .failure(let refusal) = confirmations.redeem(confirmation, for: ids) {
             return json(#"{"error":\#(JSONText.string(refusal.reason)),"confirm":true}"#, status: 409)
         }
         return settle { actions.add(ids, setup: setup) }

@@ -24,11 +24,14 @@ public struct PickerSetup: Sendable {
     /// Whether photofs made the app for this request (it asked through the desktop's file
     /// dialog and was unknown): the page says so.
     public var newApp: Bool
+    /// The library's Live Photos and RAW+JPEG pairs: a group is one tile (see `PickerSetup+Groups.swift`).
+    public var groups: AssetGroups
 
     public init(
         app: App, requestID: Int?, mode: PickRequest.Mode, limit: Int?, ordered: Bool, media: String, candidates: [Asset],
-        preselected: [AssetID], libraryRoot: String, title: String? = nil, newApp: Bool = false
+        preselected: [AssetID], libraryRoot: String, title: String? = nil, newApp: Bool = false, groups: AssetGroups = .none
     ) {
+        self.groups = groups
         self.app = app
         self.requestID = requestID
         self.mode = mode

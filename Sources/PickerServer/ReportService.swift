@@ -137,9 +137,10 @@ public final class ReportService: Sendable {
     }
 
     private func revoke(_ body: [UInt8]) -> HTTPResponse {
-        guard let app = JSONText.stringMember("app", in: body), let raw = JSONText.stringArray("ids", in: body), !raw.isEmpty else {
+        guard let posted = PostedBody.decode(PostedBody.Revoke.self, from: body), !posted.ids.isEmpty else {
             return json(#"{"error":"malformed request"}"#, status: 400)
         }
+        let (app, raw) = (posted.app, posted.ids)
         guard case .success(let snapshot) = load(), snapshot.apps.contains(where: { $0.name == app }) else {
             return json(#"{"error":"no such app in this report"}"#, status: 400)
         }

@@ -6,7 +6,8 @@
 # Usage: Tests/Benchmarks/thumbnail-bench.sh [WORKDIR]
 # PHOTOFS_BIN=<photofs binary> measures that build instead of building one.
 #   env: JPEGS (500), HEICS (100), DISTINCT (10 distinct pictures per set, copied to fill it),
-#        SIZE (large), RUNS (1), GENERATE_ONLY (make the photos and stop), CONVERT (0: leave convert out)
+#        SIZE (large), RUNS (1), GENERATE_ONLY (make the photos and stop), CONVERT (0: leave convert out),
+#        SETS (JPEG,HEIC), PHOTOFS_BASELINE (another build: before and after paired in each round)
 # The photos are generated once and kept in WORKDIR (default /var/tmp/photofs-thumbnail-bench):
 # JPEGs of 12-24 MP with camera EXIF and a 160x120 EXIF thumbnail (too small for large
 # thumbnails, as in camera files), HEICs of 12 MP with a 320x240 thumbnail item (as phones

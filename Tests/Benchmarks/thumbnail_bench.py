@@ -5,7 +5,11 @@ files in the page cache, and prints wall times, files/s and ratios. Each tool ru
 the order photofs, vips, convert, convert, vips, photofs, and counts as the mean of its two
 runs, so that a load that rises or falls steadily on a shared machine weighs on all alike.
 CPU seconds (user + system of the tool and every process it started) are printed too:
-they depend far less on what else the machine runs."""
+they depend far less on what else the machine runs.
+
+PHOTOFS_BASELINE=<another photofs binary> measures a before and an after in the same run:
+each round then runs photofs, baseline, vips, vips, baseline, photofs (convert left out),
+and prints both against vips and the after against the before (paired by round)."""
 import os, re, resource, shutil, subprocess, sys, time
 
 from bench_common import sh
@@ -19,6 +23,9 @@ SIZE = os.environ.get("SIZE", "large")
 RUNS = int(os.environ.get("RUNS", "1"))
 # CONVERT=0 leaves ImageMagick out (a photofs vs vips run in a few minutes instead of twenty).
 CONVERT = os.environ.get("CONVERT", "1") != "0"
+BASELINE = os.environ.get("PHOTOFS_BASELINE")
+# SETS=JPEG (or HEIC) measures one set only.
+SETS = os.environ.get("SETS", "JPEG,HEIC").split(",")
 BOX = {"normal": 128, "large": 256, "x-large": 512}[SIZE]
 CORES = os.cpu_count() or 1
 
@@ -101,11 +108,11 @@ def fresh(path):
     return path
 
 
-def run_photofs(library, catalog, out):
+def run_photofs(library, catalog, out, binary=PHOTOFS):
     env = dict(os.environ, XDG_CACHE_HOME=fresh(out))
     cpu = children_cpu()
     start = time.monotonic()
-    result = subprocess.run([PHOTOFS, "thumbnails", "--catalog", catalog, "--size", SIZE, "--force"],
+    result = subprocess.run([binary, "thumbnails", "--catalog", catalog, "--size", SIZE, "--force"],
                             env=env, capture_output=True, text=True, check=True)
     elapsed = time.monotonic() - start
     cpu = children_cpu() - cpu
@@ -147,10 +154,15 @@ def main():
           ("set", "files", "photofs s (cpu s)", "vips s (cpu s)", "convert s (cpu s)", "x vips (cpu)",
            "x conv (cpu)", "photofs embedded hits"))
     for name, folder in (("JPEG", jpeg_dir), ("HEIC", heic_dir)):
+        if name not in SETS:
+            continue
         files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
         catalog = os.path.join(data, name + ".sqlite")
         sh(PHOTOFS, "index", "--quiet", "--catalog", catalog, folder)
         warm(files)
+        if BASELINE:
+            paired(name, folder, catalog, files)
+            continue
         for run in range(RUNS):
             out_p, out_v, out_c = (os.path.join(BENCH, "out-" + t) for t in ("photofs", "vips", "convert"))
             p1 = run_photofs(folder, catalog, out_p)
@@ -172,6 +184,42 @@ def main():
             print("      runs: photofs %.2f s, %.2f s; vips %.2f s, %.2f s; convert %.2f s, %.2f s; photofs: %s" %
                   (p1[0], p2[0], v1[0], v2[0], c1[0], c2[0], p1[4]))
     print("load average %.1f at the end" % os.getloadavg()[0])
+
+
+def paired(name, folder, catalog, files):
+    """RUNS rounds of after (PHOTOFS_BIN) and before (PHOTOFS_BASELINE) against vips."""
+    out_p, out_v = (os.path.join(BENCH, "out-" + t) for t in ("photofs", "vips"))
+    print("paired rounds: after = %s, before = %s" % (PHOTOFS, BASELINE))
+    print("%-5s %5s | %-16s | %-16s | %-16s | %-15s | %-15s | %s" %
+          ("round", "load", "after s (cpu)", "before s (cpu)", "vips s (cpu)", "x vips after", "x vips before",
+           "after / before cpu"))
+    rows = []
+    for run in range(RUNS):
+        load = os.getloadavg()[0]
+        a1 = run_photofs(folder, catalog, out_p)
+        b1 = run_photofs(folder, catalog, out_p, BASELINE)
+        v1 = run_vips(files, out_v)
+        v2 = run_vips(files, out_v)
+        b2 = run_photofs(folder, catalog, out_p, BASELINE)
+        a2 = run_photofs(folder, catalog, out_p)
+        for tool, n in (("after", a1[2]), ("after", a2[2]), ("before", b1[2]), ("before", b2[2]), ("vips", v1[2]), ("vips", v2[2])):
+            if n != len(files):
+                print("!! %s made %d of %d thumbnails" % (tool, n, len(files)))
+        a = ((a1[0] + a2[0]) / 2, (a1[1] + a2[1]) / 2)
+        b = ((b1[0] + b2[0]) / 2, (b1[1] + b2[1]) / 2)
+        v = ((v1[0] + v2[0]) / 2, (v1[1] + v2[1]) / 2)
+        rows.append((a, b, v))
+        print("%-5d %5.1f | %6.2f (%6.2f) | %6.2f (%6.2f) | %6.2f (%6.2f) | %5.2fx (%5.2fx) | %5.2fx (%5.2fx) | %5.2f" %
+              (run + 1, load, a[0], a[1], b[0], b[1], v[0], v[1], v[0] / a[0], v[1] / a[1], v[0] / b[0], v[1] / b[1],
+               a[1] / b[1]))
+    def median(values):
+        ordered = sorted(values)
+        return ordered[len(ordered) // 2] if len(ordered) % 2 else (ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
+    print("median %s of %d rounds: x vips wall after %.2fx, before %.2fx; x vips cpu after %.2fx, before %.2fx; "
+          "after / before cpu %.2f, wall %.2f" %
+          (name, len(rows), median([r[2][0] / r[0][0] for r in rows]), median([r[2][0] / r[1][0] for r in rows]),
+           median([r[2][1] / r[0][1] for r in rows]), median([r[2][1] / r[1][1] for r in rows]),
+           median([r[0][1] / r[1][1] for r in rows]), median([r[0][0] / r[1][0] for r in rows])))
 
 
 if __name__ == "__main__":

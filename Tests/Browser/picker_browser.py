@@ -12,6 +12,8 @@ SCENARIO is one of
   tour      Chromium's accessibility tree and an audit of it, plain-word searches (the
             queries in QUERIES_JSON), the Folders view, the preview (select, next, Esc),
             scripted grants the server must refuse; ends with Cancel;
+  groups    one tile per Live Photo and RAW+JPEG pair: the badges and accessible names, then
+            pick every badged tile (at least LIMIT), Add, confirm;
   removeall Add (0) on a page that replaces the app's grants: the question it asks, Back,
             then confirm.
 Prints one JSON line with what it saw; exits non-zero with a message when a step fails.
@@ -332,6 +334,24 @@ def main():
             wait.until(EC.invisibility_of_element_located((By.ID, "preview")))
             seen["console_errors"] = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE" and "/api/" not in e["message"]]
             driver.find_element(By.ID, "cancel").click()
+        elif scenario == "groups":
+            # Groups (a Live Photo, a RAW+JPEG pair): one tile each, badged and named so;
+            # pick every badged tile, Add, confirm.
+            wait.until(lambda d: all("," in (t.get_attribute("aria-label") or "") for t in d.find_elements(By.CSS_SELECTOR, ".tile")))
+            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tile .group-badge")) >= limit)
+            seen["tiles"] = [{
+                "id": t.get_attribute("data-id"), "label": t.get_attribute("aria-label"),
+                "badge": (t.find_elements(By.CSS_SELECTOR, ".group-badge") or [None])[0] and t.find_element(By.CSS_SELECTOR, ".group-badge").text,
+            } for t in driver.find_elements(By.CSS_SELECTOR, ".tile")]
+            seen["names"] = [name for name, _ in tile_names(driver)]
+            driver.save_screenshot(f"{shots}/groups-2-badges.png")
+            seen["picked"] = []
+            for tile in driver.find_elements(By.CSS_SELECTOR, ".tile"):
+                if tile.find_elements(By.CSS_SELECTOR, ".group-badge"):
+                    tile.click()
+                    seen["picked"].append(tile.get_attribute("data-id"))
+            driver.find_element(By.ID, "add").click()
+            confirm(driver, wait, seen).click()
         elif scenario == "removeall":
             seen["add_label"] = driver.find_element(By.ID, "add").text
             # Unpick everything the page preselected, then Add (0).

@@ -51,7 +51,7 @@ import Testing
                 let label = ThumbnailPlaceholder.typeLabel(format: format, name: name)
                 let svg = String(decoding: ThumbnailPlaceholder.svg(name: name, typeLabel: label), as: UTF8.self)
                 #expect(
-                    svg.contains(ThumbnailPlaceholder.escaped(label)) && svg.contains(ThumbnailPlaceholder.escaped(String(name.prefix(13))))
+                    svg.contains(TextEscaping.xml(label)) && svg.contains(TextEscaping.xml(String(name.prefix(13))))
                 )
                 #expect(!label.isEmpty && label != "file" || format == nil, "\(relative): placeholder without a type")
                 placeholders["\(label): \(error)", default: []].append(relative)

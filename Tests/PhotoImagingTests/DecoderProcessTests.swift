@@ -53,6 +53,15 @@ import Testing
             return
         }
         #expect(try PNGCodec.decode(png).width == 128)
+        // A photo large enough for the 1/8-scale decode (photofs's own scan reader) is decoded
+        // by the same confined process: no JPEG path runs outside it.
+        Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 2048, height: 1536)), to: dir + "/large.jpg")
+        let large = try process.run(.thumbnail(path: Array((dir + "/large.jpg").utf8), box: 128, text: []), timeLimit: 20)
+        guard case .image(let largePNG, .decoded) = large else {
+            Issue.record("a large JPEG gave \(large)")
+            return
+        }
+        #expect(try PNGCodec.decode(largePNG).width == 128)
         let status = String(decoding: Fixture.read("/proc/\(process.pid)/status"), as: UTF8.self)
         let fields = Dictionary(
             status.split(separator: "\n").compactMap { line -> (String, String)? in

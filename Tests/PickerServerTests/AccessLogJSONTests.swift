@@ -28,15 +28,16 @@ struct AccessLogJSONTests {
 
     @Test(
         arguments: [
-            (#"{"app":"editor","ids":["00000000000a"]}"#, "editor"),
-            (#"{ "ids": [], "app" : "a b" }"#, "a b"),
-            (#"{"app":"x\"y"}"#, nil),
-            (#"{"app":3}"#, nil),
-            (#"{"application":"x"}"#, nil),
+            (#"{"app":"editor","ids":["00000000000a"]}"#, PostedBody.Revoke(app: "editor", ids: ["00000000000a"])),
+            (#"{ "ids": [], "app" : "a b" }"#, PostedBody.Revoke(app: "a b", ids: [])),
+            (#"{"app":"x\"y","ids":[]}"#, PostedBody.Revoke(app: "x\"y", ids: [])),
+            (#"{"app":3,"ids":[]}"#, nil),
+            (#"{"application":"x","ids":[]}"#, nil),
+            (#"{"app":"x"}"#, nil),
             (#"{"app":"unterminated}"#, nil),
             ("", nil),
-        ] as [(String, String?)])
-    func stringMembers(body: String, expected: String?) {
-        #expect(JSONText.stringMember("app", in: Array(body.utf8)) == expected)
+        ] as [(String, PostedBody.Revoke?)])
+    func revokeBodies(body: String, expected: PostedBody.Revoke?) {
+        #expect(PostedBody.decode(PostedBody.Revoke.self, from: Array(body.utf8)) == expected)
     }
 }

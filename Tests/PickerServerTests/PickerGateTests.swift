@@ -68,10 +68,26 @@ struct PickerGateTests {
         #expect(EXIFThumbnail.strippedSegments([0x00, 0x01, 0x02, 0x03, 0x04]) == nil)
     }
 
-    @Test func postedIdsAreReadStrictly() {
-        #expect(JSONText.stringArray("ids", in: Array(#"{"ids":["a1","b2"]}"#.utf8)) == ["a1", "b2"])
-        #expect(JSONText.stringArray("ids", in: Array(#"{"ids":[]}"#.utf8)) == [])
-        #expect(JSONText.stringArray("ids", in: Array(#"{"ids":["a\"1"]}"#.utf8)) == nil)
-        #expect(JSONText.string("a\"<b>\n") == #""a\"\u003cb>\n""#)
+    @Test(
+        arguments: [
+            (#"{"ids":["a1","b2"]}"#, PostedBody.Chosen(ids: ["a1", "b2"])),
+            (#"{"ids":[]}"#, PostedBody.Chosen(ids: [])),
+            (#"{ "confirmation" : "c0ffee", "ids" : ["a1"] }"#, PostedBody.Chosen(ids: ["a1"], confirmation: "c0ffee")),
+            // Escapes are JSON's: the id is read whole (and then refused as no asset id).
+            (#"{"ids":["a\"1"]}"#, PostedBody.Chosen(ids: ["a\"1"])),
+            // A value spelled like the key is no member (a search for the key's text took it).
+            (#"{"note":"ids","other":["a1"]}"#, nil),
+            (#"{"ids":"a1"}"#, nil),
+            (#"{"ids":[1]}"#, nil),
+            (#"{"ids":["a1"]"#, nil),
+            ("", nil),
+        ] as [(String, PostedBody.Chosen?)])
+    func postedIdsAreReadStrictly(body: String, expected: PostedBody.Chosen?) {
+        #expect(PostedBody.decode(PostedBody.Chosen.self, from: Array(body.utf8)) == expected)
+    }
+
+    @Test func answersEscapeStringsForJSONInsideHTML() {
+        #expect(JSONText.string("a\"<b>\n\u{1}") == #""a\"\u003cb>\n\u0001""#)
+        #expect(JSONText.strings(["x", "\\"]) == #"["x","\\"]"#)
     }
 }

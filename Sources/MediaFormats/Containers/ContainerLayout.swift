@@ -151,6 +151,9 @@ public struct MovieInfo: Hashable, Sendable {
     /// Byte ranges of every location-bearing payload: `©xyz`, `loci`, `gps `, `gps0`
     /// atom payloads and the value of the `com.apple.quicktime.location.ISO6709` key.
     public var locationPayloads: [ByteRange]
+    /// The value of the `com.apple.quicktime.content.identifier` key: a Live Photo's video
+    /// carries its still's identifier (see `LivePhotoIdentifier`).
+    public var contentIdentifier: String?
 
     public init(
         creationDate: CaptureDate? = nil, width: Int? = nil, height: Int? = nil, location: GeoLocation? = nil, make: String? = nil,

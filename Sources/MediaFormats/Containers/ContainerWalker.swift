@@ -22,7 +22,7 @@ public enum ContainerWalker {
         case .tiff, .dng, .raw:
             // The whole file is TIFF-structured; libexif and the IFD walker read it directly.
             layout = ContainerLayout(format: format, exifBlocks: [ByteRange(offset: 0, length: reader.size)])
-            if TIFFStructure(reader: reader, base: 0, limit: reader.size) == nil {
+            if !TIFFWalker.isHeader(reader.prefix(at: 0, count: 4)[...]) || reader.size < 8 {
                 layout.note("TIFF: no TIFF header", structural: true)
             }
         case .png:
@@ -68,15 +68,10 @@ public enum ContainerWalker {
     /// Thumbnails without such a signature are image data only and are not walked.
     private static func addThumbnailMetadata(reader: SourceReader, layout: inout ContainerLayout) {
         for block in layout.exifBlocks {
-            guard let tiff = TIFFStructure(reader: reader, base: block.offset, limit: block.length),
-                let ifd0 = tiff.entries(at: tiff.firstIFD)
-            else { continue }
-            // IFD1 is IFD0's next-IFD offset, after IFD0's entries.
-            let nextAt = block.offset + Int64(tiff.firstIFD) + 2 + 12 * Int64(ifd0.count)
-            guard let next = reader.bytes(at: nextAt, count: 4).flatMap({ ByteView($0).u32(0, bigEndian: tiff.bigEndian) }), next != 0,
-                let ifd1 = tiff.entries(at: next),
-                let offset = ifd1.first(where: { $0.tag == 0x0201 })?.valueField,
-                let length = ifd1.first(where: { $0.tag == 0x0202 })?.valueField,
+            let tiff = TIFFWalker().walk(reader.source, block: block)
+            guard let order = tiff.byteOrder, let ifd1 = tiff.directory(.main(1)) else { continue }
+            let values = TIFFValues(reader.source, order: order)
+            guard let offset = values.integer(ifd1.entry(0x0201)), let length = values.integer(ifd1.entry(0x0202)),
                 Int64(offset) + Int64(length) <= block.length, length >= 4
             else { continue }
             let image = ByteRange(offset: block.offset + Int64(offset), length: Int64(length))
@@ -95,17 +90,16 @@ public enum ContainerWalker {
     /// in it is blanked like any other packet.
     private static func addEmbeddedXMP(reader: SourceReader, layout: inout ContainerLayout) {
         for block in layout.exifBlocks {
-            guard let tiff = TIFFStructure(reader: reader, base: block.offset, limit: block.length),
-                let entry = tiff.entries(at: tiff.firstIFD)?.first(where: { $0.tag == 0x02BC })
-            else { continue }
-            let length = Int64(entry.count)
-            guard [1, 2, 7].contains(entry.type), length > 4 else { continue }
-            let start = Int64(entry.valueField)
-            guard start >= 8, start <= block.length, length <= block.length - start else {
+            let tiff = TIFFWalker.firstDirectoryOnly.walk(reader.source, block: block)
+            guard let entry = tiff.directory(.main(0))?.entry(EXIFTag.xmlPacket), [1, 2, 7].contains(entry.type), entry.count > 4 else {
+                continue
+            }
+            // Out of line (more than 4 bytes), after the header and inside the block.
+            guard let value = entry.value, value.offset >= block.offset + 8 else {
                 layout.note("XMP tag in the TIFF block at \(block.offset) points outside it", structural: false)
                 continue
             }
-            layout.xmpPackets.append(ByteRange(offset: block.offset + start, length: length))
+            layout.xmpPackets.append(value)
         }
     }
 }

@@ -151,7 +151,7 @@ struct HEIFWalker {
             blocks.append(ByteRange(offset: extent.offset + logical, length: extent.length - logical))
             logical = 0
         }
-        if let start = blocks.first?.offset, let head = reader.bytes(at: start, count: 4), TIFFStructure.isHeader(head[...]) {
+        if let start = blocks.first?.offset, let head = reader.bytes(at: start, count: 4), TIFFWalker.isHeader(head[...]) {
             if blocks.count > 1 {
                 layout.note("HEIF: Exif item \(id) TIFF data is split over \(blocks.count) extents", structural: true)
             }
@@ -160,7 +160,7 @@ struct HEIFWalker {
         }
         // Some writers get the offset wrong; look for the header near the start.
         let window = reader.prefix(at: first.offset + 4, count: Int(min(first.length - 4, 64)))
-        if let found = (0..<max(0, window.count - 3)).first(where: { TIFFStructure.isHeader(window[$0...]) }) {
+        if let found = (0..<max(0, window.count - 3)).first(where: { TIFFWalker.isHeader(window[$0...]) }) {
             let start = first.offset + 4 + Int64(found)
             layout.note("HEIF: Exif item \(id) header offset \(skip) is wrong; TIFF header found at \(start)", structural: false)
             layout.exifBlocks.append(ByteRange(offset: start, length: first.end - start))

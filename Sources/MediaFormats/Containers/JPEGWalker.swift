@@ -145,7 +145,7 @@ struct JPEGWalker {
         if head.matches(Self.exifSignature, at: 0), data.length >= 6 {
             // "Exif\0" plus one pad byte (normally 0, some writers put 0xFF).
             let block = ByteRange(offset: data.offset + 6, length: data.length - 6)
-            if !(head.slice(6, 4).map(TIFFStructure.isHeader) ?? false) {
+            if !(head.slice(6, 4).map(TIFFWalker.isHeader) ?? false) {
                 layout.note("\(label): EXIF segment at \(data.offset) has no TIFF header", structural: false)
             }
             layout.exifBlocks.append(block)
@@ -210,21 +210,21 @@ struct JPEGWalker {
             return
         }
         let tiffStart = data.offset + 4
-        guard let tiff = TIFFStructure(reader: reader, base: tiffStart, limit: data.end - tiffStart),
-            let entries = tiff.entries(at: tiff.firstIFD)
-        else {
+        let tiff = TIFFWalker.firstDirectoryOnly.walk(reader.source, block: ByteRange(offset: tiffStart, length: data.end - tiffStart))
+        guard let order = tiff.byteOrder, let index = tiff.directory(.main(0)) else {
             layout.note("\(label): unreadable MPF index at \(data.offset)", structural: true)
             return
         }
-        guard let mpEntry = entries.first(where: { $0.tag == 0xB002 }), mpEntry.count % 16 == 0,
-            let table = tiff.valueBytes(mpEntry, maxBytes: 16 * Self.maxMPFImages)
+        guard let mpEntry = index.entry(0xB002), mpEntry.count % 16 == 0,
+            let table = TIFFValues(reader.source, order: order).bytes(mpEntry, maxBytes: 16 * Self.maxMPFImages)
         else {
             layout.note("\(label): MPF index without a readable MP entry table", structural: true)
             return
         }
         let view = ByteView(table)
+        let bigEndian = order == .bigEndian
         for i in 0..<(table.count / 16) {
-            guard let size = view.u32(i * 16 + 4, bigEndian: tiff.bigEndian), let offset = view.u32(i * 16 + 8, bigEndian: tiff.bigEndian)
+            guard let size = view.u32(i * 16 + 4, bigEndian: bigEndian), let offset = view.u32(i * 16 + 8, bigEndian: bigEndian)
             else { break }
             guard offset != 0 else { continue }  // The first image is this file's primary image.
             let absolute = tiffStart + Int64(offset)

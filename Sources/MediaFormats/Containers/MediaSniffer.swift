@@ -22,7 +22,7 @@ public enum MediaSniffer {
         if head.matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], at: 0) { return .png }
         if head.matches("GIF87a", at: 0) || head.matches("GIF89a", at: 0) { return .gif }
         if head.matches("RIFF", at: 0) && head.matches("WEBP", at: 8) { return .webp }
-        if let tiff = TIFFStructure(reader: reader, base: 0, limit: reader.size) { return tiffFormat(tiff, head: head) }
+        if reader.size >= 8, let start = head.slice(0, 4), TIFFWalker.isHeader(start) { return tiffFormat(reader, head: head) }
         if head.matches("II+\0", at: 0) || head.matches("MM\0+", at: 0) { return .bigTIFF }
         if head.matches([0xFF, 0x0A], at: 0) || head.matches(JXLWalker.containerSignature, at: 0) { return .jxl }
         if head.matches("RIFF", at: 0) && (head.matches("AVI ", at: 8) || head.matches("AVIX", at: 8)) { return .avi }
@@ -62,12 +62,12 @@ public enum MediaSniffer {
         "panasonic", "leica", "sigma", "epson",
     ]
 
-    private static func tiffFormat(_ tiff: TIFFStructure, head: ByteView) -> MediaFormat {
-        if !tiff.bigEndian, head.matches("CR", at: 8) { return .raw }
-        guard let entries = tiff.entries(at: tiff.firstIFD) else { return .tiff }
-        if entries.contains(where: { $0.tag == 0xC612 }) { return .dng }
-        let hasSubIFDs = entries.contains { $0.tag == 0x014A }
-        if hasSubIFDs, let make = entries.first(where: { $0.tag == 0x010F }).flatMap(tiff.text) {
+    private static func tiffFormat(_ reader: SourceReader, head: ByteView) -> MediaFormat {
+        if head.matches("II", at: 0), head.matches("CR", at: 8) { return .raw }
+        let tiff = TIFFWalker.firstDirectoryOnly.walk(reader.source, block: ByteRange(offset: 0, length: reader.size))
+        guard let order = tiff.byteOrder, let ifd0 = tiff.directory(.main(0)) else { return .tiff }
+        if ifd0.entry(0xC612) != nil { return .dng }
+        if ifd0.entry(EXIFTag.subIFDs) != nil, let make = TIFFValues(reader.source, order: order).text(ifd0.entry(EXIFTag.make)) {
             let lower = make.lowercased()
             if rawMakers.contains(where: { lower.hasPrefix($0) }) { return .raw }
         }

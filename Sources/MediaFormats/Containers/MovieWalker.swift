@@ -15,6 +15,8 @@ struct MovieWalker {
     static let maxDepth = 12
     static let xmpUUID: [UInt8] = [0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC]
     static let locationKey = "com.apple.quicktime.location.ISO6709"
+    /// The key whose value pairs a Live Photo's video with its still (see `LivePhotoIdentifier`).
+    static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
     static let locationAtoms: Set<UInt32> = [fourCCValue("\u{A9}xyz"), fourCCValue("loci"), fourCCValue("gps "), fourCCValue("gps0")]
 
     let reader: SourceReader
@@ -252,6 +254,12 @@ struct MovieWalker {
             let isModel = name == "com.apple.quicktime.model" || name == "\u{A9}mod"
             let values = BMFFBoxList.boxes(
                 reader: reader, from: item.payload.offset, to: item.end, context: "movie ilst item", layout: &layout)
+            if name == Self.contentIdentifierKey, movie.contentIdentifier == nil,
+                let data = values.first(where: { $0.type == fourCCValue("data") && $0.payload.length > 8 }),
+                let value = reader.view(ByteRange(offset: data.payload.offset + 8, length: min(data.payload.length - 8, 256)))
+            {
+                movie.contentIdentifier = LivePhotoIdentifier.text(value.bytes)
+            }
             if !IdentityTags.movieItemsKept.contains(name) {
                 privateItem(item, values: values, keyed: !keys.isEmpty, layout: &layout)
                 continue

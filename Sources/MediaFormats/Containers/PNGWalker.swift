@@ -60,7 +60,7 @@ struct PNGWalker {
             case "eXIf", "exIf":  // exIf: the name before PNG 1.5 extensions settled on eXIf.
                 layout.exifBlocks.append(data)
                 layout.checksummedChunks.append(checksummed)
-                if let head = reader.bytes(at: data.offset, count: 4), !TIFFStructure.isHeader(head[...]) {
+                if let head = reader.bytes(at: data.offset, count: 4), !TIFFWalker.isHeader(head[...]) {
                     layout.note("PNG: eXIf chunk at \(pos) has no TIFF header", structural: false)
                 }
             case "iTXt", "tEXt", "zTXt":

@@ -46,7 +46,7 @@ struct WebPWalker {
                     block = ByteRange(offset: data.offset + 6, length: length - 6)
                 }
                 layout.exifBlocks.append(block)
-                if let head = reader.bytes(at: block.offset, count: 4), !TIFFStructure.isHeader(head[...]) {
+                if let head = reader.bytes(at: block.offset, count: 4), !TIFFWalker.isHeader(head[...]) {
                     layout.note("WebP: EXIF chunk at \(pos) has no TIFF header", structural: false)
                 }
             case "XMP ":

@@ -188,7 +188,7 @@ struct EXIFLocationRedactor {
     /// Reads a GPSLatitude/GPSLongitude value (3 RATIONALs: degrees, minutes, seconds) as
     /// decimal degrees, or nil when it is not that shape or not a sane angle.
     private func degrees(_ entry: TIFFEntry, order: TIFFByteOrder, source: some ByteSource) throws(ByteSourceError) -> Double? {
-        guard entry.type == TIFFType.rational, entry.count == 3, let range = entry.value, range.length == 24 else { return nil }
+        guard entry.type == TIFFType.rational.rawValue, entry.count == 3, let range = entry.value, range.length == 24 else { return nil }
         let bytes = try source.read(at: range.offset, count: 24)
         guard bytes.count == 24 else { return nil }
         var total = 0.0

@@ -1,6 +1,13 @@
 /// The byte-level helpers the XMP scanners share: they walk an XMP packet as raw bytes
 /// (no XML parser, so a malformed packet cannot make them allocate without bound) and
 /// need the same few primitives to find names, spaces and terminators.
+/// XMP's own structure, shared by the scanners.
+enum XMPStructure {
+    /// The namespace prefixes of declarations, RDF and the packet wrapper: never a
+    /// property of their own.
+    static let prefixes: Set<[UInt8]> = Set(["xmlns", "xml", "rdf", "x"].map { Array($0.utf8) })
+}
+
 protocol XMPByteScanning {
     /// The XMP packet being scanned.
     var text: [UInt8] { get }
@@ -53,6 +60,30 @@ extension XMPByteScanning {
             if first > text.count - needle.count { return nil }
             if text[first..<(first + needle.count)].elementsEqual(needle) { return first }
             index = first + 1
+        }
+        return nil
+    }
+
+    /// The index just past the end tag matching a start tag named `name`.
+    func matchingEnd(of name: Range<Int>, from start: Int) -> Int? {
+        var depth = 1
+        var index = start
+        let nameBytes = text[name]
+        while let lt = firstIndex(of: UInt8(ascii: "<"), from: index) {
+            let closing = startsWith("</", at: lt)
+            let nameStart = closing ? lt + 2 : lt + 1
+            var cursor = nameStart
+            while cursor < text.count, isNameByte(text[cursor]) { cursor += 1 }
+            guard let gt = firstIndex(of: UInt8(ascii: ">"), from: cursor) else { return nil }
+            if text[nameStart..<cursor].elementsEqual(nameBytes) {
+                if closing {
+                    depth -= 1
+                    if depth == 0 { return gt + 1 }
+                } else if text[gt - 1] != UInt8(ascii: "/") {
+                    depth += 1
+                }
+            }
+            index = max(gt, lt + 1)
         }
         return nil
     }

@@ -23,7 +23,6 @@ struct XMPIdentityScanner: XMPByteScanning {
     /// Every namespace URI each prefix is bound to anywhere in the packet.
     private var bindings: [[UInt8]: Set<String>] = [:]
 
-    private static let structuralPrefixes: Set<[UInt8]> = Set(["xmlns", "xml", "rdf", "x"].map { Array($0.utf8) })
     private static let exifURI = "http://ns.adobe.com/exif/1.0/"
 
     /// Whether the packet holds its own closing markup (not a piece of extended XMP).
@@ -175,7 +174,7 @@ struct XMPIdentityScanner: XMPByteScanning {
         let bytes = Array(text[qualified])
         if bytes == Array("xmlns".utf8) { return true }
         guard let (prefix, _) = split(qualified) else { return false }
-        return Self.structuralPrefixes.contains(prefix)
+        return XMPStructure.prefixes.contains(prefix)
     }
 
     /// Kept when every URI the prefix is bound to keeps the local name (exif:GPS* are
@@ -192,29 +191,4 @@ struct XMPIdentityScanner: XMPByteScanning {
         return IdentityTags.xmpDates.contains(local)
     }
 
-    // MARK: - Bytes
-
-    /// The index just past the end tag matching a start tag named `name`.
-    private func matchingEnd(of name: Range<Int>, from start: Int) -> Int? {
-        var depth = 1
-        var index = start
-        let nameBytes = text[name]
-        while let lt = firstIndex(of: UInt8(ascii: "<"), from: index) {
-            let closing = startsWith("</", at: lt)
-            let nameStart = closing ? lt + 2 : lt + 1
-            var cursor = nameStart
-            while cursor < text.count, isNameByte(text[cursor]) { cursor += 1 }
-            guard let gt = firstIndex(of: UInt8(ascii: ">"), from: cursor) else { return nil }
-            if text[nameStart..<cursor].elementsEqual(nameBytes) {
-                if closing {
-                    depth -= 1
-                    if depth == 0 { return gt + 1 }
-                } else if text[gt - 1] != UInt8(ascii: "/") {
-                    depth += 1
-                }
-            }
-            index = max(gt, lt + 1)
-        }
-        return nil
-    }
 }

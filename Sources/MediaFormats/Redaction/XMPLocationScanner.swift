@@ -65,7 +65,6 @@ struct XMPLocationScanner: XMPByteScanning {
         "WorldRegion", "LocationCreated", "LocationShown",
     ]
     /// Prefixes of the XML and RDF machinery, never location.
-    private static let structuralPrefixes: Set<[UInt8]> = Set(["xmlns", "xml", "rdf", "x"].map { Array($0.utf8) })
 
     private static let namespaces: [(uri: String, prefix: String, kind: LocationNamespace)] = [
         ("http://ns.adobe.com/exif/1.0/", "exif", .exif),
@@ -214,30 +213,6 @@ struct XMPLocationScanner: XMPByteScanning {
         }
     }
 
-    /// The index just past the end tag matching a start tag named `name`.
-    private func matchingEnd(of name: Range<Int>, from start: Int) -> Int? {
-        var depth = 1
-        var index = start
-        let nameBytes = text[name]
-        while let lt = firstIndex(of: UInt8(ascii: "<"), from: index) {
-            let closing = startsWith("</", at: lt)
-            let nameStart = closing ? lt + 2 : lt + 1
-            var cursor = nameStart
-            while cursor < text.count, isNameByte(text[cursor]) { cursor += 1 }
-            guard let gt = firstIndex(of: UInt8(ascii: ">"), from: cursor) else { return nil }
-            if text[nameStart..<cursor].elementsEqual(nameBytes) {
-                if closing {
-                    depth -= 1
-                    if depth == 0 { return gt + 1 }
-                } else if text[gt - 1] != UInt8(ascii: "/") {
-                    depth += 1
-                }
-            }
-            index = max(gt, lt + 1)
-        }
-        return nil
-    }
-
     // MARK: - Checks
 
     private mutating func checkResidue() {
@@ -264,7 +239,7 @@ struct XMPLocationScanner: XMPByteScanning {
         let prefix = Array(text[qualified.lowerBound..<colon])
         let local = text[(colon + 1)..<qualified.upperBound]
         guard let namespace = locationPrefixes[prefix] else {
-            return !Self.structuralPrefixes.contains(prefix) && Self.placeNames.contains(String(decoding: local, as: UTF8.self))
+            return !XMPStructure.prefixes.contains(prefix) && Self.placeNames.contains(String(decoding: local, as: UTF8.self))
         }
         return namespace.isLocation(local)
     }

@@ -22,14 +22,14 @@ public enum TIFFByteOrder: Hashable, Sendable, CaseIterable {
     }
 
     /// The two bytes of `value` in this order.
-    func bytes(of value: UInt16) -> [UInt8] {
+    public func bytes(of value: UInt16) -> [UInt8] {
         let lo = UInt8(truncatingIfNeeded: value)
         let hi = UInt8(truncatingIfNeeded: value >> 8)
         return self == .littleEndian ? [lo, hi] : [hi, lo]
     }
 
     /// The four bytes of `value` in this order.
-    func bytes(of value: UInt32) -> [UInt8] {
+    public func bytes(of value: UInt32) -> [UInt8] {
         let le: [UInt8] = [
             UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
             UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24),

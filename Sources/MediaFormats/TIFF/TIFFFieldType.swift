@@ -13,11 +13,8 @@ func tiffTypeSize(_ type: UInt16) -> Int? {
     }
 }
 
-/// Field types the walker and the planner need by number.
-enum TIFFType {
-    static let byte: UInt16 = 1
-    static let short: UInt16 = 3
-    static let long: UInt16 = 4
-    static let rational: UInt16 = 5
-    static let ifd: UInt16 = 13
+/// The TIFF field types by number (TIFF 6.0 and the IFD type), for the walker, the
+/// planner, the value accessor and the libexif reader; entries store the raw number.
+public enum TIFFType: UInt16, Sendable {
+    case byte = 1, ascii, short, long, rational, signedByte, undefined, signedShort, signedLong, signedRational, float, double, ifd
 }

@@ -24,6 +24,14 @@ public struct TIFFWalker: Sendable {
         self.limits = limits
     }
 
+    /// A walker that reads IFD0 alone (format sniffing, MPF indexes).
+    public static let firstDirectoryOnly = TIFFWalker(limits: Limits(maxDirectories: 1))
+
+    /// Whether `bytes` start with a classic TIFF header (`II*\0` or `MM\0*`).
+    public static func isHeader(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+    }
+
     /// Walks `block` of `source`: the header, then IFD0 and the IFDs chained after it, and
     /// the EXIF, GPS, Interop and SubIFD directories they point to. Never throws: what
     /// cannot be walked becomes a `TIFFProblem`.
@@ -197,7 +205,7 @@ private struct Walk<Source: ByteSource> {
         default: return
         }
         switch entry.type {
-        case TIFFType.long, TIFFType.ifd:
+        case TIFFType.long.rawValue, TIFFType.ifd.rawValue:
             // A count of 0 holds no offset (exiftool reads it as empty): not followed.
             if entry.count == 0 {
                 problems.append(.emptyPointer(tag: entry.tag, entryOffset: entry.entryOffset))
@@ -218,7 +226,7 @@ private struct Walk<Source: ByteSource> {
                 if let offset = order.uint32(offsets, at: index) { enqueue((offset, kind)) }
                 index += 4
             }
-        case TIFFType.short where entry.count == 1:
+        case TIFFType.short.rawValue where entry.count == 1:
             // A 2-byte offset stored in the first half of the value field.
             if let offset = order.uint16(body, at: at + 8) { enqueue((UInt32(offset), kind)) }
         default:

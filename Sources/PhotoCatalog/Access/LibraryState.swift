@@ -82,7 +82,7 @@ public final class LibraryState: ViewSource {
         self.plans = StoredPlans(path: catalog.path)
         self.filters = nil
         let snapshot = try catalog.snapshot()
-        state = Mutex(Current(snapshot: snapshot, assets: AssetIndex(snapshot.assets)))
+        state = Mutex(Current(snapshot: snapshot, assets: AssetIndex(snapshot.assets, identifiers: Self.identifiers(of: catalog))))
         published = Mutex(ViewTree.build(snapshot: LibrarySnapshot(), filters: FilterLanguageResolver()))
     }
 
@@ -159,14 +159,18 @@ public final class LibraryState: ViewSource {
     }
 
     /// Applies one write of picker commands as one transaction, persists it and shows it
-    /// before returning.
-    public func execute(write: [UInt8], resolver: some TargetResolving = NoMountPaths(), now: Int64) throws(WriteError) -> Outcome {
+    /// before returning. With `exactIDs`, a `select` of a group member grants that member
+    /// only (see `AssetIndex.ignoringGroups`).
+    public func execute(write: [UInt8], resolver: some TargetResolving = NoMountPaths(), now: Int64, exactIDs: Bool = false)
+        throws(WriteError) -> Outcome
+    {
         try state.withLock { (current: inout Current) throws(WriteError) -> Outcome in
             let before = AccessState(current.snapshot)
             let after: AccessState
             let changes: [AccessChange]
             do throws(PickerError) {
-                (after, changes) = try PickerExecutor.apply(write: write, to: before, assets: current.assets, resolver: resolver, now: now)
+                let assets = exactIDs ? current.assets.ignoringGroups() : current.assets
+                (after, changes) = try PickerExecutor.apply(write: write, to: before, assets: assets, resolver: resolver, now: now)
             } catch {
                 throw .refused(error)
             }
@@ -199,7 +203,7 @@ public final class LibraryState: ViewSource {
         } else if let change {
             index = current.assets.patched(to: snapshot.assets, change: change)
         } else {
-            index = AssetIndex(snapshot.assets)
+            index = AssetIndex(snapshot.assets, identifiers: groupIdentifiers)
         }
         current = Current(
             snapshot: snapshot, assets: index, generation: accessOnly ? current.generation : current.generation + 1,
@@ -218,7 +222,8 @@ public final class LibraryState: ViewSource {
             // The picker finds ids in the views' own table: the first write to `.picker`
             // after a mount does not build one (about a second at a million assets).
             current = Current(
-                snapshot: snapshot, assets: AssetIndex(sharingIDsOf: new), generation: current.generation, version: current.version)
+                snapshot: snapshot, assets: AssetIndex(sharingIDsOf: new, identifiers: groupIdentifiers), generation: current.generation,
+                version: current.version)
         }
         published.withLock { $0 = new }
         // Times move after the tree is published: a kernel that saw a directory's new time
@@ -228,6 +233,15 @@ public final class LibraryState: ViewSource {
         // invalidation, which finds no page to drop).
         new.recordListingChanges(changes, at: Self.now())
         return changes
+    }
+
+    /// The content identifiers an index reads when a picker write first asks for groups.
+    private var groupIdentifiers: @Sendable () -> [AssetID: String] { Self.identifiers(of: catalog) }
+
+    /// Reads the catalog's content identifiers; none when it cannot be read (a Live Photo
+    /// then takes no partner along: less is granted, never more).
+    private static func identifiers(of catalog: Catalog) -> @Sendable () -> [AssetID: String] {
+        { (try? catalog.contentIdentifiers()) ?? [:] }
     }
 
     private static func now() -> Int64 {

@@ -193,6 +193,9 @@ private struct IndexRun {
             }
         }
         walked = Set(walk.files.map(\.path) + walk.special.map(\.file.path))
+        let sidecars = SidecarChanges.sidecars(candidates.map(\.path) + storedFailures.keys.filter { !walked.contains($0) })
+        let rereads = SidecarChanges.photos(for: sidecars, walk: walk.files, stored: stored)
+        if !rereads.isEmpty { candidates = (candidates + rereads).sorted { $0.path < $1.path } }
         for (path, row) in stored where !walked.contains(path) { pool[path] = row }
         for file in candidates {
             if let row = stored[file.path] { pool[file.path] = row }
@@ -447,11 +450,13 @@ private struct IndexRun {
     }
 
     private func makeRecord(id: AssetID, file: WalkedFile, analysis: AssetAnalysis) -> AssetRecord {
-        AssetRecord(
+        var record = AssetRecord(
             asset: Asset(
                 id: id, path: file.path, size: file.stat.size, mtimeNanoseconds: file.stat.mtimeNanoseconds, inode: file.stat.inode,
                 ctimeNanoseconds: file.stat.ctimeNanoseconds, metadata: analysis.metadata, redaction: analysis.redaction),
             fingerprint: analysis.fingerprint, indexedAtNanoseconds: FileSystem.nowNanoseconds(), redaction: analysis.redaction)
+        record.contentIdentifier = analysis.contentIdentifier
+        return record
     }
 
     /// The id for new content: the first of `AssetID.candidates(for:)` that is free.

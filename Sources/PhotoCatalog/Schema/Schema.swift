@@ -29,12 +29,13 @@
 /// Version 9: covering indexes for the read path's plan fetch (see `Schema+PlanIndexes.swift`).
 /// Version 10: the plans in `asset_plans`, `assets.withheld` (see `Schema+PlanTable.swift`).
 /// Version 11: every file read again for the trailer walk (see `Schema+TrailerWalk.swift`).
+/// Version 12: `content_identifiers`, which pair Live Photos (see `Schema+ContentIdentifiers.swift`).
 enum Schema {
     /// The version that moved the plans into `asset_plans`.
     static let planTableVersion = 10
 
     /// The newest schema version this code writes and understands.
-    static let currentVersion = 11
+    static let currentVersion = 12
 
     /// The SQL that takes a catalog from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -109,6 +110,7 @@ enum Schema {
         planIndexesStep,
         planTableStep,
         trailerWalkStep,
+        contentIdentifiersStep,
     ]
 
     /// Brings the database to `currentVersion`; a no-op when it is there already.

@@ -12,7 +12,7 @@
 ///
 /// | key | value | matches |
 /// |---|---|---|
-/// | `type:` | `image` `video` `live` `screenshot` `panorama` | see `FilterMediaType.matches` (`live` matches nothing yet) |
+/// | `type:` | `image` `video` `live` `screenshot` `panorama` | see `FilterMediaType.matches` (`live` matches nothing: a request's `media=live` does, by asset group) |
 /// | `taken:` | `2024`, `2024-06`, `2024-06-01`, `A..B`, `A..`, `..B`, `>=D` `>D` `<=D` `<D` | the capture date (file mtime when the file has none), whole periods: `taken:<=2024-06` includes all of June |
 /// | `make:` `model:` `lens:` | text | case-insensitive substring |
 /// | `camera:` | text | substring of make, of model, or of "make model" |

@@ -71,8 +71,9 @@ extension FilterMediaType {
     /// Whether the asset belongs to this class.
     ///
     /// - `image`, `video`: the container format's kind (from magic bytes).
-    /// - `live`: nothing yet: Live Photo bundles (a still and its video paired) are not
-    ///   catalogued, so no asset is a Live Photo.
+    /// - `live`: nothing: whether an asset is part of a Live Photo depends on other files
+    ///   (`AssetGroups`), which a filter over one asset cannot see; a pick request's
+    ///   `media=live` is evaluated with the groups (`MediaSelector.matches(_:isLivePhoto:)`).
     /// - `screenshot`: the file says so (`saysScreenshot`: iOS/macOS/Android write
     ///   "Screenshot" into the user comment), or it is a PNG, JPEG, WebP or HEIC with no
     ///   camera make or model *and* a positive sign of a screen capture: its software names

@@ -8,11 +8,15 @@ public struct AssetAnalysis: Sendable {
     public var fingerprint: String
     public var metadata: MediaMetadata
     public var redaction: RedactionPlans
+    /// The Apple content identifier that pairs a Live Photo's still and video (see
+    /// `LivePhotoIdentifier`); nil for every other file.
+    public var contentIdentifier: String?
 
-    public init(fingerprint: String, metadata: MediaMetadata, redaction: RedactionPlans) {
+    public init(fingerprint: String, metadata: MediaMetadata, redaction: RedactionPlans, contentIdentifier: String? = nil) {
         self.fingerprint = fingerprint
         self.metadata = metadata
         self.redaction = redaction
+        self.contentIdentifier = contentIdentifier
     }
 }
 

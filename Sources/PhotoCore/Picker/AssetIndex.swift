@@ -17,29 +17,56 @@ public struct AssetIndex: Sendable {
     private let byID: LazyTable<AssetID>
     private let byPath: LazyTable<LibraryPath>
     private let dateOrder: DateOrder
+    private let identifiers: @Sendable () -> [AssetID: String]
+    private let lazyGroups: LazyGroups
 
     public init(_ assets: [Asset]) { self.init(ChunkedArray(assets)) }
 
-    public init(_ assets: ChunkedArray<Asset>) {
-        self.init(assets, byID: LazyTable(), byPath: LazyTable())
+    /// An index of `assets`; `identifiers` gives each asset's Apple content identifier
+    /// (read from the catalog when a picker write first asks for groups, so a mount start
+    /// or a library change pays nothing for them).
+    public init(_ assets: ChunkedArray<Asset>, identifiers: (@Sendable () -> [AssetID: String])? = nil) {
+        self.init(assets, byID: LazyTable(), byPath: LazyTable(), identifiers: identifiers ?? { [:] })
+    }
+
+    private var groupsIgnored = false
+
+    /// The Live Photos and RAW+JPEG pairs among the assets, derived on first use.
+    public var groups: AssetGroups {
+        guard !groupsIgnored else { return .none }
+        let assets = self.assets
+        return lazyGroups.of(assets)
+    }
+
+    /// The same index with no groups: a `select` through it grants exactly the ids it
+    /// names (a picker that already chose each member by the request's media).
+    public func ignoringGroups() -> AssetIndex {
+        var copy = self
+        copy.groupsIgnored = true
+        return copy
     }
 
     /// The index of `tree`'s assets, taking its table of positions by id rather than
     /// building one (the views need the same table, and building it again beside them cost
     /// a second of a mount of a million assets); built on first use as usual when an id
     /// is held twice (the views keep the first by path, the index the last).
-    public init(sharingIDsOf tree: ViewTree) {
+    public init(sharingIDsOf tree: ViewTree, identifiers: (@Sendable () -> [AssetID: String])? = nil) {
         let assets = tree.snapshot.assets
         let ids = tree.firstByID
         let byID = ids.count == assets.count ? LazyTable<AssetID>(built: ids.nodeTable) : LazyTable<AssetID>()
-        self.init(assets, byID: byID, byPath: LazyTable())
+        self.init(assets, byID: byID, byPath: LazyTable(), identifiers: identifiers ?? { [:] })
     }
 
-    private init(_ assets: ChunkedArray<Asset>, byID: LazyTable<AssetID>, byPath: LazyTable<LibraryPath>) {
+    private init(
+        _ assets: ChunkedArray<Asset>, byID: LazyTable<AssetID>, byPath: LazyTable<LibraryPath>,
+        identifiers: @escaping @Sendable () -> [AssetID: String]
+    ) {
         self.assets = assets
         self.byID = byID
         self.byPath = byPath
         self.dateOrder = DateOrder()
+        self.identifiers = identifiers
+        self.lazyGroups = LazyGroups(identifiers: identifiers)
     }
 
     /// Builds what lookups need now, once: the id and path tables, and with `dateOrder` the
@@ -65,7 +92,7 @@ public struct AssetIndex: Sendable {
     public func patched(to assets: ChunkedArray<Asset>, change: LibraryChange) -> AssetIndex {
         AssetIndex(
             assets, byID: byID.patched(from: self.assets, to: assets, change: change, key: \.id),
-            byPath: byPath.patched(from: self.assets, to: assets, change: change, key: \.path))
+            byPath: byPath.patched(from: self.assets, to: assets, change: change, key: \.path), identifiers: identifiers)
     }
 
     /// Every asset in capture-date order (then path, then id): the order `select --where` uses.
@@ -186,6 +213,23 @@ private final class LazyTable<Key: IndexKey>: Sendable {
             table.insert(position, hash: hash)
         }
         return LazyTable(patched: Built(table: table, unique: true))
+    }
+}
+
+/// The groups of an index, derived once when first asked for.
+private final class LazyGroups: Sendable {
+    private let identifiers: @Sendable () -> [AssetID: String]
+    private let built = Mutex<AssetGroups?>(nil)
+
+    init(identifiers: @escaping @Sendable () -> [AssetID: String]) { self.identifiers = identifiers }
+
+    func of(_ assets: ChunkedArray<Asset>) -> AssetGroups {
+        built.withLock { cached in
+            if let cached { return cached }
+            let groups = AssetGroups(assets, identifiers: identifiers())
+            cached = groups
+            return groups
+        }
     }
 }
 

@@ -11,6 +11,10 @@
 ///   asset passing its filter that the app would be shown, in capture-date order; if that
 ///   would pass the limit the command fails as a whole (EDQUOT) rather than selecting an
 ///   arbitrary part.
+/// - Groups (`AssetGroups`: a Live Photo, a RAW+JPEG pair): `select` of one member also
+///   selects each other member the app would be shown (one it would not is left out, with
+///   no error); `deselect` of one member deselects the whole group. The members count
+///   against the limit one by one. `select --where` and rules take exactly what they match.
 /// - `deselect` of an asset that is not selected does nothing (deselecting is idempotent).
 /// - `app set --limit` below the current selection fails (EDQUOT): lowering a limit never
 ///   drops grants silently. A filter change keeps grants; the view just hides what no
@@ -113,6 +117,14 @@ public enum PickerExecutor {
                 grants.append(Grant(asset: id, grantedAtNanoseconds: now, terms: terms))
                 selected.insert(id)
                 app.exclusions.remove(id)
+                // The rest of its group comes along, each member only when the app would be
+                // shown it: the member the user named decides, and no filter is bypassed.
+                for partner in assets.groups.partners(of: id) where !selected.contains(partner) {
+                    guard let member = assets[partner], visibility.shows(member) else { continue }
+                    grants.append(Grant(asset: partner, grantedAtNanoseconds: now, terms: terms))
+                    selected.insert(partner)
+                    app.exclusions.remove(partner)
+                }
             }
             try checkLimit(app, count: grants.count, line: line)
             state.grants[name] = grants
@@ -181,8 +193,11 @@ public enum PickerExecutor {
                 let id = try resolve(
                     target, selected: { selected.contains($0) || app.exclusions.contains($0) }, assets: assets, resolver: resolver,
                     line: line)
-                removing.insert(id)
-                if let asset = assets[id], state.ruleCovers(asset, app: app, at: now) { app.exclusions.insert(id) }
+                // A group leaves whole: an app keeps no Live Photo video whose still went.
+                for member in [id] + assets.groups.partners(of: id) {
+                    removing.insert(member)
+                    if let asset = assets[member], state.ruleCovers(asset, app: app, at: now) { app.exclusions.insert(member) }
+                }
             }
             state.grants[name] = grants.filter { !removing.contains($0.asset) }
             state.apps[name] = app

@@ -10,6 +10,7 @@
 /// # editor: 3 selected, 2 visible
 /// app add editor --filter 'type:image -has:location' --location strip --limit 50
 /// select editor 3f9a1c0d2b7e  # Trips/2024/IMG_0001.jpg
+/// select editor 4b5c6d7e8f90  # Trips/2024/IMG_0002.HEIC (LIVE with 9a8b7c6d5e4f)
 /// # select editor 0c1d2e3f4a5b  # hidden: Trips/a.png does not pass the filter
 /// # select editor 77aa00bb11cc  # missing: no longer in the library
 /// # select editor 5e6f7a8b9c0d  # withheld: Trips/b.mov cannot be served under --location strip
@@ -25,7 +26,8 @@
 ///   it), `--location` always, `--limit` and `--uid` when set, `--representation` and
 ///   `--quality` when not the original representation (`--quality` also when not 0.8).
 /// - One `select` per granted asset, by id, in selection order, with its library path as a
-///   comment (shown escaped: `\\`, `\xNN` for control and non-UTF-8 bytes). Grants that the
+///   comment (shown escaped: `\\`, `\xNN` for control and non-UTF-8 bytes) and, for a
+///   member of a group (`AssetGroups`), the badge and the other members' ids. Grants that the
 ///   view hides (`AppVisibility`: asset gone, not passing the filter, or withheld under the
 ///   location policy) are kept in the state but written as comments, so the whole text
 ///   replays without error onto an empty state.
@@ -100,7 +102,7 @@ public enum PickerRenderer {
         let path = asset.map { PickerText.escaped($0.path.bytes) } ?? ""
         switch visibility.classify(asset) {
         case .visible:
-            return ("select \(name) \(grant.asset)\(terms)  # \(path)", true)
+            return ("select \(name) \(grant.asset)\(terms)  # \(path)\(groupNote(grant.asset, assets: assets))", true)
         case .missing:
             return ("# select \(name) \(grant.asset)\(terms)  # missing: no longer in the library", false)
         case .filteredOut:
@@ -115,6 +117,13 @@ public enum PickerRenderer {
                 "# select \(name) \(grant.asset)\(terms)  # withheld: \(path) cannot be blanked in place under --metadata private", false
             )
         }
+    }
+
+    /// ` (LIVE with ID)`, ` (RAW+JPEG with ID)` after the path of a group member: which
+    /// other files are the same photo ("" for an asset in no group).
+    public static func groupNote(_ id: AssetID, assets: AssetIndex) -> String {
+        guard let group = assets.groups.group(of: id) else { return "" }
+        return " (\(group.badge) with " + group.members.filter { $0 != id }.map(\.rawValue).joined(separator: ", ") + ")"
     }
 
     /// A block's lines before its grants: the count line, the `app add` line and the note of

@@ -18,6 +18,18 @@ public indirect enum MediaSelector: Hashable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// Whether the asset is of the kinds asked for; `isLivePhoto` says whether it is a
+    /// member of a Live Photo (which the filter language's `type:live` cannot know).
+    public func matches(_ asset: Asset, isLivePhoto: Bool) -> Bool {
+        switch self {
+        case .kind(.live): isLivePhoto
+        case .kind(let kind): kind.matches(asset)
+        case .any(let operands): operands.contains { $0.matches(asset, isLivePhoto: isLivePhoto) }
+        case .all(let operands): operands.allSatisfy { $0.matches(asset, isLivePhoto: isLivePhoto) }
+        case .not(let operand): !operand.matches(asset, isLivePhoto: isLivePhoto)
+        }
+    }
+
     /// The canonical text (`any(image,video)`), parsed back to the same selector.
     public var description: String {
         switch self {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MediaFormats
 import PickerServer
 
 /// Opens a local page that carries a one-time token (the picker, the privacy report) in the
@@ -79,7 +80,7 @@ enum BrowserOpener {
 
     /// Writes the redirect page for `url` as a new file of mode 0600 in `directory`.
     private static func write(_ url: String, in directory: String) -> RedirectFile? {
-        let escaped = url.replacingAll("&", with: "&amp;").replacingAll("\"", with: "&quot;").replacingAll("<", with: "&lt;")
+        let escaped = TextEscaping.xml(url)
         let page = """
             <!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">\
             <meta http-equiv="refresh" content="0;url=\(escaped)"><title>photofs</title></head>\
@@ -103,12 +104,5 @@ enum BrowserOpener {
             return RedirectFile(path: path)
         }
         return nil
-    }
-}
-
-extension String {
-    /// The string with every `target` replaced by `replacement`.
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

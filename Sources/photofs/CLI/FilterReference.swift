@@ -18,7 +18,7 @@ enum FilterReference {
             (
                 FilterMediaType.allCases.map(\.rawValue).joined(separator: " "),
                 "media kind; screenshot: the file says so, or no camera and a screen-capture tool or name; "
-                    + "panorama: a camera image 2:1 or wider; live matches nothing yet"
+                    + "panorama: a camera image 2:1 or wider; live matches nothing (a request's media=live does)"
             )
         case .taken:
             ("2024, 2024-06, 2024-06-01, A..B, A.., ..B, >=D, >D, <=D, <D", "capture date (file mtime when none), whole periods")
@@ -26,7 +26,12 @@ enum FilterReference {
         case .model: ("text", "case-insensitive substring of the camera model")
         case .lens: ("text", "case-insensitive substring of the lens model")
         case .camera: ("text", "substring of make, model or \"make model\"")
-        case .has: ("location exif date", "has GPS; has an EXIF block; has a real capture date")
+        case .has:
+            (
+                "location exif date",
+                "has a location anywhere photofs redacts one (EXIF GPS, XMP, IPTC, a sidecar, a video's track or "
+                    + "a trailer), or may hide one where it cannot look; has an EXIF block; has a real capture date"
+            )
         case .orientation: ("1-8", "EXIF orientation")
         case .width: ("4000, >=4000, 1000..2000", "width in pixels")
         case .height: ("3000, <3000, 1000..2000", "height in pixels")

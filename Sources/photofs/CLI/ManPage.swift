@@ -87,19 +87,22 @@ enum ManPage {
     /// PICKER LANGUAGE: every command, the rules, an example of each, as `photofs help picker`.
     static func pickerLanguage() -> String {
         var text = ".SH PICKER LANGUAGE\nWritten to MOUNTPOINT/.picker (and sent by photofs app, select, deselect and clear):\n"
-        for row in PickerReference.rows { text += ".TP\n.B \(escape(row.synopsis))\n\(escape(row.meaning))\n" }
+        text += items(PickerReference.rows)
         for rule in PickerReference.rules { text += ".PP\n\(escape(rule))\n" }
         text += ".PP\nExamples:\n.nf\n"
-        text += PickerReference.rows.map { escape(PickerReference.echo($0.example)) + "\n" }.joined()
+        text += PickerReference.rows.compactMap(\.example).map { escape(PickerReference.echo($0)) + "\n" }.joined()
         return text + ".fi\n"
+    }
+
+    /// A tagged paragraph per row: the synopsis in bold, then its meaning.
+    private static func items(_ rows: [ReferenceRow]) -> String {
+        rows.map { ".TP\n.B \(escape($0.synopsis))\n\(escape($0.meaning))\n" }.joined()
     }
 
     /// REQUEST FILE: the `.request` language for app authors, the answer, and `.requests`.
     static func requestFile() -> String {
         var text = ".SH REQUEST FILE\n\(escape(RequestReference.writing))\n"
-        for item in RequestReference.items {
-            text += ".TP\n.B \(escape(item.synopsis))\n\(escape(item.meaning)) (default: \(escape(item.fallback)))\n"
-        }
+        text += items(RequestReference.items)
         text += ".PP\nExamples:\n.nf\n"
         text += RequestReference.examples.map { escape("echo '\($0)' > \"$PHOTOFS_DIR/.request\"") + "\n" }.joined()
         text += escape("cat \"$PHOTOFS_DIR/.request\"") + "\n.fi\n"

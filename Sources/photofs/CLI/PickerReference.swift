@@ -2,55 +2,49 @@
 /// one row per command (its synopsis and what it does), and an example line of each that
 /// the picker's own parser accepts (checked by the man page test).
 enum PickerReference {
-    struct Row: Sendable {
-        let synopsis: String
-        let meaning: String
-        let example: String
-    }
-
-    static let rows: [Row] = [
-        Row(
+    static let rows: [ReferenceRow] = [
+        ReferenceRow(
             synopsis:
                 "app add NAME [--filter F] [--location strip|coarse|keep] [--limit N] [--uid UID] [--grants-expire DURATION] [--representation original|compatible] [--quality Q] [--metadata keep|private]",
             meaning:
                 "a new app (name: letters, digits, '.', '_', '-'; up to 64 characters); compatible serves HEIC/HEIF/AVIF as JPEG at quality Q (default 0.8); private blanks identity metadata",
             example: "app add editor --filter 'type:image -has:location' --location strip --limit 50"),
-        Row(
+        ReferenceRow(
             synopsis: "app set NAME [same options] (--uid none unbinds)", meaning: "change an app; its grants are kept",
             example: "app set editor --location coarse --uid none --representation compatible --quality 0.9"),
-        Row(synopsis: "app remove NAME", meaning: "remove an app and its grants", example: "app remove editor"),
-        Row(
+        ReferenceRow(synopsis: "app remove NAME", meaning: "remove an app and its grants", example: "app remove editor"),
+        ReferenceRow(
             synopsis: "select APP TARGET...", meaning: "grant assets, appended in the order given",
             example: "select editor IMG_0001.jpg \"Summer 2024/IMG 0002.jpg\" 3f9a1c0d2b7e"),
-        Row(
+        ReferenceRow(
             synopsis: "select APP --where FILTER", meaning: "grant every asset passing FILTER and the app's filter, by capture date",
             example: "select editor --where 'taken:2024-06 make:canon'"),
-        Row(
+        ReferenceRow(
             synopsis: "deselect APP TARGET...", meaning: "revoke (immediately, also for files already open)",
             example: "deselect editor IMG_0001.jpg"),
-        Row(synopsis: "clear APP", meaning: "revoke all of an app's grants, rules and exclusions", example: "clear editor"),
-        Row(
+        ReferenceRow(synopsis: "clear APP", meaning: "revoke all of an app's grants, rules and exclusions", example: "clear editor"),
+        ReferenceRow(
             synopsis: "select APP TARGET... --for DURATION | --until DATE",
             meaning:
                 "grant for a while: DURATION like 90s, 30m, 1h, 7d, 2w; DATE like 2026-12-24T18:00 (local time; Z or +HH:MM for a zone)",
             example: "select editor IMG_0001.jpg --for 1h"),
-        Row(
+        ReferenceRow(
             synopsis: "select APP --where FILTER --for DURATION | --until DATE", meaning: "the same for every asset passing FILTER",
             example: "select editor --where 'taken:2024-06' --until 2030-12-24T18:00"),
-        Row(
+        ReferenceRow(
             synopsis: "select APP --rule FILTER [--for DURATION | --until DATE]",
             meaning:
                 "a rule grant: every asset matching FILTER and the app's filter, now and later, after the explicit grants by capture date",
             example: "select uploader --rule 'folder:DCIM type:image'"),
-        Row(
+        ReferenceRow(
             synopsis: "deselect APP --rule FILTER",
             meaning: "remove the rule written exactly so (a deselect of one asset a rule covers records an exclusion)",
             example: "deselect uploader --rule 'folder:DCIM type:image'"),
-        Row(
+        ReferenceRow(
             synopsis: "once begin APP PID:START:BOOT-ID",
             meaning: "a one-time run of the app begins (photofs run --once writes it): grants made until it ends belong to it",
             example: "once begin editor 4242:123456:0f1e2d3c-aaaa-bbbb-cccc-0123456789ab"),
-        Row(
+        ReferenceRow(
             synopsis: "once end APP PID:START:BOOT-ID", meaning: "the run is over: its grants are revoked",
             example: "once end editor 4242:123456:0f1e2d3c-aaaa-bbbb-cccc-0123456789ab"),
     ]
@@ -70,7 +64,7 @@ enum PickerReference {
         var text = "The picker language (MOUNTPOINT/.picker, and photofs app/select/deselect/clear):\n\n"
         for row in rows { text += "  " + row.synopsis + "\n" + wrap(row.meaning, indent: "      ") + "\n" }
         text += "\n" + rules.map { wrap($0, indent: "  ") }.joined(separator: "\n\n") + "\n\nExamples:\n"
-        text += rows.map { "  " + echo($0.example) + "\n" }.joined()
+        text += rows.compactMap(\.example).map { "  " + echo($0) + "\n" }.joined()
         return text
     }
 

@@ -2,27 +2,19 @@
 /// to `apps/APP/.request`, what it reads back, and what `.requests` at the mount root holds.
 /// Rendered into the man page's REQUEST FILE section.
 enum RequestReference {
-    /// One item of a request: how it is written, what it means, its default.
-    struct Item {
-        var synopsis: String
-        var meaning: String
-        var fallback: String
-    }
-
+    /// The items of a request, each with its default.
     static let items = [
-        Item(
+        ReferenceRow(
             synopsis: "media=M",
-            meaning:
-                "what may be chosen: image, video, live, screenshot, panorama (plurals too), combined with any(...), all(...), not(...)",
-            fallback: "everything the app's filter lets through"),
-        Item(
-            synopsis: "limit=N", meaning: "at most N photos (1: pick a single photo; 0: as many as the app's own limit allows)",
-            fallback: "0"),
-        Item(synopsis: "ordered, ordered=no", meaning: "number the picks in the order they are made", fallback: "ordered"),
-        Item(
-            synopsis: "mode=add, mode=replace", meaning: "the choice is added to the app's photos, or replaces them",
-            fallback: "add"),
-        Item(synopsis: "timeout=S", meaning: "answer expired after S seconds (1 to 3600)", fallback: "600"),
+            meaning: "what may be chosen: image, video, live, screenshot, panorama (plurals too), combined with any(...), all(...), "
+                + "not(...) (default: everything the app's filter lets through)"),
+        ReferenceRow(
+            synopsis: "limit=N",
+            meaning: "at most N photos (1: pick a single photo; 0: as many as the app's own limit allows) (default: 0)"),
+        ReferenceRow(synopsis: "ordered, ordered=no", meaning: "number the picks in the order they are made (default: ordered)"),
+        ReferenceRow(
+            synopsis: "mode=add, mode=replace", meaning: "the choice is added to the app's photos, or replaces them (default: add)"),
+        ReferenceRow(synopsis: "timeout=S", meaning: "answer expired after S seconds (1 to 3600) (default: 600)"),
     ]
 
     /// Requests an app may write, each accepted by the daemon.

@@ -100,7 +100,13 @@ enum AppCommand {
         let output = environment.output
         if arguments.flag("json") {
             var object = json(app, current)
-            object["assets"] = visible.map { ["id": $0.id.rawValue, "path": $0.path.display] }
+            object["assets"] = visible.map { asset -> [String: Any] in
+                var entry: [String: Any] = ["id": asset.id.rawValue, "path": asset.path.display]
+                if let group = current.assets.groups.group(of: asset.id) {
+                    entry["group"] = ["kind": group.kind.rawValue, "members": group.members.map(\.rawValue)]
+                }
+                return entry
+            }
             object["hidden"] = hidden.map { grant -> [String: Any] in
                 var entry: [String: Any] = ["id": grant.id.rawValue, "reason": grant.reason]
                 if let path = grant.path { entry["path"] = path }
@@ -113,7 +119,10 @@ enum AppCommand {
         output.line(PickerRenderer.appLine(app))
         for line in grantTermsLines(app, current) { output.line(line) }
         output.line("\(visible.count) visible of \(current.snapshot.grants[name]?.count ?? 0) selected:")
-        for asset in visible { output.line("  \(asset.id)  \(asset.path.display.replacingNewlines())") }
+        for asset in visible {
+            let group = PickerRenderer.groupNote(asset.id, assets: current.assets)
+            output.line("  \(asset.id)  \(asset.path.display.replacingNewlines())\(group)")
+        }
         if !hidden.isEmpty { output.line("\(hidden.count) hidden:") }
         for grant in hidden {
             output.line("  \(grant.id)  \(grant.reason)\(grant.path.map { "  " + $0.replacingNewlines() } ?? "")")

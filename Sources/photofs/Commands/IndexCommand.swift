@@ -13,8 +13,9 @@ enum IndexCommand {
             Files whose size, mtime, inode and ctime are unchanged are skipped; new and changed files are read \
             on every core; renamed and moved files keep their id and grants; deleted files leave the \
             catalog. A file that cannot be parsed is catalogued with what is known and the reason \
-            ('photofs show'); a file that is not a photo or video is listed as a failure. Symbolic \
-            links are not followed. Files are known by a fingerprint of their size and first and last \
+            ('photofs show'). A file that is not a photo or video is no asset: it counts as 'not assets', \
+            apart from 'failed' (a file that could not be read), and 'photofs show' names it as such. \
+            Symbolic links are not followed. Files are known by a fingerprint of their size and first and last \
             64 KiB; --verify then reads every catalogued file whole (SHA-256), stores the hash, and \
             reports and re-indexes any file whose content changed since the last verify although its \
             size, mtime, inode and ctime did not.

@@ -102,12 +102,15 @@ enum PickCommand {
             limit = (try? PickScope(request: PickRequest(mode: .replace), app: app, appFilter: filter, grantCount: grants.count))?.limit
         }
         let media = pending?.media
-        let candidates = PickerOffer.candidates(snapshot.assets, app: app, media: media)
+        // Live Photos and RAW+JPEG pairs; none when the identifiers cannot be read (each
+        // file is then a tile of its own, and a pick grants only what it names).
+        let groups = (try? context.catalog.assetGroups(of: snapshot)) ?? .none
+        let candidates = PickerOffer.candidates(snapshot.assets, app: app, media: media, groups: groups)
         let root = String(decoding: (try? context.catalog.libraryRoot).flatMap { $0 } ?? Array(context.library.utf8), as: UTF8.self)
         return PickerSetup(
             app: app, requestID: pending?.id, mode: pending?.mode ?? .replace, limit: limit, ordered: pending?.ordered ?? true,
             media: media?.filterText ?? "", candidates: candidates, preselected: grants, libraryRoot: root,
-            title: pending?.title, newApp: pending?.newApp ?? false)
+            title: pending?.title, newApp: pending?.newApp ?? false, groups: groups)
     }
 
     /// How the page is shown besides the printed link.

@@ -48,19 +48,21 @@ enum ShowCommand {
         return .success
     }
 
-    /// The files that belong with the asset: the other assets of its folder with the same
-    /// stem (a RAW+JPEG pair, badged) and the XMP sidecars beside it (not assets, never
-    /// served); nil when there are none.
+    /// The files that belong with the asset: the other members of its group (a Live Photo,
+    /// a RAW+JPEG pair), badged, and the XMP sidecars beside it (never served); nil when
+    /// there are none.
     private static func bundleLine(_ record: AssetRecord, context: LibraryContext) -> String? {
-        let candidates = ((try? context.catalog.snapshot().assets) ?? []).map { ($0.path, $0.metadata.format) }
-        let partners = AssetBundle.partners(of: record.asset.path, among: candidates)
+        let snapshot = (try? context.catalog.snapshot()) ?? LibrarySnapshot()
+        let groups = (try? context.catalog.assetGroups(of: snapshot)) ?? .none
+        let group = groups.group(of: record.asset.id)
+        let paths = Dictionary(snapshot.assets.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
         let root = Array(context.library.utf8) + [UInt8(ascii: "/")]
         let sidecars = XMPSidecar.candidates(for: record.asset.path.bytes).filter { access(root + $0 + [0], F_OK) == 0 }
+        let partners = groups.partners(of: record.asset.id).compactMap { paths[$0] }
         guard !partners.isEmpty || !sidecars.isEmpty else { return nil }
-        var parts = partners.map { $0.path.display.replacingNewlines() }
+        var parts = partners.map { $0.display.replacingNewlines() }
         parts += sidecars.map { String(decoding: $0, as: UTF8.self).replacingNewlines() + " (XMP sidecar, never served)" }
-        let badge = AssetBundle.badge([record.asset.metadata.format] + partners.map(\.format))
-        return (badge.map { "\($0): " } ?? "") + parts.joined(separator: ", ")
+        return (group.map { "\($0.badge): " } ?? "") + parts.joined(separator: ", ")
     }
 
     private static func printFields(_ record: AssetRecord, output: Output) {

@@ -26,8 +26,8 @@ struct DaemonChannel: Sendable {
     }
 
     /// One picker write, one transaction; the kernel forgets what changed before the reply.
-    private func run(_ bytes: [UInt8], caller: uid_t) -> ChannelReply {
-        switch control.execute(bytes, caller: caller) {
+    private func run(_ bytes: [UInt8], caller: uid_t, exactIDs: Bool = false) -> ChannelReply {
+        switch control.execute(bytes, caller: caller, exactIDs: exactIDs) {
         case .success(let changes):
             fileSystem.forget(changes)
             return ChannelReply()
@@ -69,7 +69,9 @@ struct DaemonChannel: Sendable {
         if replace { lines.append("clear \(app)") }
         if !ids.isEmpty { lines.append("select \(app) " + ids.map(\.rawValue).joined(separator: " ")) }
         if !lines.isEmpty {
-            let outcome = run(Array((lines.joined(separator: "\n") + "\n").utf8), caller: caller)
+            // The picker sent each group member it may grant (by the app's filter and the
+            // request's media): no member is added here.
+            let outcome = run(Array((lines.joined(separator: "\n") + "\n").utf8), caller: caller, exactIDs: true)
             if outcome.errno != 0 {
                 if let request { broker.release(request) }
                 return outcome

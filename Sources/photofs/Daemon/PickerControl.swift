@@ -12,10 +12,14 @@ struct PickerControl: ControlHandling {
     let mountpoint: [UInt8]
     let log: Logger
 
-    func execute(_ bytes: [UInt8], caller: UInt32) -> ControlOutcome {
+    func execute(_ bytes: [UInt8], caller: UInt32) -> ControlOutcome { execute(bytes, caller: caller, exactIDs: false) }
+
+    /// `execute`; with `exactIDs` a `select` grants exactly the ids it names (a picker's pick,
+    /// which chose each group member itself by the app's filter and the request's media).
+    func execute(_ bytes: [UInt8], caller: UInt32, exactIDs: Bool) -> ControlOutcome {
         let resolver = FolderPathResolver(mountpoint: mountpoint, assets: state.current.assets)
         do throws(LibraryState.WriteError) {
-            let outcome = try state.execute(write: bytes, resolver: resolver, now: Clock.nowNanoseconds())
+            let outcome = try state.execute(write: bytes, resolver: resolver, now: Clock.nowNanoseconds(), exactIDs: exactIDs)
             let count = outcome.changes.count
             log.info(
                 "picker: uid \(caller) applied a write (\(count) change\(count == 1 ? "" : "s"))",

@@ -7,7 +7,11 @@ import PickerServer
 struct PickActions: PickerActions {
     let client: PickerClient
 
-    func add(_ ids: [AssetID], setup: PickerSetup) -> Result<String, PickerRefusal> {
+    /// Grants `picked` with the other members of each one's group that the picker offers
+    /// (the app's filter and the request's media allow them): a Live Photo tile grants its
+    /// still and its video, a RAW+JPEG tile both files, never a member left out of the offer.
+    func add(_ picked: [AssetID], setup: PickerSetup) -> Result<String, PickerRefusal> {
+        let ids = setup.withGroupMembers(picked)
         let app = setup.app.name
         let replace = setup.mode == .replace
         do throws(CLIError) {

@@ -111,7 +111,7 @@ import Testing
             }
             guard entry.hasExif else { continue }
             let valid = layout.exifBlocks.contains { block in
-                (try? source.read(at: block.offset, count: 4)).map { TIFFStructure.isHeader($0[...]) } ?? false
+                (try? source.read(at: block.offset, count: 4)).map { TIFFWalker.isHeader($0[...]) } ?? false
             }
             if !valid {
                 if let reason = Self.exifExceptions[entry.path] {

@@ -1,6 +1,7 @@
-/// CRC-32 as PNG (and zlib) define it: reflected polynomial 0xEDB88320, initial value and
-/// final xor 0xFFFFFFFF. Used to rewrite a PNG chunk's checksum after patching its data.
-struct CRC32: Sendable {
+/// CRC-32 as PNG and zlib define it (ISO 3309): reflected polynomial 0xEDB88320, initial
+/// value and final xor 0xFFFFFFFF. The one checksum of PNG chunks: redaction rewrites a
+/// patched chunk's, thumbnails write their text chunks'.
+public struct CRC32: Sendable {
     /// The 256-entry lookup table, built once (immutable).
     private static let table: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
@@ -12,10 +13,10 @@ struct CRC32: Sendable {
 
     private var state: UInt32 = 0xFFFF_FFFF
 
-    init() {}
+    public init() {}
 
     /// Feeds more bytes.
-    mutating func update(_ bytes: [UInt8]) {
+    public mutating func update(_ bytes: some Sequence<UInt8>) {
         Self.table.withUnsafeBufferPointer { table in
             for byte in bytes {
                 state = table[Int((state ^ UInt32(byte)) & 0xFF)] ^ (state >> 8)
@@ -24,10 +25,10 @@ struct CRC32: Sendable {
     }
 
     /// The checksum of everything fed so far.
-    var value: UInt32 { state ^ 0xFFFF_FFFF }
+    public var value: UInt32 { state ^ 0xFFFF_FFFF }
 
     /// The checksum of `bytes`.
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
         var crc = CRC32()
         crc.update(bytes)
         return crc.value

@@ -1,10 +1,9 @@
-import MediaFormats
-
 /// The length of a QuickTime/MP4 movie from its `moov/mvhd` box, read with a handful of
-/// small reads wherever the box sits in the file.
-enum MovieDuration {
+/// small reads wherever the box sits in the file: the video placeholder's stamp and the
+/// picker tile's "0:42".
+public enum MovieDuration {
     /// Seconds, or nil when no readable `mvhd` is found.
-    static func seconds(of source: some ByteSource) -> Double? {
+    public static func seconds(of source: some ByteSource) -> Double? {
         guard let moov = box("moov", in: source, from: 0, to: source.size),
             let mvhd = box("mvhd", in: source, from: moov.offset, to: moov.end),
             let body = try? source.read(at: mvhd.offset, count: 32), body.count >= 20
@@ -28,9 +27,8 @@ enum MovieDuration {
     private static func box(_ type: String, in source: some ByteSource, from start: Int64, to end: Int64) -> ByteRange? {
         let wanted = Array(type.utf8)
         var at = start
-        var steps = 0
-        while at + 8 <= end, steps < 4096 {
-            steps += 1
+        // A hostile file cannot make this loop long: each step moves forward, at most 4,096 of them.
+        for _ in 0..<4096 where at + 8 <= end {
             guard let head = try? source.read(at: at, count: 16), head.count >= 8 else { return nil }
             var size = Int64(bigEndian(head, 0, 4))
             var header: Int64 = 8
