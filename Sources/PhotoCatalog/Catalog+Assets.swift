@@ -53,6 +53,7 @@ extension Catalog {
         try connection.withLock { (c: inout Connection) throws(CatalogError) in
             let db = c.db
             try db.transaction { () throws(CatalogError) in
+                try Self.bumpAssetsGeneration(in: db)
                 for record in records {
                     try PlanRows.delete(at: record.asset.path, unlessOf: record.asset.id, in: db)
                     let s = try db.statement("DELETE FROM assets WHERE path = ?1 AND id <> ?2")
@@ -70,6 +71,7 @@ extension Catalog {
         try connection.withLock { (c: inout Connection) throws(CatalogError) in
             let db = c.db
             try db.transaction { () throws(CatalogError) in
+                try Self.bumpAssetsGeneration(in: db)
                 for id in ids { try AssetRows.delete(id, in: db) }
             }
         }

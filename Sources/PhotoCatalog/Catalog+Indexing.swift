@@ -130,7 +130,10 @@ extension Catalog {
     func withIndexTransaction(_ body: (IndexWriter) throws(CatalogError) -> Void) throws(CatalogError) {
         try connection.withLock { (c: inout Connection) throws(CatalogError) in
             let db = c.db
-            try db.transaction { () throws(CatalogError) in try body(IndexWriter(db: db)) }
+            try db.transaction { () throws(CatalogError) in
+                try Self.bumpAssetsGeneration(in: db)
+                try body(IndexWriter(db: db))
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ extension Catalog {
     /// catalog) are shared with it rather than read into new memory.
     public func snapshot(reusing previous: LibrarySnapshot? = nil) throws(CatalogError) -> LibrarySnapshot {
         try connection.withLock { (c: inout Connection) throws(CatalogError) -> LibrarySnapshot in
-            try Self.readAll(&c, reusing: previous?.assets ?? [])
+            try Self.readAll(&c, reusing: previous?.assets ?? [], snapshotFile: snapshotFilePath).snapshot
         }
     }
 
@@ -36,7 +36,7 @@ extension Catalog {
                 // A full read starts its own read transaction (see `readAll`).
                 try c.db.execute("COMMIT")
                 inTransaction = false
-                return (try Self.readAll(&c, reusing: previous.assets), nil)
+                return (try Self.readAll(&c, reusing: previous.assets).snapshot, nil)
             }
             let db = c.db
             let (assets, change) = try previous.assets(replacing: changed) { id throws(CatalogError) in
@@ -68,15 +68,29 @@ extension Catalog {
     /// one) that extra readers share (`SnapshotReaders`); records the `data_version` the
     /// assets were read at. `parts` connections read the assets, or just this one when the
     /// others cannot be shown to read the same state.
-    static func readAll(_ c: inout Connection, reusing previous: ChunkedArray<Asset>, parts: Int = fullReadParts) throws(CatalogError)
-        -> LibrarySnapshot
-    {
+    ///
+    /// With `snapshotFile` and nothing to reuse (a first read), the assets come from that
+    /// file when it stands for this very catalog state (`SnapshotFile`); `readFromTable` is
+    /// the stamp of the state when they were read from the table instead.
+    static func readAll(
+        _ c: inout Connection, reusing previous: ChunkedArray<Asset>, parts: Int = fullReadParts, snapshotFile: String? = nil
+    ) throws(CatalogError) -> (snapshot: LibrarySnapshot, readFromTable: SnapshotFile.Stamp?) {
         let readers = SnapshotReaders(beside: c.db, count: parts - 1)
         try c.db.execute("BEGIN")
         defer { try? c.db.execute("COMMIT") }
         c.assetsDataVersion = try c.db.scalarInt("PRAGMA data_version")
+        var stamp: SnapshotFile.Stamp?
+        if let snapshotFile, previous.isEmpty {
+            // Read inside the transaction: the stamp and the rows are of one state.
+            let current = try snapshotStamp(in: c.db)
+            if let assets = SnapshotFile.read(snapshotFile, stamp: current) {
+                try c.access.refreshIfChanged(from: c.db)
+                return (LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists()), nil)
+            }
+            stamp = current
+        }
         let assets = try AssetRows.all(in: c.db, readers: readers.join(), reusing: previous)
         try c.access.refreshIfChanged(from: c.db)
-        return LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists())
+        return (LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists()), stamp)
     }
 }

@@ -7,7 +7,11 @@
 # pass after one untimed pass on each side (the kernel's caches hold the names, attributes
 # and listings: what a repeated walk costs), "cold" a pass after
 # `echo 3 > /proc/sys/vm/drop_caches` on each side where permitted; one select and one deselect through
-# `.picker`, a live add and delete, and a re-index of the unchanged library.
+# `.picker`, a live add and delete, and a re-index of the unchanged library. Before each run the
+# startup rows: mount → ready with the library's and the catalog's inodes evicted
+# (`echo 2 > /proc/sys/vm/drop_caches`, as a mount at login meets them; COLD=0 skips it) and warm,
+# each with the first select right after ready (into an app added before the mount) and the one
+# after it. ROWS=startup runs only those, STARTUP_RUNS (9) rounds of each, alternated.
 #
 # Usage: Tests/Benchmarks/scale-bench.sh [--no-build]   (env: COUNT=1000000, RUNS=3, SEED=7,
 #        PHOTOFS_BENCH_CACHE=/var/tmp/photofs-bench-libraries, COLD=0 to skip the cold rows,
@@ -46,7 +50,7 @@ if [ -n "${SCALE_CATALOG:-}" ]; then
     fi
     export CATALOG="$SCALE_CATALOG"
 fi
-if [ ! -f "$FLAT.complete" ]; then
+if [ ! -f "$FLAT.complete" ] && [ "${ROWS:-}" != "startup" ]; then
     echo "scale-bench: linking every photo into one flat folder $FLAT" >&2
     rm -rf "$FLAT"
     mkdir -p "$FLAT"

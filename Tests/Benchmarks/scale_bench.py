@@ -20,15 +20,17 @@ def status_mb(pid, field):
     return float("nan")
 
 
-def drop_caches():
-    """Drops the page, dentry and inode caches; False where not permitted or COLD=0 (on a
-    machine shared with other measurements, dropping every cache disturbs them)."""
+def drop_caches(level="3"):
+    """Drops the page, dentry and inode caches (`level` 2: the dentries and inodes, and with
+    them the pages of files nobody holds open, as a mount at login meets the library and
+    its catalog); False where not permitted or COLD=0 (on a machine shared with other
+    measurements, dropping every cache disturbs them)."""
     if os.environ.get("COLD", "1") == "0":
         return False
     try:
         os.sync()
         with open("/proc/sys/vm/drop_caches", "w") as f:
-            f.write("3\n")
+            f.write(level + "\n")
         return True
     except OSError:
         return False
@@ -67,6 +69,42 @@ def deepest_folder(root):
         folder = os.path.join(folder, subs[0])
 
 
+def first_select(mnt, app, asset):
+    """The first write to `.picker` after the mount was ready: one select into `app` (made
+    before the mount), timed until the app's view lists the file; milliseconds."""
+    view = mnt + "/apps/" + app
+    start = time.perf_counter()
+    picker(mnt, "select %s %s\n" % (app, asset))
+    wait_until(lambda: len(os.listdir(view)) > 0)
+    return (time.perf_counter() - start) * 1000
+
+
+def startup_round(mnt, ids, run, add, evicted, photofs=PHOTOFS, name=""):
+    """One mount of the startup rows: mount → ready (with the library's and the catalog's
+    inodes evicted first when `evicted`), the first select right after, unmount. `name`
+    labels the rows of a second binary (`PHOTOFS_BIN_B`)."""
+    app = "first%d%s" % (run, "c" if evicted else "w")
+    subprocess.run([photofs, "app", "add", app, "--location", "keep", "--catalog", CATALOG], check=True,
+                   stdout=subprocess.DEVNULL)
+    label = (", inodes evicted" if evicted else ", warm") + name
+    if evicted and not drop_caches("2"):
+        return False
+    start = time.perf_counter()
+    proc = start_photofs(photofs, CATALOG, LIB, mnt)
+    add("mount → ready%s (s)" % label, time.perf_counter() - start)
+    try:
+        add("first select after ready%s (ms)" % label, first_select(mnt, app, ids[3000 + run]))
+        start = time.perf_counter()
+        picker(mnt, "select %s %s\n" % (app, ids[3100 + run]))
+        wait_until(lambda: len(os.listdir(mnt + "/apps/" + app)) > 1)
+        add("second select%s (ms)" % label, (time.perf_counter() - start) * 1000)
+        picker(mnt, "app remove %s\n" % app)
+    finally:
+        subprocess.run(["fusermount3", "-u", mnt])
+        proc.wait(timeout=300)
+    return True
+
+
 def main():
     mnt = os.path.join(os.path.dirname(CATALOG), "scale-mnt")
     os.makedirs(mnt, exist_ok=True)
@@ -76,7 +114,25 @@ def main():
     add = lambda key, value: rows.setdefault(key, []).append(value)
     hwm = []
     cold = True
+    if os.environ.get("ROWS") == "startup":
+        # Only the startup rows, STARTUP_RUNS rounds of a mount with the inodes evicted and
+        # a warm one, alternated.
+        # PHOTOFS_BIN_B: a second binary (the build before, say), its rounds alternated
+        # with the first's on the same catalog, its rows labelled with its file name.
+        other = os.environ.get("PHOTOFS_BIN_B")
+        for run in range(int(os.environ.get("STARTUP_RUNS", "9"))):
+            cold = startup_round(mnt, ids, run, add, evicted=True) and cold
+            startup_round(mnt, ids, run, add, evicted=False)
+            if other:
+                name = " (%s)" % os.path.basename(other)
+                startup_round(mnt, ids, run, add, evicted=True, photofs=other, name=name)
+                startup_round(mnt, ids, run, add, evicted=False, photofs=other, name=name)
+        os.rmdir(mnt)
+        print_table(rows, len(ids), int(os.environ.get("STARTUP_RUNS", "9")), cold, [])
+        return
     for run in range(RUNS):
+        cold = startup_round(mnt, ids, run, add, evicted=True) and cold
+        startup_round(mnt, ids, run, add, evicted=False)
         start = time.perf_counter()
         proc = start_photofs(PHOTOFS, CATALOG, LIB, mnt)
         add("mount → ready (s)", time.perf_counter() - start)
@@ -154,14 +210,20 @@ def main():
         subprocess.run([PHOTOFS, "index", "--quiet", "--catalog", CATALOG, LIB], check=True)
         add("re-index, unchanged (s)", time.perf_counter() - start)
     os.rmdir(mnt)
-    print("### Scale benchmark: %d assets, %d cores, medians of %d runs%s" % (
-        len(ids), os.cpu_count(), RUNS, "" if cold else " (cold rows skipped: drop_caches not permitted or COLD=0)"))
+    print_table(rows, len(ids), RUNS, cold, hwm)
+
+
+def print_table(rows, count, runs, cold, hwm):
+    print("### Scale benchmark: %d assets, %d cores, medians of %d runs, load %s%s" % (
+        count, os.cpu_count(), runs, " ".join("%.2f" % v for v in os.getloadavg()),
+        "" if cold else " (cold rows skipped: drop_caches not permitted or COLD=0)"))
     print()
     print("| metric | median | runs |")
     print("|---|---:|---|")
     for key, values in rows.items():
         print("| %s | %.3f | %s |" % (key, statistics.median(values), " ".join("%.3f" % v for v in values)))
-    print("| VmHWM over the run (MB) | %.1f | %s |" % (max(hwm), " ".join("%.1f" % v for v in hwm)))
+    if hwm:
+        print("| VmHWM over the run (MB) | %.1f | %s |" % (max(hwm), " ".join("%.1f" % v for v in hwm)))
 
 
 if __name__ == "__main__":

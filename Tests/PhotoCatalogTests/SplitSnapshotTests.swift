@@ -12,7 +12,7 @@ struct SplitSnapshotTests {
     /// `count` records spread over the whole id space, with every kind of column value:
     /// each format and date source, dates that fit the packed form and one that does not,
     /// shared cameras with long names, locations with and without altitude, problems.
-    private static func records(count: Int) -> [AssetRecord] {
+    static func records(count: Int) -> [AssetRecord] {
         let cameras: [(String?, String?, String?, String?)] = [
             ("Canon Inc. of a long name", "Canon EOS R5 Mark II", "RF24-70mm F2.8 L IS USM", "Firmware Version 1.0.2"),
             ("SONY", "ILCE-7M3", "FE 24-70mm F2.8 GM", "ILCE-7M3 v3.01"),
@@ -52,7 +52,7 @@ struct SplitSnapshotTests {
     /// A full read with `parts` connections.
     private static func read(_ catalog: Catalog, parts: Int, reusing previous: ChunkedArray<Asset> = []) throws -> ChunkedArray<Asset> {
         try catalog.connection.withLock { (c: inout Catalog.Connection) throws(CatalogError) -> ChunkedArray<Asset> in
-            try Catalog.readAll(&c, reusing: previous, parts: parts).assets
+            try Catalog.readAll(&c, reusing: previous, parts: parts).snapshot.assets
         }
     }
 

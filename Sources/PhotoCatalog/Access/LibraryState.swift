@@ -72,6 +72,9 @@ public final class LibraryState: ViewSource {
     private let renderedBlocks = Mutex<[String: RenderedBlock]>([:])
     /// The whole rendered text and the `Current.version` it shows.
     private let renderedText = Mutex<(version: Int, bytes: [UInt8])?>(nil)
+    /// The first load's snapshot while it is not kept in a snapshot file (`saveLoadedSnapshot`).
+    private let unsaved = Mutex<(LibrarySnapshot, Catalog.SnapshotFileTicket)?>(nil)
+    private let loadedFromFile = Mutex(false)
 
     /// Loads the catalog's current snapshot, serving no views (the CLI's commands).
     public init(catalog: Catalog) throws(CatalogError) {
@@ -108,10 +111,35 @@ public final class LibraryState: ViewSource {
     @discardableResult
     public func load(read: (LibrarySnapshot) -> Void = { _ in }) throws(CatalogError) -> ViewTreeChanges {
         try state.withLock { (current: inout Current) throws(CatalogError) -> ViewTreeChanges in
-            let snapshot = try catalog.snapshot(reusing: current.snapshot)
+            let snapshot: LibrarySnapshot
+            if current.snapshot.assets.isEmpty {
+                let ticket: Catalog.SnapshotFileTicket?
+                (snapshot, ticket) = try catalog.snapshotForServing()
+                unsaved.withLock { $0 = ticket.map { (snapshot, $0) } }
+                loadedFromFile.withLock { $0 = ticket == nil && !catalog.isReadOnly }
+            } else {
+                snapshot = try catalog.snapshot(reusing: current.snapshot)
+            }
             read(snapshot)
             return install(snapshot, accessOnly: false, into: &current)
         }
+    }
+
+    /// Whether the first `load` read the assets from an up-to-date snapshot file.
+    public var loadedFromSnapshotFile: Bool { loadedFromFile.withLock { $0 } }
+
+    /// Keeps the assets of the first `load` for the next mount (`Catalog.saveSnapshotFile`)
+    /// when they were read from the catalog's table, not from an up-to-date snapshot file;
+    /// false when there was nothing to keep. The daemon calls it once the mount answers.
+    @discardableResult
+    public func saveLoadedSnapshot() throws(SnapshotFileError) -> Bool {
+        guard
+            let (snapshot, ticket) = unsaved.withLock({ taken in
+                defer { taken = nil }; return taken
+            })
+        else { return false }
+        try catalog.saveSnapshotFile(snapshot, ticket: ticket)
+        return true
     }
 
     /// Re-reads the catalog after an index run and shows it; returns what the kernel must
@@ -121,6 +149,8 @@ public final class LibraryState: ViewSource {
     public func reload(changed: Set<AssetID>? = nil) throws(CatalogError) -> ViewTreeChanges {
         try state.withLock { (current: inout Current) throws(CatalogError) -> ViewTreeChanges in
             guard let changed else {
+                // The first load's snapshot is no longer what is served: keep none.
+                unsaved.withLock { $0 = nil }
                 return install(try catalog.snapshot(reusing: current.snapshot), accessOnly: false, into: &current)
             }
             let (snapshot, change) = try catalog.update(current.snapshot, changed: changed)
@@ -167,9 +197,17 @@ public final class LibraryState: ViewSource {
     func install(
         _ snapshot: LibrarySnapshot, accessOnly: Bool, patching change: LibraryChange? = nil, into current: inout Current
     ) -> ViewTreeChanges {
+        let index: AssetIndex
+        if accessOnly {
+            index = current.assets
+        } else if let change {
+            index = current.assets.patched(to: snapshot.assets, change: change)
+        } else {
+            index = AssetIndex(snapshot.assets, identifiers: groupIdentifiers)
+        }
         current = Current(
-            snapshot: snapshot, assets: accessOnly ? current.assets : AssetIndex(snapshot.assets, identifiers: groupIdentifiers),
-            generation: accessOnly ? current.generation : current.generation + 1, version: current.version + 1)
+            snapshot: snapshot, assets: index, generation: accessOnly ? current.generation : current.generation + 1,
+            version: current.version + 1)
         guard let filters else { return ViewTreeChanges() }
         let old = views
         let new: ViewTree
@@ -181,6 +219,11 @@ public final class LibraryState: ViewSource {
         } else {
             new = ViewTree.build(snapshot: snapshot, previous: old, filters: filters)
             changes = old.changes(to: new)
+            // The picker finds ids in the views' own table: the first write to `.picker`
+            // after a mount does not build one (about a second at a million assets).
+            current = Current(
+                snapshot: snapshot, assets: AssetIndex(sharingIDsOf: new, identifiers: groupIdentifiers), generation: current.generation,
+                version: current.version)
         }
         published.withLock { $0 = new }
         // Times move after the tree is published: a kernel that saw a directory's new time

@@ -4,16 +4,20 @@ import Synchronization
 ///
 /// It holds positions into the snapshot's own asset array, not copies of the assets: a
 /// library of 100,000 assets would otherwise keep each one three more times (a table of
-/// whole assets alone is ~90 MB). Nothing is computed until the picker first needs it: the
-/// id and path tables on the first lookup (which a mount start or a library change would
-/// otherwise pay although most never touch the picker), the capture-date order on the
-/// first `select --where`. The tables are open-addressing tables of positions that compare
-/// keys in the assets themselves (four bytes a slot): two dictionaries keyed by id and by
-/// path copied every key and took several times the memory.
+/// whole assets alone is ~90 MB). Nothing is left for the first picker write after a mount
+/// to build (at a million assets that took about a second): the daemon's index takes the
+/// views' own table of positions by id (`init(sharingIDsOf:)`), builds the path table and
+/// the capture-date order once the mount answers (`prepare`), and a library change patches
+/// the tables (`patched(to:change:)`) instead of dropping them. Elsewhere (the CLI, tests)
+/// each is built on first use. The tables are open-addressing tables of positions that
+/// compare keys in the assets themselves (four bytes a slot): two dictionaries keyed by id
+/// and by path copied every key and took several times the memory.
 public struct AssetIndex: Sendable {
     private let assets: ChunkedArray<Asset>
-    private let tables: LazyTables
+    private let byID: LazyTable<AssetID>
+    private let byPath: LazyTable<LibraryPath>
     private let dateOrder: DateOrder
+    private let identifiers: @Sendable () -> [AssetID: String]
     private let lazyGroups: LazyGroups
 
     public init(_ assets: [Asset]) { self.init(ChunkedArray(assets)) }
@@ -22,10 +26,7 @@ public struct AssetIndex: Sendable {
     /// (read from the catalog when a picker write first asks for groups, so a mount start
     /// or a library change pays nothing for them).
     public init(_ assets: ChunkedArray<Asset>, identifiers: (@Sendable () -> [AssetID: String])? = nil) {
-        self.assets = assets
-        self.tables = LazyTables()
-        self.dateOrder = DateOrder()
-        self.lazyGroups = LazyGroups(identifiers: identifiers ?? { [:] })
+        self.init(assets, byID: LazyTable(), byPath: LazyTable(), identifiers: identifiers ?? { [:] })
     }
 
     private var groupsIgnored = false
@@ -45,74 +46,173 @@ public struct AssetIndex: Sendable {
         return copy
     }
 
+    /// The index of `tree`'s assets, taking its table of positions by id rather than
+    /// building one (the views need the same table, and building it again beside them cost
+    /// a second of a mount of a million assets); built on first use as usual when an id
+    /// is held twice (the views keep the first by path, the index the last).
+    public init(sharingIDsOf tree: ViewTree, identifiers: (@Sendable () -> [AssetID: String])? = nil) {
+        let assets = tree.snapshot.assets
+        let ids = tree.firstByID
+        let byID = ids.count == assets.count ? LazyTable<AssetID>(built: ids.nodeTable) : LazyTable<AssetID>()
+        self.init(assets, byID: byID, byPath: LazyTable(), identifiers: identifiers ?? { [:] })
+    }
+
+    private init(
+        _ assets: ChunkedArray<Asset>, byID: LazyTable<AssetID>, byPath: LazyTable<LibraryPath>,
+        identifiers: @escaping @Sendable () -> [AssetID: String]
+    ) {
+        self.assets = assets
+        self.byID = byID
+        self.byPath = byPath
+        self.dateOrder = DateOrder()
+        self.identifiers = identifiers
+        self.lazyGroups = LazyGroups(identifiers: identifiers)
+    }
+
+    /// Builds what lookups need now, once: the id and path tables, and with `dateOrder` the
+    /// capture-date order too. Safe from any thread; a lookup meanwhile waits for its table.
+    public func prepare(dateOrder withDateOrder: Bool = false) {
+        _ = byID.of(assets, key: \.id)
+        _ = byPath.of(assets, key: \.path)
+        if withDateOrder { _ = inDateOrder.count }
+    }
+
+    /// Whether the id table is built: a lookup by id costs no table build.
+    public var isPrepared: Bool { byID.isBuilt }
+
+    /// Whether the path table is built as well.
+    public var isPreparedByPath: Bool { byPath.isBuilt }
+
+    /// The index of `assets`, which are this index's assets after `change` (positions as
+    /// `LibrarySnapshot.assets(replacing:with:)` gives them): each of this index's tables
+    /// that is built starts the new index patched for the change (O(the change), sharing
+    /// the untouched parts), so a select after a library change does not build it again.
+    /// A table not built, or one where a key turns out to be held twice (never in a
+    /// catalog's snapshot, whose ids and paths are unique), is built on first use.
+    public func patched(to assets: ChunkedArray<Asset>, change: LibraryChange) -> AssetIndex {
+        AssetIndex(
+            assets, byID: byID.patched(from: self.assets, to: assets, change: change, key: \.id),
+            byPath: byPath.patched(from: self.assets, to: assets, change: change, key: \.path), identifiers: identifiers)
+    }
+
     /// Every asset in capture-date order (then path, then id): the order `select --where` uses.
     public var inDateOrder: LazyMapCollection<[Int32], Asset> {
         let assets = self.assets
-        let tables = self.tables
-        return dateOrder.positions(of: assets) { tables.of(assets).byID.positions }.lazy.map { assets[Int($0)] }
+        let byID = self.byID
+        return dateOrder.positions(of: assets) { byID.of(assets, key: \.id).table.positions }.lazy.map { assets[Int($0)] }
     }
 
     /// The asset with this id, if catalogued.
     public subscript(id: AssetID) -> Asset? {
         let assets = self.assets
-        let found = tables.of(assets).byID.find(hash: LazyTables.hash(id)) { assets[Int($0)].id == id }
+        let found = byID.of(assets, key: \.id).table.find(hash: LazyTableHash.of(id)) { assets[Int($0)].id == id }
         return found.map { assets[Int($0)] }
     }
 
     /// The asset at this library-relative path, if catalogued.
     public func asset(at path: LibraryPath) -> Asset? {
         let assets = self.assets
-        let found = tables.of(assets).byPath.find(hash: LazyTables.hash(path)) { assets[Int($0)].path == path }
+        let found = byPath.of(assets, key: \.path).table.find(hash: LazyTableHash.of(path)) { assets[Int($0)].path == path }
         guard let found else { return nil }
         return self[assets[Int(found)].id]
     }
 
-    public var count: Int { tables.of(assets).byID.count }
+    public var count: Int { byID.of(assets, key: \.id).table.count }
 }
 
-/// The id and path tables of an index, built once when first asked for.
-private final class LazyTables: Sendable {
-    struct Tables: Sendable {
-        /// Per id, the position of the last asset with that id (ids are unique in a catalog).
-        var byID: NodeTable
-        /// Per path, the position of the last asset at that path.
-        var byPath: NodeTable
-    }
-
-    private let built = Mutex<Tables?>(nil)
-
-    func of(_ assets: ChunkedArray<Asset>) -> Tables {
-        built.withLock { cached in
-            if let cached { return cached }
-            var tables = Tables(byID: NodeTable(capacity: assets.count), byPath: NodeTable(capacity: assets.count))
-            // From the end, keeping the first position met: the last asset of a key wins.
-            for position in stride(from: assets.count - 1, through: 0, by: -1) {
-                let id = assets[position].id
-                let idHash = Self.hash(id)
-                if tables.byID.find(hash: idHash, { assets[Int($0)].id == id }) == nil {
-                    tables.byID.insert(Int32(truncatingIfNeeded: position), hash: idHash)
-                }
-                let path = assets[position].path
-                let pathHash = Self.hash(path)
-                if tables.byPath.find(hash: pathHash, { assets[Int($0)].path == path }) == nil {
-                    tables.byPath.insert(Int32(truncatingIfNeeded: position), hash: pathHash)
-                }
-            }
-            cached = tables
-            return tables
-        }
-    }
-
-    static func hash(_ id: AssetID) -> Int {
+/// How the keys of the index's tables are hashed (the id table shared with the views'
+/// `AssetPositions` must hash as they do).
+enum LazyTableHash {
+    static func of(_ id: AssetID) -> Int {
         var hasher = Hasher()
         hasher.combine(id)
         return hasher.finalize()
     }
 
-    static func hash(_ path: LibraryPath) -> Int {
+    static func of(_ path: LibraryPath) -> Int {
         var hasher = Hasher()
         path.withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         return hasher.finalize()
+    }
+}
+
+/// A key the index has a table for.
+protocol IndexKey: Equatable, Sendable {
+    var tableHash: Int { get }
+}
+
+extension AssetID: IndexKey {
+    var tableHash: Int { LazyTableHash.of(self) }
+}
+
+extension LibraryPath: IndexKey {
+    var tableHash: Int { LazyTableHash.of(self) }
+}
+
+/// One table of an index (per key, the position of the last asset with that key), built
+/// once when first asked for, or handed over built (from the views, or patched from the
+/// index before a library change).
+private final class LazyTable<Key: IndexKey>: Sendable {
+    struct Built: Sendable {
+        var table: NodeTable
+        /// Whether no key was met twice (as in every catalog's snapshot): only then does
+        /// removing a position leave no other asset of its key unheld.
+        var unique: Bool
+    }
+
+    private let built: Mutex<Built?>
+
+    init() { built = Mutex(nil) }
+
+    /// A table built elsewhere over assets whose keys are unique.
+    init(built table: NodeTable) { built = Mutex(Built(table: table, unique: true)) }
+
+    private init(patched: Built?) { built = Mutex(patched) }
+
+    var isBuilt: Bool { built.withLock { $0 != nil } }
+
+    func of(_ assets: ChunkedArray<Asset>, key: KeyPath<Asset, Key>) -> Built {
+        built.withLock { cached in
+            if let cached { return cached }
+            var made = Built(table: NodeTable(capacity: assets.count), unique: true)
+            // From the end, keeping the first position met: the last asset of a key wins.
+            for position in stride(from: assets.count - 1, through: 0, by: -1) {
+                let value = assets[position][keyPath: key]
+                let hash = value.tableHash
+                if made.table.find(hash: hash, { assets[Int($0)][keyPath: key] == value }) == nil {
+                    made.table.insert(Int32(truncatingIfNeeded: position), hash: hash)
+                } else {
+                    made.unique = false
+                }
+            }
+            cached = made
+            return made
+        }
+    }
+
+    /// This table (over `old`) moved to `new`, the assets after `change`: a table built on
+    /// first use when this one is not built or a key is held twice on either side.
+    func patched(from old: ChunkedArray<Asset>, to new: ChunkedArray<Asset>, change: LibraryChange, key: KeyPath<Asset, Key>)
+        -> LazyTable
+    {
+        guard let current = built.withLock({ $0 }), current.unique else { return LazyTable() }
+        var table = current.table
+        // Out first, hashed over the old assets: every position still held is then an
+        // unchanged asset at the same place in both, so the new assets hash the rest.
+        for position in change.removed + change.moved.map(\.from) {
+            let value = old[Int(position)][keyPath: key]
+            let hash = value.tableHash
+            guard table.find(hash: hash, { old[Int($0)][keyPath: key] == value }) == position else { return LazyTable() }
+            table.remove(position, hash: hash) { old[Int($0)][keyPath: key].tableHash }
+        }
+        for position in change.added + change.moved.map(\.to) {
+            let value = new[Int(position)][keyPath: key]
+            let hash = value.tableHash
+            guard table.find(hash: hash, { new[Int($0)][keyPath: key] == value }) == nil else { return LazyTable() }
+            if table.isFull { table.grow { new[Int($0)][keyPath: key].tableHash } }
+            table.insert(position, hash: hash)
+        }
+        return LazyTable(patched: Built(table: table, unique: true))
     }
 }
 

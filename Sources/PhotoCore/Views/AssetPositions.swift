@@ -11,6 +11,9 @@ struct AssetPositions: Sendable {
     /// The number of ids held.
     var count: Int { table.count }
 
+    /// The table itself (`AssetIndex` shares it).
+    var nodeTable: NodeTable { table }
+
     /// The position held for `id`, looked up over `assets` (the snapshot the positions are in).
     func position(of id: AssetID, in assets: ChunkedArray<Asset>) -> Int32? {
         table.find(hash: Self.hash(id)) { assets[Int($0)].id == id }
@@ -28,9 +31,5 @@ struct AssetPositions: Sendable {
         table.remove(position, hash: Self.hash(assets[Int(position)].id)) { Self.hash(assets[Int($0)].id) }
     }
 
-    private static func hash(_ id: AssetID) -> Int {
-        var hasher = Hasher()
-        hasher.combine(id)
-        return hasher.finalize()
-    }
+    private static func hash(_ id: AssetID) -> Int { LazyTableHash.of(id) }
 }

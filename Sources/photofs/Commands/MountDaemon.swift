@@ -32,7 +32,7 @@ enum MountDaemon {
         let scanning = StartupScan(indexer: indexer, watcher: watcher)
         defer { scanning.stop() }
         do throws(CatalogError) {
-            try state.load(read: { _ in clock.lap("catalog read") })
+            try state.load(read: { _ in clock.lap(state.loadedFromSnapshotFile ? "catalog read (snapshot file)" : "catalog read") })
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
@@ -97,8 +97,14 @@ enum MountDaemon {
         } else {
             watcher?.run()
         }
+        let afterReadyWork = AfterReadyWork()
+        defer { afterReadyWork.wait() }
+        let afterReady: @Sendable () -> Void = { [caughtUp] in
+            afterReadyWork.start(state: state, logger: logger)
+            caughtUp?()
+        }
         readiness.readyWhenAnswering(
-            mountpoint, readyFD: readyFD, status: Readiness.serving(state.current.snapshot, on: mountpoint), then: caughtUp)
+            mountpoint, readyFD: readyFD, status: Readiness.serving(state.current.snapshot, on: mountpoint), then: afterReady)
         if arguments.flag("detach") {
             let null = open("/dev/null", O_RDWR | O_CLOEXEC)
             if null >= 0 {
