@@ -16,7 +16,8 @@
 #
 # Usage: Tests/Benchmarks/picker-ui-bench.sh [WORKDIR]
 #        (env: COUNT=100000, SEED=11, JUMPS=24, POSITIONS=5, CONFIG=release,
-#         PHOTOFS_BIN=a built photofs instead of building one, PHOTOFS_BASELINE_BIN, ROUNDS=9)
+#         PHOTOFS_BIN=a built photofs instead of building one, PHOTOFS_BASELINE_BIN, ROUNDS=9,
+#         BASELINE_CATALOG=the baseline's own copy when the catalog schema changed between them)
 # Needs chromium, chromium-driver and python3-selenium (mount-scripts/install-deps).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -54,7 +55,7 @@ echo "picker-ui-bench: warming the thumbnail cache" >&2
 if [ -n "${PHOTOFS_BASELINE_BIN:-}" ]; then
     echo "picker-ui-bench: $ROUNDS paired rounds of the picker's start against $PHOTOFS_BASELINE_BIN" >&2
     /usr/bin/python3 Tests/Benchmarks/picker_paint_rounds.py "$CATALOG" bench "$ROUNDS" "$PHOTOFS_BASELINE_BIN" "$PHOTOFS" \
-        | tee "$WORK/rounds.txt" | grep -v '^{' || true
+        ${BASELINE_CATALOG:+"$BASELINE_CATALOG"} | tee "$WORK/rounds.txt" | grep -v '^{' || true
 fi
 
 PICK=""

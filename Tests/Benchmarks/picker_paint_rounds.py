@@ -9,7 +9,8 @@ first screen of tiles was laid out; a build that serves the page while it reads 
 catalog pays the rest of the read here), and their sum (`total`: the page is asked for as
 soon as the link is out), the one to compare.
 
-Usage: picker_paint_rounds.py CATALOG APP ROUNDS BASELINE_BIN CURRENT_BIN
+Usage: picker_paint_rounds.py CATALOG APP ROUNDS BASELINE_BIN CURRENT_BIN [BASELINE_CATALOG]
+(a baseline from before a catalog schema change needs its own copy of the catalog).
 Prints a JSON line per start, then a Markdown table: medians and the median of the
 per-round ratios (baseline ÷ current: above 1 is faster).
 """
@@ -26,6 +27,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
 catalog, app, rounds, baseline, current = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+catalogs = {baseline: sys.argv[6] if len(sys.argv) > 6 else catalog, current: catalog}
 options = webdriver.ChromeOptions()
 options.binary_location = "/usr/bin/chromium"
 for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--disable-dev-shm-usage"):
@@ -37,7 +39,7 @@ driver.get("about:blank")
 def start(binary):
     """One picker start, measured; the picker is ended (SIGTERM) after the paint."""
     began = time.monotonic()
-    process = subprocess.Popen([binary, "pick", app, "--no-open", "--catalog", catalog],
+    process = subprocess.Popen([binary, "pick", app, "--no-open", "--catalog", catalogs[binary]],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         url = None
