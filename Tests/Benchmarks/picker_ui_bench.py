@@ -17,6 +17,7 @@ list names the month at the top of the viewport.
 """
 import json
 import sys
+import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -70,8 +71,10 @@ for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-si
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 driver.set_script_timeout(120)
 try:
-    # The browser runs already, as a person's does: its own start is not the page's.
+    # The browser runs already, as a person's does: its own start (and the work it does in
+    # its first seconds) is not the page's.
     driver.get("about:blank")
+    time.sleep(3)
     driver.get(url)
     WebDriverWait(driver, 60).until(lambda d: d.execute_script("return performance.getEntriesByName('grid-shown').length > 0"))
     first = driver.execute_script("return performance.getEntriesByName('grid-shown')[0].startTime")
