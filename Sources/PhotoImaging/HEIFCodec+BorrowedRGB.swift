@@ -19,44 +19,38 @@ extension HEIFCodec {
     private static func withRGB<T>(
         _ raw: UnsafeRawBufferPointer, threads: Int, _ body: (BorrowedRGB) throws(ImagingError) -> T
     ) throws(ImagingError) -> T? {
-        guard let context = heif_context_alloc() else { throw .malformed("cannot start the HEIF decoder") }
-        defer { heif_context_free(context) }
-        heif_context_set_max_decoding_threads(context, Int32(max(1, threads)))
-        try check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil))
-        var primary: OpaquePointer? = nil
-        try check(heif_context_get_primary_image_handle(context, &primary))
-        guard let primary else { throw .malformed("HEIF: no primary image") }
-        defer { heif_image_handle_release(primary) }
-        guard heif_image_handle_has_alpha_channel(primary) == 0 else { return nil }
-        try DecodeLimits.check(width: Int(heif_image_handle_get_width(primary)), height: Int(heif_image_handle_get_height(primary)))
-        // libheif 1.15 turns the decoder's YCbCr into planar RGB first and interleaves it in a
-        // second, slow pass when asked for interleaved RGB: asked for its own layout, it
-        // stops after the first, and the interleaving below costs a fraction of that pass.
-        var decoded: OpaquePointer? = nil
-        try check(heif_decode_image(primary, &decoded, heif_colorspace_undefined, heif_chroma_undefined, nil))
-        guard let image = decoded else { throw .malformed("HEIF: nothing decoded") }
-        defer { heif_image_release(image) }
-        if let planes = try planarRGB(image) {
-            let rows = [UInt8](unsafeUninitializedCapacity: planes.width * planes.height * 3) { buffer, count in
-                interleave(planes, into: buffer.baseAddress!)
-                count = planes.width * planes.height * 3
+        try withPrimary(raw, threads: threads) { primary throws(ImagingError) -> T? in
+            guard heif_image_handle_has_alpha_channel(primary) == 0 else { return nil }
+            try DecodeLimits.check(width: Int(heif_image_handle_get_width(primary)), height: Int(heif_image_handle_get_height(primary)))
+            // libheif 1.15 turns the decoder's YCbCr into planar RGB first and interleaves it in a
+            // second, slow pass when asked for interleaved RGB: asked for its own layout, it
+            // stops after the first, and the interleaving below costs a fraction of that pass.
+            var decoded: OpaquePointer? = nil
+            try check(heif_decode_image(primary, &decoded, heif_colorspace_undefined, heif_chroma_undefined, nil))
+            guard let image = decoded else { throw .malformed("HEIF: nothing decoded") }
+            defer { heif_image_release(image) }
+            if let planes = try planarRGB(image) {
+                let rows = [UInt8](unsafeUninitializedCapacity: planes.width * planes.height * 3) { buffer, count in
+                    interleave(planes, into: buffer.baseAddress!)
+                    count = planes.width * planes.height * 3
+                }
+                return try rows.withUnsafeBufferPointer { buffer throws(ImagingError) in
+                    try body(BorrowedRGB(width: planes.width, height: planes.height, rows: buffer.baseAddress!, stride: planes.width * 3))
+                }
             }
-            return try rows.withUnsafeBufferPointer { buffer throws(ImagingError) in
-                try body(BorrowedRGB(width: planes.width, height: planes.height, rows: buffer.baseAddress!, stride: planes.width * 3))
+            var interleaved: OpaquePointer? = nil
+            try check(heif_decode_image(primary, &interleaved, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil))
+            guard let image = interleaved else { throw .malformed("HEIF: nothing decoded") }
+            defer { heif_image_release(image) }
+            let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+            let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+            try DecodeLimits.check(width: width, height: height)
+            var stride: Int32 = 0
+            guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= width * 3 else {
+                throw .malformed("HEIF: no interleaved plane")
             }
+            return try body(BorrowedRGB(width: width, height: height, rows: plane, stride: Int(stride)))
         }
-        var interleaved: OpaquePointer? = nil
-        try check(heif_decode_image(primary, &interleaved, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil))
-        guard let image = interleaved else { throw .malformed("HEIF: nothing decoded") }
-        defer { heif_image_release(image) }
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
-        try DecodeLimits.check(width: width, height: height)
-        var stride: Int32 = 0
-        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= width * 3 else {
-            throw .malformed("HEIF: no interleaved plane")
-        }
-        return try body(BorrowedRGB(width: width, height: height, rows: plane, stride: Int(stride)))
     }
 
     /// The three 8-bit planes of a decoded planar RGB image; nil for any other layout.

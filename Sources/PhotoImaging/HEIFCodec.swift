@@ -31,7 +31,11 @@ public enum HEIFCodec {
         return try result.get()
     }
 
-    private static func decode(_ raw: UnsafeRawBufferPointer, thumbnailBox: Int?, threads: Int) throws(ImagingError) -> Decoded {
+    /// The file's primary image, for `body` only: the decoder context and the handle are
+    /// freed after it.
+    static func withPrimary<T>(_ raw: UnsafeRawBufferPointer, threads: Int, _ body: (OpaquePointer) throws(ImagingError) -> T)
+        throws(ImagingError) -> T
+    {
         guard let context = heif_context_alloc() else { throw .malformed("cannot start the HEIF decoder") }
         defer { heif_context_free(context) }
         heif_context_set_max_decoding_threads(context, Int32(max(1, threads)))
@@ -40,16 +44,22 @@ public enum HEIFCodec {
         try check(heif_context_get_primary_image_handle(context, &primary))
         guard let primary else { throw .malformed("HEIF: no primary image") }
         defer { heif_image_handle_release(primary) }
-        let width = Int(heif_image_handle_get_width(primary))
-        let height = Int(heif_image_handle_get_height(primary))
-        if let box = thumbnailBox, let thumbnail = usableThumbnail(of: primary, width: width, height: height, box: box) {
-            defer { heif_image_handle_release(thumbnail) }
-            if let image = try? pixels(of: thumbnail) {
-                return Decoded(image: image, fromThumbnail: true)
+        return try body(primary)
+    }
+
+    private static func decode(_ raw: UnsafeRawBufferPointer, thumbnailBox: Int?, threads: Int) throws(ImagingError) -> Decoded {
+        try withPrimary(raw, threads: threads) { primary throws(ImagingError) -> Decoded in
+            let width = Int(heif_image_handle_get_width(primary))
+            let height = Int(heif_image_handle_get_height(primary))
+            if let box = thumbnailBox, let thumbnail = usableThumbnail(of: primary, width: width, height: height, box: box) {
+                defer { heif_image_handle_release(thumbnail) }
+                if let image = try? pixels(of: thumbnail) {
+                    return Decoded(image: image, fromThumbnail: true)
+                }
             }
+            try DecodeLimits.check(width: width, height: height)
+            return Decoded(image: try pixels(of: primary), fromThumbnail: false)
         }
-        try DecodeLimits.check(width: width, height: height)
-        return Decoded(image: try pixels(of: primary), fromThumbnail: false)
     }
 
     /// The raw EXIF item of the primary image, starting at its TIFF header, if any.
