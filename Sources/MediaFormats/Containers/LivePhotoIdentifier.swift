@@ -35,35 +35,23 @@ public enum LivePhotoIdentifier {
         return nil
     }
 
-    /// The identifier in an Apple maker note's bytes; nil when the note is not Apple's or has none.
+    /// The identifier in an Apple maker note's bytes; nil when the note is not Apple's or has
+    /// none. The note's IFD is read by `TIFFWalker`, the one IFD reader.
     public static func fromMakerNote(_ note: [UInt8]) -> String? {
         guard note.count >= 16, Array(note.prefix(header.count)) == header else { return nil }
-        let view = ByteView(note)
-        let bigEndian: Bool
+        let order: TIFFByteOrder
         switch (note[12], note[13]) {
-        case (0x4D, 0x4D): bigEndian = true
-        case (0x49, 0x49): bigEndian = false
+        case (0x4D, 0x4D): order = .bigEndian
+        case (0x49, 0x49): order = .littleEndian
         default: return nil
         }
-        guard let count = view.u16(14, bigEndian: bigEndian), count <= 512 else { return nil }
-        for index in 0..<Int(count) {
-            let entry = 16 + 12 * index
-            guard let tag = view.u16(entry, bigEndian: bigEndian), let type = view.u16(entry + 2, bigEndian: bigEndian),
-                let length = view.u32(entry + 4, bigEndian: bigEndian)
-            else { return nil }
-            // ASCII (type 2) only: another type under this tag is not an identifier.
-            guard tag == makerNoteTag, type == 2, length > 0, length <= UInt32(maxLength) else { continue }
-            let start: Int
-            if length <= 4 {
-                start = entry + 8
-            } else {
-                guard let offset = view.u32(entry + 8, bigEndian: bigEndian) else { return nil }
-                start = Int(offset)
-            }
-            guard let bytes = view.slice(start, Int(length)) else { return nil }
-            return text(bytes)
-        }
-        return nil
+        let source = MemoryByteSource(note)
+        let layout = TIFFWalker().walkDirectory(source, block: ByteRange(offset: 0, length: Int64(note.count)), order: order, at: 14)
+        // ASCII only (`TIFFValues.text`): another type under this tag is not an identifier.
+        guard let entry = layout.directories.first?.entry(makerNoteTag),
+            let value = TIFFValues(source, order: order).text(entry, maxBytes: maxLength)
+        else { return nil }
+        return text(Array(value.utf8))
     }
 
     /// The printable text before the first NUL; nil when empty or not plain ASCII (an

@@ -75,6 +75,21 @@ public struct TIFFWalker: Sendable {
     }
 }
 
+extension TIFFWalker {
+    /// Walks the one directory at `relative` in `block`, in a byte order known beforehand:
+    /// a maker note's IFD, which has no TIFF header and counts offsets from the note's start.
+    /// Nothing it points to is followed.
+    public func walkDirectory(_ source: some ByteSource, block: ByteRange, order: TIFFByteOrder, at relative: UInt32) -> TIFFLayout {
+        var result = TIFFLayout(block: block, byteOrder: order)
+        var walk = Walk(source: source, block: block, order: order, limits: Limits(maxDirectories: 1, maxEntries: limits.maxEntries))
+        walk.pending.append((relative, .main(0)))
+        walk.run()
+        result.directories = walk.directories
+        result.problems.append(contentsOf: walk.problems)
+        return result
+    }
+}
+
 /// The state of one walk: a queue of directory pointers still to visit.
 private struct Walk<Source: ByteSource> {
     let source: Source
