@@ -28,11 +28,13 @@ final class DirectoryListings: Sendable {
     }
 
     private let state = Mutex(State())
+    /// `State.epoch`, readable without the lock (every LOOKUP reads it).
+    private let published = Atomic<UInt64>(0)
 
     init() {}
 
     /// The count of drops so far: read before the views a listing is made from.
-    var epoch: UInt64 { state.withLock { $0.epoch } }
+    var epoch: UInt64 { published.load(ordering: .acquiring) }
 
     /// The listing of `inode` in `current`: a kept one that reads the same nodes, or a new
     /// one made from `current` (kept unless the views changed since `epoch` was read).
@@ -60,6 +62,7 @@ final class DirectoryListings: Sendable {
         state.withLock { state in
             state.kept.removeAll()
             state.epoch &+= 1
+            published.store(state.epoch, ordering: .releasing)
         }
     }
 }

@@ -83,14 +83,17 @@ public final class FuseMount: @unchecked Sendable {
     }
 
     /// Serves requests on up to `maxThreads` threads until unmounted or signalled.
-    /// Returns 0 after an unmount, the signal number after SIGINT/SIGTERM/SIGHUP.
+    /// Returns 0 after an unmount, a signal number after SIGINT/SIGTERM/SIGHUP (SIGTERM
+    /// when `LoopWaker` repeated the signal, which it may also do while an unmount ends
+    /// the loop: never a negative number, which is an error).
     public func run() throws(MountError) -> Int32 {
         guard let config = fuse_loop_cfg_create() else { throw .loopFailed }
         defer { fuse_loop_cfg_destroy(config) }
         fuse_loop_cfg_set_max_threads(config, UInt32(max(1, fileSystem.configuration.maxThreads)))
         fuse_loop_cfg_set_idle_threads(config, UInt32(max(1, fileSystem.configuration.maxThreads / 2)))
-        let result = fuse_session_loop_mt(session, config)
-        return result
+        let waker = LoopWaker(session: session, loopThread: pthread_self())
+        defer { waker.stop() }
+        return fuse_session_loop_mt(session, config)
     }
 
     /// Ends the loop from another thread (tests), as a signal would.

@@ -54,6 +54,22 @@ public final class Invalidator: Sendable {
         }
     }
 
+    /// Counts the views' changes: read before the views an answer is made from (`redo`).
+    var epoch: UInt64 { listings.epoch }
+
+    /// Drops again what one reply may have put in the kernel's caches, when the views
+    /// changed since `epoch` (read before the views that reply was made from). Such a reply
+    /// can reach the kernel after the change's own notifications, and the kernel would then
+    /// trust the old answer for the whole cache timeout (a day). A reply sent before the
+    /// change counted is covered by the change's notifications, which are queued after it.
+    /// Queued like every notification, never sent from the handler itself.
+    func redo(since epoch: UInt64, _ changes: () -> ViewTreeChanges) {
+        guard listings.epoch != epoch else { return }
+        let changes = changes()
+        guard !changes.isEmpty else { return }
+        queue.async { [self] in send(changes) }
+    }
+
     /// Hands the pages freed by a replaced tree back to the system: without this glibc
     /// keeps them for the next build and the daemon stays at twice its size after a
     /// library change. Not after a picker write (it frees one app's part; a trim of a

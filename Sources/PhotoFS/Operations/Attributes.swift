@@ -13,6 +13,9 @@ extension PhotoFileSystem {
     /// GETATTR: the layer decides which node answers (`ViewLayer.attributedNode`: EACCES
     /// for an inode that left the tree, ENOENT for one this caller may not see).
     func getattr(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>? = nil) {
+        // Attributes made from views that changed meanwhile are dropped again (see `lookup`).
+        let epoch = invalidator.epoch
+        defer { invalidator.redo(since: epoch) { ViewTreeChanges(invalidatedInodes: [inode]) } }
         respond(request, "getattr") { () throws(ViewLayerError) -> Reply in
             let tree = self.tree
             if tree.node(inode: Self.treeInode(inode)) == nil, let special = layer.specialFile(inode: inode, in: tree) {

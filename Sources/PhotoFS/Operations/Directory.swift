@@ -43,6 +43,11 @@ extension PhotoFileSystem {
     func readdir(
         _ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?, plus: Bool
     ) {
+        // Read before the views: a listing made from views a change replaced is not kept,
+        // and entries with attributes made from them are dropped again (see `lookup`).
+        let epoch = invalidator.epoch
+        var madeEntries: (() -> ViewTreeChanges)?
+        defer { if let madeEntries { invalidator.redo(since: epoch, madeEntries) } }
         respond(request, "readdir") { () throws(ViewLayerError) -> Reply in
             guard offset >= 0 else { throw .invalidArgument }
             let current: ViewTree
@@ -57,8 +62,6 @@ extension PhotoFileSystem {
                 unchanged = listing?.readsSameNodes(as: current, of: inode) ?? false
             } else {
                 guard directoriesWithoutOpen.load(ordering: .relaxed) else { throw .unexpected("readdir without an open directory") }
-                // Read before the views: a listing made from views a change replaced is not kept.
-                let epoch = invalidator.listings.epoch
                 current = self.tree
                 caller = try self.caller(of: request, in: current)
                 // The owner sees every node; anyone else only what the views show them.
@@ -115,6 +118,7 @@ extension PhotoFileSystem {
                     self.layer.page(listing, from: offset, caller: caller, current: current, add)
                 }
             }
+            var added = 0
             page { child, position in
                 let needed: Int
                 if attributed {
@@ -138,7 +142,21 @@ extension PhotoFileSystem {
                 }
                 if needed > capacity - used { return false }
                 used += needed
+                added += 1
                 return true
+            }
+            if attributed, added > 0 {
+                // The same walk again, for the names and inodes this reply gave the kernel.
+                madeEntries = { [added] in
+                    var changes = ViewTreeChanges()
+                    page { child, _ in
+                        guard changes.invalidatedInodes.count < added else { return false }
+                        child.withName { changes.removedEntries.append(ViewEntry(parent: inode, name: Array($0))) }
+                        changes.invalidatedInodes.append(child.inode)
+                        return true
+                    }
+                    return changes
+                }
             }
             return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
         }

@@ -6,24 +6,39 @@ import PhotoCore
 /// Inode numbers are derived from the view tree, not allocated, so there is no lookup
 /// count to keep, except for `.picker`'s renderings (`PickerGenerations`, which FORGET
 /// counts down).
+///
+/// An entry made from views that changed while it was made is dropped again once it was
+/// sent (`Invalidator.redo`): the kernel keeps entries for a day.
 extension PhotoFileSystem {
     func lookup(_ request: fuse_req_t, _ parent: UInt64, _ name: UnsafePointer<CChar>?) {
+        let epoch = invalidator.epoch
+        var answered: (name: [UInt8], inode: UInt64)?
         respond(request, "lookup") { () throws(ViewLayerError) -> Reply in
             guard let name else { throw .invalidArgument }
+            let bytes = Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
             statWalkers.lookedUp(tid: fuse_req_ctx(request)?.pointee.pid ?? 0, parent: parent)
             let tree = self.tree
             let caller = try caller(of: request, in: tree)
-            let bytes = Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+            let entry: fuse_entry_param
             switch try layer.lookup(parent: Self.treeInode(parent), name: bytes, caller: caller, in: tree) {
             case .special(let special):
-                return .entry(specialEntry(special, in: tree))
+                entry = specialEntry(special, in: tree)
             case .node(let inode):
                 guard let child = tree.node(inode: inode) else { throw .notFound }
-                guard child.kind == .picker else { return .entry(entry(for: child, in: tree)) }
-                let text = currentPickerText()
-                controlFile.generations.retain(text)
-                return .entry(entry(for: child, in: tree, picker: text))
+                if child.kind == .picker {
+                    let text = currentPickerText()
+                    controlFile.generations.retain(text)
+                    entry = self.entry(for: child, in: tree, picker: text)
+                } else {
+                    entry = self.entry(for: child, in: tree)
+                }
             }
+            answered = (bytes, entry.ino)
+            return .entry(entry)
+        }
+        guard let answered else { return }
+        invalidator.redo(since: epoch) {
+            ViewTreeChanges(removedEntries: [ViewEntry(parent: parent, name: answered.name)], invalidatedInodes: [answered.inode])
         }
     }
 }

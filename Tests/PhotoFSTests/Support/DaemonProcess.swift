@@ -160,9 +160,18 @@ final class DaemonProcess {
         checkLog()
     }
 
-    /// Sends a signal and waits for the exit status.
-    func signal(_ number: Int32) -> Int32 {
-        kill(pid, number)
+    /// Sends a signal (to one of the daemon's threads when `thread` is given, as the
+    /// kernel may pick any thread that does not block it) and waits up to 10 s for the exit
+    /// status; -1 (and the daemon killed) when it did not exit.
+    func signal(_ number: Int32, thread: pid_t? = nil) -> Int32 {
+        if let thread {
+            // glibc's tgkill(2) wrapper, which Swift's Glibc module does not show.
+            typealias ThreadKill = @convention(c) (pid_t, pid_t, Int32) -> Int32
+            guard let symbol = dlsym(nil, "tgkill") else { return -1 }
+            _ = unsafeBitCast(symbol, to: ThreadKill.self)(pid, thread, number)
+        } else {
+            kill(pid, number)
+        }
         var status: Int32 = 0
         for _ in 0..<500 {
             if waitpid(pid, &status, WNOHANG) == pid {
