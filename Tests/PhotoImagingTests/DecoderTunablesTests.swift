@@ -21,7 +21,14 @@ import Testing
         // program started the same way shows what it was given.
         let sleeper = try DecoderProcess(executable: "/bin/sleep", arguments: ["60"], tunables: DecoderPool.reuseLargeBlocks)
         defer { sleeper.stop() }
-        // /proc files say size 0: read to the end rather than by size.
+        // /proc files say size 0: read to the end rather than by size. Until the child has
+        // become /bin/sleep (a moment after the spawn returned, on a busy machine) its
+        // environment reads empty: wait for the program first.
+        for _ in 0..<250 {
+            let command = FileHandle(forReadingAtPath: "/proc/\(sleeper.pid)/cmdline")?.readDataToEndOfFile() ?? Data()
+            if command.starts(with: Array("/bin/sleep".utf8)) { break }
+            usleep(20_000)
+        }
         let environ = try #require(FileHandle(forReadingAtPath: "/proc/\(sleeper.pid)/environ")?.readDataToEndOfFile())
         let entries = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         let tunables = entries.filter { $0.hasPrefix("GLIBC_TUNABLES=") }

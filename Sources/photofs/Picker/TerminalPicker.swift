@@ -61,12 +61,16 @@ struct TerminalPicker {
             output.out("\u{1B}[?25h\u{1B}[?1049l")
             tcsetattr(0, TCSANOW, &saved)
         }
-        let rows = setup.candidates.map { asset -> Row in
+        // A Live Photo or a RAW+JPEG pair is one line, badged, as it is one tile on the page;
+        // Add grants every part offered (`PickActions.add`).
+        let groups = setup.groupTiles()
+        let rows = setup.candidates.filter { !groups.hidden.contains($0.id) }.map { asset -> Row in
             let name = asset.path.display.split(separator: "/").last.map(String.init) ?? asset.path.display
             let date = asset.effectiveDate
             let day = digits(date.year, 4) + "-" + digits(date.month, 2) + "-" + digits(date.day, 2)
             let camera = [asset.metadata.make, asset.metadata.model].compactMap { $0 }.joined(separator: " ")
-            let text = day + "  " + Self.pad(camera, 24) + "  " + Self.pad(name, 36) + "  " + Self.size(asset.size)
+            let badge = groups.tiles[asset.id].map { "  " + $0.group.badge } ?? ""
+            let text = day + "  " + Self.pad(camera, 24) + "  " + Self.pad(name, 36) + "  " + Self.size(asset.size) + badge
             return Row(id: asset.id, text: text, search: PickerQuery.searchText(of: asset), asset: asset)
         }
         let folders = setup.folders()

@@ -1,0 +1,52 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// In the terminal picker, as on the page, a Live Photo pair and a RAW+JPEG pair made from
+/// corpus files are one line each with their badge; choosing the Live line grants both of
+/// its files, which the app then reads through the mount.
+@Suite("Groups in the terminal picker", .serialized, .enabled(if: TerminalPickerAvailability.available))
+struct TerminalPickerGroupTests {
+    @Test func aGroupIsOneBadgedLineAndAddGrantsEveryPart() throws {
+        guard let corpus = SharedCorpus.directory else {
+            try Skip.because("TerminalPickerGroupTests: corpus not found (set PHOTOFS_CORPUS)")
+        }
+        guard ExternalTools.exiftool != nil else { try Skip.because("TerminalPickerGroupTests: exiftool is missing") }
+        let library = try IntegrationLibrary(count: 2, prefix: "photofs-terminal-groups")
+        defer { library.remove() }
+        mkdir(library.library + "/Live", 0o755)
+        mkdir(library.library + "/Raw", 0o755)
+        try LivePhotoFixture.writeLivePair(
+            corpus: corpus, folder: library.library + "/Live", name: "IMG_1", identifier: PickerGroupBrowserTests.identifier)
+        try LivePhotoFixture.writeRawPair(corpus: corpus, folder: library.library + "/Raw", name: "DSC_1")
+        try library.photofs(["index", "--quiet", library.library])
+        let daemon = try DaemonProcess(library: library.library, mountpoint: library.mountpoint, catalog: library.catalog)
+        defer { daemon.unmount() }
+        try library.photofs(["app", "add", "editor"])
+
+        let socket = "photofs-test-groups-\(getpid())"
+        defer { _ = TerminalPickerTests.tmux(socket, ["kill-server"]) }
+        try TerminalPickerTests.session(library, socket: socket)
+        let first = TerminalPickerTests.screen(socket) { $0.contains("Filter:") }
+        #expect(first.contains("(4 shown"), "two generated photos and two groups: \(first)")
+        let lines = first.split(separator: "\n").map(String.init)
+        let live = lines.filter { $0.contains("IMG_1.") }
+        #expect(live.count == 1 && live.first?.contains("IMG_1.HEIC") == true && live.first?.hasSuffix("LIVE") == true, "\(first)")
+        let pair = lines.filter { $0.contains("DSC_1.") }
+        #expect(pair.count == 1 && pair.first?.hasSuffix("RAW+JPEG") == true, "\(first)")
+
+        _ = TerminalPickerTests.tmux(socket, ["send-keys", "-t", "pick", "-l", "IMG_1"])
+        let filtered = TerminalPickerTests.screen(socket) { $0.contains("(1 shown") }
+        #expect(filtered.contains("(1 shown"), "\(filtered)")
+        _ = TerminalPickerTests.tmux(socket, ["send-keys", "-t", "pick", "Space"])
+        _ = TerminalPickerTests.screen(socket) { $0.contains("1 chosen") }
+        _ = TerminalPickerTests.tmux(socket, ["send-keys", "-t", "pick", "Enter"])
+        let done = TerminalPickerTests.screen(socket) { $0.contains("EXIT=") }
+        // No request waits: the pick sets what the app has.
+        #expect(done.contains("editor now has 2 photos.") && done.contains("EXIT=0"), "\(done)")
+        let shown = IntegrationLibrary.names(library.mountpoint + "/apps/editor").sorted()
+        #expect(shown.count == 2 && shown.allSatisfy { $0.hasPrefix("IMG_1") }, "\(shown)")
+        #expect(Set(shown.compactMap { $0.split(separator: ".").last.map(String.init) }) == ["HEIC", "MOV"], "\(shown)")
+    }
+}
