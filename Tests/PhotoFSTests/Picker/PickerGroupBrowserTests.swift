@@ -10,18 +10,24 @@ import Testing
 struct PickerGroupBrowserTests {
     static let identifier = "0E1D2C3B-4A59-4867-9586-A4B3C2D1E0FF"
 
-    @Test func aLivePhotoAndARawJPEGPairAreOneTileEachAndPickingGrantsEveryPart() throws {
-        guard let corpus = SharedCorpus.directory else {
-            try Skip.because("PickerGroupBrowserTests: corpus not found (set PHOTOFS_CORPUS)")
-        }
-        guard ExternalTools.exiftool != nil else { try Skip.because("PickerGroupBrowserTests: exiftool is missing") }
-        let library = try IntegrationLibrary(count: 2, prefix: "photofs-groups")
-        defer { library.remove() }
+    /// Two generated photos, a Live Photo pair (`Live/IMG_1.HEIC`, `.MOV`) and a RAW+JPEG pair
+    /// (`Raw/DSC_1.JPG`, `.NEF`) made from corpus files, indexed; skips (saying why) without
+    /// the corpus or exiftool.
+    static func libraryWithGroups(_ suite: String, prefix: String) throws -> IntegrationLibrary {
+        guard let corpus = SharedCorpus.directory else { try Skip.because("\(suite): corpus not found (set PHOTOFS_CORPUS)") }
+        guard ExternalTools.exiftool != nil else { try Skip.because("\(suite): exiftool is missing") }
+        let library = try IntegrationLibrary(count: 2, prefix: prefix)
         mkdir(library.library + "/Live", 0o755)
         mkdir(library.library + "/Raw", 0o755)
-        try LivePhotoFixture.writeLivePair(corpus: corpus, folder: library.library + "/Live", name: "IMG_1", identifier: Self.identifier)
+        try LivePhotoFixture.writeLivePair(corpus: corpus, folder: library.library + "/Live", name: "IMG_1", identifier: identifier)
         try LivePhotoFixture.writeRawPair(corpus: corpus, folder: library.library + "/Raw", name: "DSC_1")
         try library.photofs(["index", "--quiet", library.library])
+        return library
+    }
+
+    @Test func aLivePhotoAndARawJPEGPairAreOneTileEachAndPickingGrantsEveryPart() throws {
+        let library = try Self.libraryWithGroups("PickerGroupBrowserTests", prefix: "photofs-groups")
+        defer { library.remove() }
         let listing = run([DaemonProcess.binary, "ls", "--json", "--catalog", library.catalog])
         let objects = try JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [[String: Any]] ?? []
         var ids: [String: String] = [:]

@@ -9,18 +9,8 @@ import Testing
 @Suite("Groups in the terminal picker", .serialized, .enabled(if: TerminalPickerAvailability.available))
 struct TerminalPickerGroupTests {
     @Test func aGroupIsOneBadgedLineAndAddGrantsEveryPart() throws {
-        guard let corpus = SharedCorpus.directory else {
-            try Skip.because("TerminalPickerGroupTests: corpus not found (set PHOTOFS_CORPUS)")
-        }
-        guard ExternalTools.exiftool != nil else { try Skip.because("TerminalPickerGroupTests: exiftool is missing") }
-        let library = try IntegrationLibrary(count: 2, prefix: "photofs-terminal-groups")
+        let library = try PickerGroupBrowserTests.libraryWithGroups("TerminalPickerGroupTests", prefix: "photofs-terminal-groups")
         defer { library.remove() }
-        mkdir(library.library + "/Live", 0o755)
-        mkdir(library.library + "/Raw", 0o755)
-        try LivePhotoFixture.writeLivePair(
-            corpus: corpus, folder: library.library + "/Live", name: "IMG_1", identifier: PickerGroupBrowserTests.identifier)
-        try LivePhotoFixture.writeRawPair(corpus: corpus, folder: library.library + "/Raw", name: "DSC_1")
-        try library.photofs(["index", "--quiet", library.library])
         let daemon = try DaemonProcess(library: library.library, mountpoint: library.mountpoint, catalog: library.catalog)
         defer { daemon.unmount() }
         try library.photofs(["app", "add", "editor"])
