@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "PhotoHashing", dependencies: ["PhotoCore", "CCrypto"]),
         .target(name: "PhotoMetadata", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CExif"]),
         .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CSQLite"]),
-        .target(name: "PhotoFS", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
+        .target(name: "FuseKit", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
         .target(name: "PickerServer", dependencies: ["MediaFormats", "PhotoCore", "CMicroHTTPD"]),
         .target(
             name: "PhotoImaging",
@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "photofs",
             dependencies: [
-                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "PhotoFS", "PhotoImaging",
+                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "FuseKit", "PhotoImaging",
                 "PickerServer", "CSystemd",
             ]
         ),
@@ -66,11 +66,11 @@ let package = Package(
         .testTarget(
             name: "PhotoFSTests",
             dependencies: [
-                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoFS", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport",
+                "MediaFormats", "PhotoCore", "PhotoHashing", "FuseKit", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport",
             ]
         ),
         .testTarget(
-            name: "ViewLayerTests", dependencies: ["PhotoCore", "PhotoCatalog", "PhotoFS", "PhotoImaging", "PhotoMetadata", "TestSupport"]
+            name: "ViewLayerTests", dependencies: ["PhotoCore", "PhotoCatalog", "FuseKit", "PhotoImaging", "PhotoMetadata", "TestSupport"]
         ),
         .testTarget(name: "PickerServerTests", dependencies: ["MediaFormats", "PhotoCore", "PickerServer", "TestSupport"]),
         .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "TestSupport"]),

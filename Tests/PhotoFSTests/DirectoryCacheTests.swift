@@ -3,13 +3,13 @@ import Glibc
 import PhotoCore
 import Testing
 
-@testable import PhotoFS
+@testable import FuseKit
 
 /// Listings on a private mount, where the kernel opens directories without OPENDIR and
 /// caches every listing: a cached listing follows library and access changes (the kernel's
 /// copy is dropped, an empty one included), and READDIR cookies need no open handle
 /// (seeking back in a listing of thousands of names reads the same names again).
-@Suite("PhotoFS listings without OPENDIR", .serialized, .enabled(if: FuseAvailability.available))
+@Suite("FuseKit listings without OPENDIR", .serialized, .enabled(if: FuseAvailability.available))
 struct DirectoryCacheTests {
     /// The names of an open directory stream from where it stands, without `.` and `..`.
     static func names(_ directory: OpaquePointer, limit: Int = .max) -> [[UInt8]] {

@@ -1,12 +1,12 @@
 import Foundation
+import FuseKit
 import Glibc
 import PhotoCore
-import PhotoFS
 import Testing
 
 /// Listings of folders too large for one READDIR reply, through the kernel: every name once
 /// with its type, and a listing under way across a library change shows nothing removed.
-@Suite("PhotoFS directory listings", .serialized, .enabled(if: FuseAvailability.available))
+@Suite("FuseKit directory listings", .serialized, .enabled(if: FuseAvailability.available))
 struct DirectoryListingTests {
     /// Names long enough that the folder spans several READDIR(PLUS) replies.
     static func name(_ index: Int) -> [UInt8] { Array("photo-\(String(repeating: "n", count: 40))-\(index).jpg".utf8) }

@@ -1,12 +1,12 @@
 import Foundation
+import FuseKit
 import Glibc
 import MediaFormats
 import PhotoCore
-import PhotoFS
 import Testing
 
 /// The file system through the kernel, mounted inside the test process.
-@Suite("PhotoFS in-process mount", .serialized, .enabled(if: FuseAvailability.available))
+@Suite("FuseKit in-process mount", .serialized, .enabled(if: FuseAvailability.available))
 struct InProcessMountTests {
     @Test func libraryViewsServeExactBytesAndAttributes() throws {
         let library = TestLibrary()

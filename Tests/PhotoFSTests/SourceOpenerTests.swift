@@ -3,7 +3,7 @@ import Glibc
 import PhotoCore
 import Testing
 
-@testable import PhotoFS
+@testable import FuseKit
 
 /// A READ opens its source through `SourceOpener`: a folder of the library swapped for a
 /// symlink (after indexing, before a read) must never make the daemon read outside it.

@@ -2,7 +2,7 @@ import Glibc
 import PhotoCore
 import Testing
 
-@testable import PhotoFS
+@testable import FuseKit
 
 /// A mount serves its catalog before the startup scan has caught up with the library, so
 /// every read must refuse a file that is not the one the catalog describes: one rewritten

@@ -3,12 +3,12 @@ import Glibc
 import PhotoCore
 import Testing
 
-@testable import PhotoFS
+@testable import FuseKit
 
 /// Stat walks of folders larger than one READDIRPLUS reply: which chunks carry attributes
 /// (`StatWalkers`), and through the kernel, that a walk sees every name with its type and
 /// size whichever way its chunks came, and teaches the daemon that its program stats.
-@Suite("PhotoFS stat walks", .serialized)
+@Suite("FuseKit stat walks", .serialized)
 struct StatWalkTests {
     @Test func aThreadThatLooksUpTheNamesItJustListedIsLearnedByItsProgram() throws {
         let walkers = StatWalkers()

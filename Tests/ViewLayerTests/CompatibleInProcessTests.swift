@@ -1,8 +1,8 @@
 import Foundation
+import FuseKit
 import Glibc
 import PhotoCatalog
 import PhotoCore
-import PhotoFS
 import PhotoImaging
 import TestSupport
 import Testing

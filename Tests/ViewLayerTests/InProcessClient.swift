@@ -1,6 +1,6 @@
+import FuseKit
 import Glibc
 import PhotoCore
-import PhotoFS
 import TestSupport
 
 /// The behaviour suite's client over the view layer itself: paths are walked with

@@ -1,7 +1,7 @@
+import FuseKit
 import Glibc
 import PhotoCatalog
 import PhotoCore
-import PhotoFS
 
 /// The daemon's pieces over a catalogued library, with no mount: the live state loaded from
 /// the catalog and a descriptor of the library folder (closed when the setup goes), from

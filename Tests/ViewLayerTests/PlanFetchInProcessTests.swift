@@ -1,7 +1,7 @@
 import Foundation
+import FuseKit
 import Glibc
 import PhotoCore
-import PhotoFS
 import TestSupport
 import Testing
 

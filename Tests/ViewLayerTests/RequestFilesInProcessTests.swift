@@ -1,7 +1,7 @@
+import FuseKit
 import Glibc
 import PhotoCatalog
 import PhotoCore
-import PhotoFS
 import Synchronization
 import TestSupport
 import Testing

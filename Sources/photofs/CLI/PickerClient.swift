@@ -1,8 +1,8 @@
 import Foundation
+import FuseKit
 import Glibc
 import PhotoCatalog
 import PhotoCore
-import PhotoFS
 
 /// Sends picker commands the way the README says: to the daemon when the library is mounted
 /// (so it applies them and invalidates the kernel's caches) — over its picker socket, which

@@ -1,6 +1,6 @@
 import Dispatch
+import FuseKit
 import Glibc
-import PhotoFS
 
 /// The checks `photofs mount` makes before it touches anything: dependencies present,
 /// mountpoint an empty directory outside the library (and the library outside it), no

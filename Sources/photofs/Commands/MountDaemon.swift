@@ -1,7 +1,7 @@
+import FuseKit
 import Glibc
 import PhotoCatalog
 import PhotoCore
-import PhotoFS
 import PhotoMetadata
 
 /// The foreground daemon of `photofs mount -f`: catalog, index, first snapshot, mount,
@@ -158,9 +158,10 @@ enum MountDaemon {
                 "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed "
                     + "(indexed in \(Int(summary.seconds * 1000)) ms)")
             var clock = PhaseClock()
-            let changes = try state.reload(changed: summary.changedIDs)
-            clock.lap("catalog and views")
-            invalidator.submit(changes, wait: 2)
+            try invalidator.submit(wait: 2) { () throws(CatalogError) in
+                defer { clock.lap("catalog and views") }
+                return try state.reload(changed: summary.changedIDs)
+            }
             invalidator.releaseFreedMemory()
             clock.lap("invalidation")
             logger.debug("reload: " + clock.summary)

@@ -1,6 +1,6 @@
+import FuseKit
 import PhotoCatalog
 import PhotoCore
-import PhotoFS
 
 /// `photofs select|deselect|clear APP ...`: change an app's selection, in the picker language.
 enum SelectCommands {

@@ -1,6 +1,6 @@
+import FuseKit
 import PhotoCatalog
 import PhotoCore
-import PhotoFS
 
 /// The daemon's access log: the queue the READ path records into and the flusher that
 /// writes it to the catalog (`photofs mount --log-retention`, `--no-access-log`).

@@ -1,7 +1,7 @@
 import Foundation
+import FuseKit
 import Glibc
 import PhotoCore
-import PhotoFS
 
 /// What the daemon does for each call on its channel (`ChannelCall`): picker writes, the
 /// list of pending requests, a pick that grants and answers in one step, a cancel, a

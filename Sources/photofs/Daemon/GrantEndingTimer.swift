@@ -1,7 +1,7 @@
 import Foundation
+import FuseKit
 import PhotoCatalog
 import PhotoCore
-import PhotoFS
 import Synchronization
 
 /// The daemon's timer that ends grants without anyone asking: at an expiry, and when the

@@ -1,7 +1,7 @@
+import FuseKit
 import Glibc
 import PhotoCatalog
 import PhotoCore
-import PhotoFS
 
 /// The daemon's `.picker`: hands each write to the library state (parser, executor,
 /// catalog) and turns a refusal into the `ViewLayerError` the writer's errno comes from

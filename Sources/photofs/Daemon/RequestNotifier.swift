@@ -1,7 +1,7 @@
 import Dispatch
+import FuseKit
 import Glibc
 import PhotoCore
-import PhotoFS
 
 /// Tells the owner about app requests: one log line per request and per answer, and a
 /// desktop notification (`notify-send`, else `gdbus` to org.freedesktop.Notifications)

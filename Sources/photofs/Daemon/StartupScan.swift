@@ -1,7 +1,7 @@
 import Dispatch
+import FuseKit
 import PhotoCatalog
 import PhotoCore
-import PhotoFS
 import Synchronization
 
 /// The walk of the library that a mount compares with its catalog, on a thread of its own,

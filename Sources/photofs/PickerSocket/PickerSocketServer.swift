@@ -1,7 +1,7 @@
 import Dispatch
+import FuseKit
 import Glibc
 import PhotoCore
-import PhotoFS
 import Synchronization
 
 /// The daemon's end of the daemon channel: a Unix socket beside the mount (see

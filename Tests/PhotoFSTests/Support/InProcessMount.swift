@@ -1,7 +1,7 @@
 import Foundation
+import FuseKit
 import Glibc
 import PhotoCore
-import PhotoFS
 
 /// A `PhotoFileSystem` mounted inside the test process on a temporary mountpoint, its loop
 /// on its own thread: the in-process half of "one behaviour suite, two targets" (the other

@@ -1,6 +1,6 @@
+import FuseKit
 import Glibc
 import PhotoCore
-import PhotoFS
 import Synchronization
 
 /// A real `ControlHandling` over an in-memory access state (the picker parser, executor and

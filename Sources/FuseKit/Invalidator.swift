@@ -21,6 +21,8 @@ public final class Invalidator: Sendable {
     /// The listings READDIR keeps between the pages of a directory.
     let listings = DirectoryListings()
     private let session = Mutex<SessionPointer?>(nil)
+    /// How many changes are under way (`submit(wait:after:)`).
+    private let changing = Atomic<Int>(0)
     private let log: @Sendable (String) -> Void
 
     public init(log: @escaping @Sendable (String) -> Void) {
@@ -37,6 +39,19 @@ public final class Invalidator: Sendable {
     func detach() {
         session.withLock { $0 = nil }
         queue.sync {}
+    }
+
+    /// Runs `change`, which publishes new views and returns what the kernel must forget
+    /// from the old ones, and submits that. While it runs every reply counts as crossing a
+    /// change (`redo`): the invalidations are computed from the old views at one moment,
+    /// and the old views still answer until the new ones are published, naming what they
+    /// had not named yet (a library folder's files are named on first use), which those
+    /// invalidations then miss.
+    public func submit<Failure: Error>(wait: Double, after change: () throws(Failure) -> ViewTreeChanges) throws(Failure) {
+        changing.add(1, ordering: .sequentiallyConsistent)
+        // Counted down only after `submit` moved the epoch, so that no reply falls between.
+        defer { changing.subtract(1, ordering: .sequentiallyConsistent) }
+        submit(try change(), wait: wait)
     }
 
     /// Queues the notifications for `changes`; waits up to `wait` seconds for them to be sent.
@@ -58,13 +73,15 @@ public final class Invalidator: Sendable {
     var epoch: UInt64 { listings.epoch }
 
     /// Drops again what one reply may have put in the kernel's caches, when the views
-    /// changed since `epoch` (read before the views that reply was made from). Such a reply
-    /// can reach the kernel after the change's own notifications, and the kernel would then
-    /// trust the old answer for the whole cache timeout (a day). A reply sent before the
-    /// change counted is covered by the change's notifications, which are queued after it.
-    /// Queued like every notification, never sent from the handler itself.
+    /// changed since `epoch` (read before the views that reply was made from) or a change
+    /// is under way (`submit(wait:after:)`). Such a reply can reach the kernel after the
+    /// change's own notifications, or hold what they were computed without, and the kernel
+    /// would then trust the old answer for the whole cache timeout (a day). A reply checked
+    /// before the change began was made before its invalidations were computed and sent
+    /// before they were queued: they cover it. Queued like every notification, never sent
+    /// from the handler itself.
     func redo(since epoch: UInt64, _ changes: () -> ViewTreeChanges) {
-        guard listings.epoch != epoch else { return }
+        guard changing.load(ordering: .sequentiallyConsistent) > 0 || listings.epoch != epoch else { return }
         let changes = changes()
         guard !changes.isEmpty else { return }
         queue.async { [self] in send(changes) }
