@@ -80,6 +80,17 @@ struct OnceRunTests {
         return found
     }
 
+    /// `pid`'s descendants once the sandboxed command (`sleep`) runs among them (up to 10 s):
+    /// the run grants before it starts bwrap, so the grant shows before the sandbox exists.
+    static func sandbox(of pid: Int32) -> [Int32] {
+        var found: [Int32] = []
+        _ = GrantTermsMountTests.eventually(10) {
+            found = descendants(of: pid)
+            return found.contains { (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8)) == "sleep\n" }
+        }
+        return found
+    }
+
     static func stored(_ setup: Setup) throws -> [String: Any] {
         try GrantTermsMountTests.stored(setup.fixture, "viewer")
     }
@@ -128,7 +139,7 @@ struct OnceRunTests {
             #expect(RevocationTests.preadErrno(descriptor) == 0)
             // The sandbox: bwrap (photofs's child) and everything under it, all killed.
             // `env` has become photofs run: its descendants are bwrap and the command.
-            let sandbox = Self.descendants(of: process)
+            let sandbox = Self.sandbox(of: process)
             try #require(!sandbox.isEmpty, "no sandbox process")
             for pid in sandbox { kill(pid, SIGKILL) }
             reaped = true
@@ -153,7 +164,7 @@ struct OnceRunTests {
                 }
             }
             try #require(GrantTermsMountTests.eventually(10) { statErrno(setup.view + "/" + once.fileName) == 0 })
-            let sandbox = Self.descendants(of: process)
+            let sandbox = Self.sandbox(of: process)
             #expect(kill(process, SIGKILL) == 0)
             reaped = true
             #expect(Self.wait(process) == 128 + SIGKILL)
