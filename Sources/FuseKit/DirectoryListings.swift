@@ -20,49 +20,43 @@ final class DirectoryListings: Sendable {
         let listing: ViewListing
     }
 
-    private struct State {
-        /// Most recently used last.
-        var kept: [Kept] = []
-        /// Counts `dropAll` calls: a listing made from views read before a drop is not kept.
-        var epoch: UInt64 = 0
-    }
-
-    private let state = Mutex(State())
-    /// `State.epoch`, readable without the lock (every LOOKUP reads it).
-    private let published = Atomic<UInt64>(0)
+    /// Most recently used last.
+    private let kept = Mutex<[Kept]>([])
+    /// Counts `dropAll` calls: a listing made from views read before a drop is not kept.
+    /// Moved under `kept`'s lock, read without it (every LOOKUP reads it).
+    private let drops = Atomic<UInt64>(0)
 
     init() {}
 
     /// The count of drops so far: read before the views a listing is made from.
-    var epoch: UInt64 { published.load(ordering: .acquiring) }
+    var epoch: UInt64 { drops.load(ordering: .acquiring) }
 
     /// The listing of `inode` in `current`: a kept one that reads the same nodes, or a new
     /// one made from `current` (kept unless the views changed since `epoch` was read).
     func listing(of inode: UInt64, in current: ViewTree, epoch: UInt64) -> ViewListing? {
-        let kept = state.withLock { state -> ViewListing? in
-            guard let index = state.kept.lastIndex(where: { $0.inode == inode }) else { return nil }
-            let found = state.kept.remove(at: index)
-            state.kept.append(found)
+        let found = kept.withLock { kept -> ViewListing? in
+            guard let index = kept.lastIndex(where: { $0.inode == inode }) else { return nil }
+            let found = kept.remove(at: index)
+            kept.append(found)
             return found.listing
         }
-        if let kept, kept.readsSameNodes(as: current, of: inode) { return kept }
+        if let found, found.readsSameNodes(as: current, of: inode) { return found }
         guard let made = current.listing(of: inode) else { return nil }
-        state.withLock { state in
-            state.kept.removeAll { $0.inode == inode }
+        kept.withLock { kept in
+            kept.removeAll { $0.inode == inode }
             // Made from views that a drop has replaced since: kept, it would outlive them.
-            guard state.epoch == epoch else { return }
-            if state.kept.count >= Self.capacity { state.kept.removeFirst() }
-            state.kept.append(Kept(inode: inode, listing: made))
+            guard drops.load(ordering: .relaxed) == epoch else { return }
+            if kept.count >= Self.capacity { kept.removeFirst() }
+            kept.append(Kept(inode: inode, listing: made))
         }
         return made
     }
 
     /// Forgets every kept listing (after the views changed).
     func dropAll() {
-        state.withLock { state in
-            state.kept.removeAll()
-            state.epoch &+= 1
-            published.store(state.epoch, ordering: .releasing)
+        kept.withLock { kept in
+            kept.removeAll()
+            drops.add(1, ordering: .releasing)
         }
     }
 }

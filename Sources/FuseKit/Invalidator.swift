@@ -55,6 +55,9 @@ public final class Invalidator: Sendable {
     }
 
     /// Queues the notifications for `changes`; waits up to `wait` seconds for them to be sent.
+    /// For a change of the library's part use `submit(wait:after:)`; this form is for
+    /// changes of the access state alone (picker writes, ended grants), whose invalidations
+    /// read only the apps' parts, which are built whole.
     public func submit(_ changes: ViewTreeChanges, wait: Double) {
         listings.dropAll()
         let done = DispatchSemaphore(value: 0)
