@@ -35,6 +35,9 @@ let package = Package(
         .target(name: "PhotoMetadata", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CExif"]),
         .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CSQLite"]),
         .target(name: "FuseKit", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
+        // The live state and what runs while mounted; publishes each change to one
+        // `ChangeSink` (PhotoCore), which FuseKit implements: neither depends on the other.
+        .target(name: "DaemonCore", dependencies: ["MediaFormats", "PhotoCore", "PhotoCatalog"]),
         .target(name: "PickerServer", dependencies: ["MediaFormats", "PhotoCore", "CMicroHTTPD"]),
         .target(
             name: "PhotoImaging",
@@ -45,8 +48,8 @@ let package = Package(
         .executableTarget(
             name: "photofs",
             dependencies: [
-                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "FuseKit", "PhotoImaging",
-                "PickerServer", "CSystemd",
+                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "DaemonCore", "FuseKit",
+                "PhotoImaging", "PickerServer", "CSystemd",
             ]
         ),
 
@@ -64,13 +67,18 @@ let package = Package(
             dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport"]
         ),
         .testTarget(
+            name: "DaemonCoreTests",
+            dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "DaemonCore", "TestSupport"]),
+        .testTarget(
             name: "PhotoFSTests",
             dependencies: [
-                "MediaFormats", "PhotoCore", "PhotoHashing", "FuseKit", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport",
+                "MediaFormats", "PhotoCore", "PhotoHashing", "FuseKit", "PhotoCatalog", "DaemonCore", "PhotoMetadata", "PhotoSamples",
+                "TestSupport",
             ]
         ),
         .testTarget(
-            name: "ViewLayerTests", dependencies: ["PhotoCore", "PhotoCatalog", "FuseKit", "PhotoImaging", "PhotoMetadata", "TestSupport"]
+            name: "ViewLayerTests",
+            dependencies: ["PhotoCore", "PhotoCatalog", "DaemonCore", "FuseKit", "PhotoImaging", "PhotoMetadata", "TestSupport"]
         ),
         .testTarget(name: "PickerServerTests", dependencies: ["MediaFormats", "PhotoCore", "PickerServer", "TestSupport"]),
         .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "TestSupport"]),

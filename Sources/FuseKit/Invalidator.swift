@@ -11,8 +11,8 @@ import Synchronization
 /// inode) deadlocks. Notifications for inodes the kernel does not know fail with ENOENT,
 /// which is expected and ignored.
 ///
-/// Made before the file system by a daemon whose library watcher must send changes
-/// through it (the watcher starts before the views exist); attached once mounted.
+/// Owned by the file system's `KernelSink`, which the daemon makes before the file system
+/// (the owner of the live state publishes to it before the views exist); attached once mounted.
 ///
 /// Every change also drops the listings the daemon keeps for READDIR without an open
 /// handle (`DirectoryListings`): each change of the views comes through here.
@@ -47,19 +47,27 @@ public final class Invalidator: Sendable {
     /// and the old views still answer until the new ones are published, naming what they
     /// had not named yet (a library folder's files are named on first use), which those
     /// invalidations then miss.
-    public func submit<Failure: Error>(wait: Double, after change: () throws(Failure) -> ViewTreeChanges) throws(Failure) {
+    /// Returns what it submitted; nothing when `change` returns nil.
+    @discardableResult
+    public func submit<Failure: Error>(wait: Double, after change: () throws(Failure) -> ViewTreeChanges?) throws(Failure)
+        -> ViewTreeChanges?
+    {
         changing.add(1, ordering: .sequentiallyConsistent)
         // Counted down only after `submit` moved the epoch, so that no reply falls between.
         defer { changing.subtract(1, ordering: .sequentiallyConsistent) }
-        submit(try change(), wait: wait)
+        guard let changes = try change() else { return nil }
+        submit(changes, wait: wait)
+        return changes
     }
 
     /// Queues the notifications for `changes`; waits up to `wait` seconds for them to be sent.
     /// For a change of the library's part use `submit(wait:after:)`; this form is for
     /// changes of the access state alone (picker writes, ended grants), whose invalidations
     /// read only the apps' parts, which are built whole.
+    /// Empty `changes` only drop the kept listings.
     public func submit(_ changes: ViewTreeChanges, wait: Double) {
         listings.dropAll()
+        guard !changes.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)
         queue.async { [self] in
             send(changes)

@@ -7,7 +7,7 @@ import Synchronization
 /// view layer that decides every answer (`ViewLayer`, over the views of the one owner of
 /// the live state), the library root it reads below, what only the kernel needs (the
 /// `.picker` renderings' inodes, per-thread buffers, deferred request replies) and the
-/// queue that tells the kernel what to forget.
+/// sink of the state's changes that tells the kernel what to forget (`KernelSink`).
 ///
 /// Request handlers take the current tree once, then work on that immutable value; no
 /// handler holds a lock while it does I/O.
@@ -18,7 +18,13 @@ public final class PhotoFileSystem: Sendable {
     /// The library root, opened once; sources are opened relative to it.
     let libraryFD: Int32
     let buffers: ThreadBuffers
-    let invalidator: Invalidator
+    /// Where the views' changes are published (the owner's, or one of its own).
+    let sink: KernelSink
+    /// Whether the views' owner publishes its changes to `sink` itself (the daemon's
+    /// `LibraryState`), so that `forget` has nothing left to do.
+    let ownerPublishes: Bool
+    /// The queue that tells the kernel what to forget.
+    var invalidator: Invalidator { sink.invalidator }
     /// The renderings of `.picker`, one inode each, and its write limit.
     let controlFile = ControlFileState()
     /// The apps' pick requests (`apps/APP/.request`, `.requests`): their expiry and ticks.
@@ -34,12 +40,13 @@ public final class PhotoFileSystem: Sendable {
     /// `FuseMount` before the session starts: like `othersMayEnter`, it keeps OPENDIR.
     let optionsLetOthersIn = Atomic<Bool>(false)
 
-    /// Opens the library; redacted views read their plans from `plans`. `invalidator`, when
-    /// given, is the one the views' owner also sends library changes through (made before
-    /// this file system, see `Invalidator`).
+    /// Opens the library; redacted views read their plans from `plans`. `sink`, when given,
+    /// is the one the views' owner publishes every change to (made before this file
+    /// system, see `KernelSink`); the file system subscribes to it. Without one, whoever
+    /// replaces the views says what changed with `forget`.
     public init(
         configuration: FileSystemConfiguration, views: any ViewSource, plans: any RedactionPlanSource, control: (any ControlHandling)?,
-        invalidator: Invalidator? = nil
+        sink: KernelSink? = nil
     ) throws(MountError) {
         let fd = configuration.libraryPath.withCString { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { throw .libraryUnreadable(errno: errno) }
@@ -52,10 +59,12 @@ public final class PhotoFileSystem: Sendable {
         self.requests = RequestFiles(broker: broker)
         self.libraryFD = fd
         self.buffers = ThreadBuffers()
-        self.invalidator = invalidator ?? Invalidator(log: configuration.log)
+        self.sink = sink ?? KernelSink(log: configuration.log)
+        self.ownerPublishes = sink != nil
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         self.startTime = now
+        self.sink.subscribe { [weak self] in self?.prepareRepresentations() }
     }
 
     deinit {
@@ -65,16 +74,15 @@ public final class PhotoFileSystem: Sendable {
     /// The tree requests are answered from right now.
     public var tree: ViewTree { layer.tree }
 
-    /// Has the kernel drop the entries, attributes, pages and listings a views change
-    /// touched. Waits up to `wait` seconds for the kernel to acknowledge, so that a
-    /// successful `.picker` write returns only once a revoked file is gone.
-    public func forget(_ changes: ViewTreeChanges, wait: Double = 2) {
-        if changes.isEmpty {
-            invalidator.listings.dropAll()
-        } else {
-            invalidator.submit(changes, wait: wait)
-        }
-        prepareRepresentations()
+    /// Has the kernel drop the entries, attributes, pages and listings a change of the
+    /// apps' access touched, for views whose owner does not publish its changes itself (the
+    /// tests' in-memory views): published to the file system's sink as the owner would,
+    /// waiting for the kernel so that a `.picker` write returns only once a revoked file is
+    /// gone. With the owner's sink (the daemon) the change was published when it was made,
+    /// before this is called: nothing is sent twice.
+    public func forget(_ changes: ViewTreeChanges) {
+        guard !ownerPublishes else { return }
+        sink.publish(.access) { changes }
     }
 }
 

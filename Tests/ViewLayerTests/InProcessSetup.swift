@@ -1,3 +1,4 @@
+import DaemonCore
 import FuseKit
 import Glibc
 import PhotoCatalog

@@ -26,7 +26,7 @@ enum LogCommand {
         guard arguments.positionals.count <= 1 else { throw .usage("log takes at most one APP.") }
         let app = arguments.positionals.first
         let since = try arguments.value("since").map { text throws(CLIError) in
-            try AccessLogArguments.since(text, now: Clock.nowNanoseconds())
+            try AccessLogArguments.since(text, now: WallClock.nanoseconds())
         }
         let context = try LibraryContext.existing(arguments: arguments, environment: environment)
         let entries: [AccessLogEntry]

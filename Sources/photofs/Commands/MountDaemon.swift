@@ -1,3 +1,4 @@
+import DaemonCore
 import FuseKit
 import Glibc
 import PhotoCatalog
@@ -17,12 +18,13 @@ enum MountDaemon {
         let context = try LibraryContext.open(library: library, arguments: arguments, environment: environment)
         let libraryPath = CatalogLocation.canonicalLibraryPath(library)
         let indexer = Indexer(catalog: context.catalog, library: libraryPath, analyzer: FileAnalyzer())
-        // The one owner of the live state, empty until loaded: the watcher (made first, so it
-        // can watch folders during the walk) sends library changes to it and what the
-        // kernel must forget to `invalidator`, which the file system attaches when mounted.
-        let state = LibraryState(serving: context.catalog, filters: FilterLanguageResolver())
-        let invalidator = Invalidator(log: { logger.warning($0) })
-        let watcher = makeWatcher(indexer: indexer, state: state, invalidator: invalidator, logger: logger)
+        // The one owner of the live state, empty until loaded: it publishes every change to
+        // `kernel` (what the kernel must forget, the compatible JPEGs to make, the memory to
+        // give back), which the file system subscribes to when made. The watcher (made
+        // first, so it can watch folders during the walk) sends library changes to it.
+        let kernel = KernelSink(log: { logger.warning($0) })
+        let state = LibraryState(serving: context.catalog, filters: FilterLanguageResolver(), sink: kernel)
+        let watcher = makeWatcher(indexer: indexer, state: state, logger: logger)
         defer { watcher?.stop() }
         clock.lap("catalog open")
         // The library is walked (and each folder watched before it is read) and compared
@@ -45,9 +47,10 @@ enum MountDaemon {
         defer { accessLog?.stop() }
         configuration.accessRecorder = accessLog?.queue
         configuration.representations = CompatibleViews.provider(environment: environment)
-        let control = PickerControl(state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger)
+        let control = PickerControl(
+            state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger.daemonLog)
         let fileSystem = try makeFileSystem(
-            configuration, state: state, control: control, invalidator: invalidator, library: library, mountpoint: mountpoint)
+            configuration, state: state, control: control, kernel: kernel, library: library, mountpoint: mountpoint)
         let scanAfterReady = !state.current.snapshot.assets.isEmpty
         if !scanAfterReady {
             // Nothing catalogued yet: nothing to serve until the first index run.
@@ -69,7 +72,7 @@ enum MountDaemon {
             mountpoint: control.mountpoint, channel: DaemonChannel(control: control, fileSystem: fileSystem, log: logger),
             environment: environment.variables, log: logger)
         defer { pickerSocket?.stop() }
-        let grantEnding = GrantEndingTimer(state: state, invalidator: invalidator, logger: logger)
+        let grantEnding = GrantEndingTimer(state: state, log: logger.daemonLog)
         grantEnding.start()
         defer { grantEnding.stop() }
         logger.debug("startup: " + clock.summary)
@@ -79,7 +82,7 @@ enum MountDaemon {
         // the startup scan's run, which knows only the older walk).
         var caughtUp: (@Sendable () -> Void)?
         if scanAfterReady {
-            let handler = catalogChangeHandler(state: state, invalidator: invalidator, logger: logger)
+            let handler = state.indexRunHandler(log: logger.daemonLog)
             caughtUp = {
                 scanning.start(comparingWith: state.current.snapshot)
                 scanning.catchUp(
@@ -90,7 +93,7 @@ enum MountDaemon {
                     report: { line, failed in failed ? logger.error(line) : logger.debug(line) },
                     then: {
                         // The walk (about 100 bytes a file) is freed: give its pages back.
-                        invalidator.releaseFreedMemory()
+                        kernel.releaseFreedMemory()
                         watcher?.run()
                     })
             }
@@ -100,7 +103,7 @@ enum MountDaemon {
         let afterReadyWork = AfterReadyWork()
         defer { afterReadyWork.wait() }
         let afterReady: @Sendable () -> Void = { [caughtUp] in
-            afterReadyWork.start(state: state, logger: logger)
+            afterReadyWork.start(state: state, log: logger.daemonLog)
             caughtUp?()
         }
         readiness.readyWhenAnswering(
@@ -134,9 +137,9 @@ enum MountDaemon {
     /// changed the catalog reloads the library state and shows it, invalidating what the
     /// kernel cached. Without a watcher (inotify limits) the mount still works and says that
     /// changes show after a remount.
-    private static func makeWatcher(indexer: Indexer, state: LibraryState, invalidator: Invalidator, logger: Logger) -> LibraryWatcher? {
+    private static func makeWatcher(indexer: Indexer, state: LibraryState, logger: Logger) -> LibraryWatcher? {
         let watcher = LibraryWatcher(
-            indexer: indexer, onCatalogChange: catalogChangeHandler(state: state, invalidator: invalidator, logger: logger),
+            indexer: indexer, onCatalogChange: state.indexRunHandler(log: logger.daemonLog),
             onError: { logger.error("re-indexing after a change failed (retried on the next change): \($0)") })
         do throws(WatchError) {
             try watcher.open()
@@ -147,35 +150,20 @@ enum MountDaemon {
         }
     }
 
-    /// What an index run that changed the catalog does to a running mount (the watcher's
-    /// runs and the startup scan's): reload the changed assets, install the views, and send
-    /// the kernel what it must forget.
-    private static func catalogChangeHandler(state: LibraryState, invalidator: Invalidator, logger: Logger)
-        -> LibraryWatcher.CatalogChangeHandler
-    {
-        { summary throws(CatalogError) in
-            logger.debug(
-                "library changed: \(summary.new) new, \(summary.changed) changed, \(summary.moved) moved, \(summary.removed) removed "
-                    + "(indexed in \(Int(summary.seconds * 1000)) ms)")
-            var clock = PhaseClock()
-            try invalidator.submit(wait: 2) { () throws(CatalogError) in
-                defer { clock.lap("catalog and views") }
-                return try state.reload(changed: summary.changedIDs)
-            }
-            invalidator.releaseFreedMemory()
-            clock.lap("invalidation")
-            logger.debug("reload: " + clock.summary)
-        }
-    }
-
     /// A first mount (nothing catalogued): waits for the walk and indexes what it found
     /// before the mount is ready. Not mounted yet: nothing for the kernel to forget.
     private static func indexFirst(
         _ scanning: StartupScan, context: LibraryContext, indexer: Indexer, state: LibraryState, readiness: Readiness,
         arguments: ParsedArguments, environment: Environment
     ) throws(CLIError) {
-        let (scan, needsIndexing) = try scanning.result(context: context)
-        guard needsIndexing else { return }
+        let scan: LibraryScan
+        switch scanning.result() {
+        case .success(let walked):
+            guard walked.needsIndexing else { return }
+            scan = walked.scan
+        case .failure(let error): throw IndexCommand.describe(error, context: context)
+        case nil: throw .failure("the scan of \(context.library) did not finish.")
+        }
         readiness.status("indexing new and changed files of \(context.library)")
         _ = try IndexCommand.run(context, indexer: indexer, scan: scan, quiet: arguments.flag("quiet"), environment: environment)
         do throws(CatalogError) {
@@ -186,12 +174,11 @@ enum MountDaemon {
     }
 
     private static func makeFileSystem(
-        _ configuration: FileSystemConfiguration, state: LibraryState, control: PickerControl, invalidator: Invalidator, library: String,
+        _ configuration: FileSystemConfiguration, state: LibraryState, control: PickerControl, kernel: KernelSink, library: String,
         mountpoint: String
     ) throws(CLIError) -> PhotoFileSystem {
         do throws(MountError) {
-            return try PhotoFileSystem(
-                configuration: configuration, views: state, plans: state.plans, control: control, invalidator: invalidator)
+            return try PhotoFileSystem(configuration: configuration, views: state, plans: state.plans, control: control, sink: kernel)
         } catch {
             throw describe(error, library: library, mountpoint: mountpoint)
         }

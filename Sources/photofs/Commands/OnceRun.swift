@@ -1,3 +1,4 @@
+import DaemonCore
 import Glibc
 import PhotoCatalog
 import PhotoCore

@@ -1,4 +1,4 @@
-import FuseKit
+import DaemonCore
 import PhotoCatalog
 import PhotoCore
 
@@ -22,26 +22,5 @@ enum AccessLogging {
             log: { logger.warning($0) })
         flusher.start()
         return flusher
-    }
-}
-
-/// The catalog as the flusher's store.
-struct CatalogAccessLogStore: AccessLogStore {
-    let catalog: Catalog
-
-    func add(_ entries: [AccessLogEntry]) throws(AccessLogStoreError) {
-        do throws(CatalogError) {
-            try catalog.addAccessLog(entries)
-        } catch {
-            throw AccessLogStoreError(error.description)
-        }
-    }
-
-    func prune(before nanoseconds: Int64) throws(AccessLogStoreError) -> Int {
-        do throws(CatalogError) {
-            return try catalog.pruneAccessLog(before: nanoseconds)
-        } catch {
-            throw AccessLogStoreError(error.description)
-        }
     }
 }

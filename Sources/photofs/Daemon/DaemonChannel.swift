@@ -1,3 +1,4 @@
+import DaemonCore
 import Foundation
 import FuseKit
 import Glibc
@@ -25,11 +26,11 @@ struct DaemonChannel: Sendable {
         }
     }
 
-    /// One picker write, one transaction; the kernel forgets what changed before the reply.
+    /// One picker write, one transaction; the state published what changed (the kernel
+    /// forgot it) before the reply.
     private func run(_ bytes: [UInt8], caller: uid_t, exactIDs: Bool = false) -> ChannelReply {
         switch control.execute(bytes, caller: caller, exactIDs: exactIDs) {
-        case .success(let changes):
-            fileSystem.forget(changes)
+        case .success:
             return ChannelReply()
         case .failure(let error, let reason):
             return .refusal(error.errno, reason)

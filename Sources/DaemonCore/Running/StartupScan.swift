@@ -1,5 +1,4 @@
 import Dispatch
-import FuseKit
 import PhotoCatalog
 import PhotoCore
 import Synchronization
@@ -15,7 +14,7 @@ import Synchronization
 /// checks the source's size, mtime, inode and ctime against the catalog and refuses a file
 /// that differs (ESTALE), so a file changed while nothing was mounted is never served with
 /// the plan of the file it replaced.
-final class StartupScan: Sendable {
+public final class StartupScan: Sendable {
     /// The walk and whether it needs an index run, or why it failed.
     private let outcome = Mutex<Result<(LibraryScan, Bool), IndexError>?>(nil)
     private let done = DispatchGroup()
@@ -25,14 +24,14 @@ final class StartupScan: Sendable {
     private let watcher: LibraryWatcher?
 
     /// A scan of `indexer`'s library that watches folders with `watcher`; not started.
-    init(indexer: Indexer, watcher: LibraryWatcher?) {
+    public init(indexer: Indexer, watcher: LibraryWatcher?) {
         self.indexer = indexer
         self.watcher = watcher
     }
 
     /// Starts walking now, on another thread, and compares the walk with `snapshot` (the
     /// catalog's, as the mount serves it). Call once.
-    func start(comparingWith snapshot: LibrarySnapshot) {
+    public func start(comparingWith snapshot: LibrarySnapshot) {
         done.enter()
         DispatchQueue.global(qos: .utility).async { [self] in
             let result: Result<(LibraryScan, Bool), IndexError>
@@ -47,15 +46,11 @@ final class StartupScan: Sendable {
         }
     }
 
-    /// Waits for the walk and the comparison: the scan, and whether an index run is
-    /// needed; the CLI's error (as `photofs index` words it) when the walk or the catalog
-    /// failed. Call once, after `start` (or `catchUp` instead): the scan is handed over, not kept.
-    func result(context: LibraryContext) throws(CLIError) -> (scan: LibraryScan, needsIndexing: Bool) {
-        switch take() {
-        case .success(let (scan, needed)): return (scan, needed)
-        case .failure(let error): throw IndexCommand.describe(error, context: context)
-        case nil: throw .failure("the scan of \(context.library) did not finish.")
-        }
+    /// Waits for the walk and the comparison: the scan and whether an index run is needed,
+    /// or why the walk or the catalog failed; nil when the walk did not finish. Call once,
+    /// after `start` (or `catchUp` instead): the scan is handed over, not kept.
+    public func result() -> Result<(scan: LibraryScan, needsIndexing: Bool), IndexError>? {
+        take().map { outcome in outcome.map { (scan: $0.0, needsIndexing: $0.1) } }
     }
 
     /// On a thread of its own: waits for the walk and the comparison and, when the walk
@@ -66,7 +61,7 @@ final class StartupScan: Sendable {
     /// every case: the watcher starts there, so that the changes it queued during the walk
     /// are indexed after this run of the older walk, never undone by it. Call once, after
     /// `start`, instead of `result`.
-    func catchUp(
+    public func catchUp(
         deliver: @escaping LibraryWatcher.CatalogChangeHandler, report: @escaping @Sendable (_ line: String, _ failed: Bool) -> Void,
         then: @escaping @Sendable () -> Void
     ) {
@@ -110,7 +105,7 @@ final class StartupScan: Sendable {
     }
 
     /// Waits for a catch-up run in progress (before the daemon exits).
-    func stop() {
+    public func stop() {
         catchingUp.wait()
     }
 

@@ -12,11 +12,13 @@ import PhotoCatalog
 /// the requests the mount answers meanwhile: a select right after ready must not queue
 /// behind a sort or a 170 MB write on two cores. `wait` holds the daemon's exit until it is
 /// done, so that no half-written file is left behind.
-final class AfterReadyWork: Sendable {
+public final class AfterReadyWork: Sendable {
     private let done = DispatchGroup()
 
-    /// Starts the work for `state`, logging the snapshot file's outcome to `logger`.
-    func start(state: LibraryState, logger: Logger) {
+    public init() {}
+
+    /// Starts the work for `state`, logging the snapshot file's outcome to `log`.
+    public func start(state: LibraryState, log logger: DaemonLog) {
         done.enter()
         Thread.detachNewThread { [done] in
             defer { done.leave() }
@@ -31,5 +33,5 @@ final class AfterReadyWork: Sendable {
     }
 
     /// Waits for the work started, if any.
-    func wait() { done.wait() }
+    public func wait() { done.wait() }
 }

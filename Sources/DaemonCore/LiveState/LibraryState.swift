@@ -1,4 +1,5 @@
 import Glibc
+import PhotoCatalog
 import PhotoCore
 import Synchronization
 
@@ -12,6 +13,10 @@ import Synchronization
 /// writes never lose each other's grants; the grants are durable before `execute` returns.
 /// FUSE threads read the published views under a lock of their own, never waiting for a
 /// write or a catalog read.
+///
+/// Every install that serves views is published once to the state's `ChangeSink`, by the
+/// call that made it and before that call returns: a picker write, a library change (the
+/// watcher, the startup scan), a grant that ended by itself. No caller forwards a change.
 public final class LibraryState: ViewSource {
     /// What views are computed from, with its asset index.
     public struct Current: Sendable {
@@ -47,8 +52,10 @@ public final class LibraryState: ViewSource {
         public let current: Current
         /// The grants and apps that changed.
         public let changes: [AccessChange]
-        /// What the kernel must forget (empty when nothing is served).
+        /// What the kernel must forget (empty when nothing is served), already published.
         public let forget: ViewTreeChanges
+        /// Whether the state changed (a write may apply and change nothing).
+        let changed: Bool
     }
 
     /// Why a picker write did not apply.
@@ -64,6 +71,9 @@ public final class LibraryState: ViewSource {
     public let plans: StoredPlans
     /// How app filters are evaluated for the views; nil when no views are served (the CLI).
     private let filters: (any AppFilterResolving)?
+    /// Where every install is published, once (the daemon's kernel side); nil when nothing
+    /// is told (the CLI, tests of the state alone).
+    private let sink: (any ChangeSink)?
     let state: Mutex<Current>
     private let published: Mutex<ViewTree>
     /// Each app's rendered `.picker` block: every write to `.picker` is preceded and followed
@@ -81,6 +91,7 @@ public final class LibraryState: ViewSource {
         self.catalog = catalog
         self.plans = StoredPlans(path: catalog.path)
         self.filters = nil
+        self.sink = nil
         let snapshot = try catalog.snapshot()
         state = Mutex(Current(snapshot: snapshot, assets: AssetIndex(snapshot.assets, identifiers: Self.identifiers(of: catalog))))
         published = Mutex(ViewTree.build(snapshot: LibrarySnapshot(), filters: FilterLanguageResolver()))
@@ -88,11 +99,13 @@ public final class LibraryState: ViewSource {
 
     /// An empty state that serves views with `filters` once `load` has read the catalog:
     /// the daemon makes it before its library watcher, which must exist before the catalog
-    /// is read (it watches folders while the library is walked).
-    public init(serving catalog: Catalog, filters: some AppFilterResolving) {
+    /// is read (it watches folders while the library is walked). Every change is published
+    /// to `sink`, once, before the call that made it returns.
+    public init(serving catalog: Catalog, filters: some AppFilterResolving, sink: (any ChangeSink)? = nil) {
         self.catalog = catalog
         self.plans = StoredPlans(path: catalog.path)
         self.filters = filters
+        self.sink = sink
         let empty = LibrarySnapshot()
         state = Mutex(Current(snapshot: empty, assets: AssetIndex(empty.assets)))
         published = Mutex(ViewTree.build(snapshot: empty, filters: filters))
@@ -110,6 +123,15 @@ public final class LibraryState: ViewSource {
     /// library walk compares with it meanwhile).
     @discardableResult
     public func load(read: (LibrarySnapshot) -> Void = { _ in }) throws(CatalogError) -> ViewTreeChanges {
+        var changes = ViewTreeChanges()
+        try publish(.library) { () throws(CatalogError) -> ViewTreeChanges? in
+            changes = try loadUnpublished(read: read)
+            return changes
+        }
+        return changes
+    }
+
+    private func loadUnpublished(read: (LibrarySnapshot) -> Void) throws(CatalogError) -> ViewTreeChanges {
         try state.withLock { (current: inout Current) throws(CatalogError) -> ViewTreeChanges in
             let snapshot: LibrarySnapshot
             if current.snapshot.assets.isEmpty {
@@ -147,6 +169,15 @@ public final class LibraryState: ViewSource {
     /// only those rows and patches the views for them instead of building them again.
     @discardableResult
     public func reload(changed: Set<AssetID>? = nil) throws(CatalogError) -> ViewTreeChanges {
+        var changes = ViewTreeChanges()
+        try publish(.library) { () throws(CatalogError) -> ViewTreeChanges? in
+            changes = try reloadUnpublished(changed: changed)
+            return changes
+        }
+        return changes
+    }
+
+    private func reloadUnpublished(changed: Set<AssetID>?) throws(CatalogError) -> ViewTreeChanges {
         try state.withLock { (current: inout Current) throws(CatalogError) -> ViewTreeChanges in
             guard let changed else {
                 // The first load's snapshot is no longer what is served: keep none.
@@ -164,6 +195,19 @@ public final class LibraryState: ViewSource {
     public func execute(write: [UInt8], resolver: some TargetResolving = NoMountPaths(), now: Int64, exactIDs: Bool = false)
         throws(WriteError) -> Outcome
     {
+        var outcome: Outcome?
+        try publish(.access) { () throws(WriteError) -> ViewTreeChanges? in
+            let applied = try executeUnpublished(write: write, resolver: resolver, now: now, exactIDs: exactIDs)
+            outcome = applied
+            // A write that changed nothing is no change: nothing to publish.
+            return applied.changed ? applied.forget : nil
+        }
+        return outcome!
+    }
+
+    private func executeUnpublished(write: [UInt8], resolver: some TargetResolving, now: Int64, exactIDs: Bool) throws(WriteError)
+        -> Outcome
+    {
         try state.withLock { (current: inout Current) throws(WriteError) -> Outcome in
             let before = AccessState(current.snapshot)
             let after: AccessState
@@ -175,7 +219,7 @@ public final class LibraryState: ViewSource {
                 throw .refused(error)
             }
             guard !changes.isEmpty || after != before else {
-                return Outcome(current: current, changes: changes, forget: ViewTreeChanges())
+                return Outcome(current: current, changes: changes, forget: ViewTreeChanges(), changed: false)
             }
             do throws(CatalogError) {
                 try catalog.replaceAccessState(apps: after.apps, grants: after.grants)
@@ -186,7 +230,7 @@ public final class LibraryState: ViewSource {
             snapshot.apps = after.apps
             snapshot.grants = after.grants
             let forget = install(snapshot, accessOnly: true, into: &current)
-            return Outcome(current: current, changes: changes, forget: forget)
+            return Outcome(current: current, changes: changes, forget: forget, changed: true)
         }
     }
 
@@ -233,6 +277,16 @@ public final class LibraryState: ViewSource {
         // invalidation, which finds no page to drop).
         new.recordListingChanges(changes, at: Self.now())
         return changes
+    }
+
+    /// Runs `change` and publishes what it returns to the sink, when there is one; a state
+    /// without views has nothing to publish.
+    func publish<Failure: Error>(_ kind: StateChange.Kind, _ change: () throws(Failure) -> ViewTreeChanges?) throws(Failure) {
+        guard let sink, filters != nil else {
+            _ = try change()
+            return
+        }
+        try sink.publish(kind, change)
     }
 
     /// The content identifiers an index reads when a picker write first asks for groups.

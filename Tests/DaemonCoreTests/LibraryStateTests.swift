@@ -1,6 +1,7 @@
 import PhotoCore
 import Testing
 
+@testable import DaemonCore
 @testable import PhotoCatalog
 
 /// The one owner of the live state: after every picker write and every reload, its kept

@@ -4,7 +4,7 @@ import PhotoCore
 import Synchronization
 import Testing
 
-@testable import FuseKit
+@testable import DaemonCore
 
 /// The queue between READ and the flusher, and the flusher writing a real catalog.
 @Suite("access log queue and flusher")

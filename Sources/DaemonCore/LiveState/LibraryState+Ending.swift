@@ -1,3 +1,4 @@
+import PhotoCatalog
 import PhotoCore
 
 extension LibraryState {
@@ -21,9 +22,19 @@ extension LibraryState {
 
     /// Removes what has ended by `now` (expired grants and rules, the grants and rules of
     /// one-time runs whose process `isRunning` says is gone) from the catalog and the
-    /// views, through the same install path as a picker write; returns what the kernel
-    /// must forget, or nil when nothing had ended.
+    /// views, through the same install path as a picker write, and publishes it; returns
+    /// what the kernel must forget, or nil when nothing had ended (nothing published).
+    @discardableResult
     public func endFinishedGrants(now: Int64, isRunning: (RunOwner) -> Bool) throws(CatalogError) -> ViewTreeChanges? {
+        var ended: ViewTreeChanges?
+        try publish(.access) { () throws(CatalogError) -> ViewTreeChanges? in
+            ended = try endFinishedGrantsUnpublished(now: now, isRunning: isRunning)
+            return ended
+        }
+        return ended
+    }
+
+    private func endFinishedGrantsUnpublished(now: Int64, isRunning: (RunOwner) -> Bool) throws(CatalogError) -> ViewTreeChanges? {
         try state.withLock { (current: inout Current) throws(CatalogError) -> ViewTreeChanges? in
             let before = AccessState(current.snapshot)
             let after = before.ending(at: now, isRunning: isRunning)

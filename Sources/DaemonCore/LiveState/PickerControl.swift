@@ -1,29 +1,35 @@
-import FuseKit
-import Glibc
 import PhotoCatalog
 import PhotoCore
 
-/// The daemon's `.picker`: hands each write to the library state (parser, executor,
-/// catalog) and turns a refusal into the `ViewLayerError` the writer's errno comes from
-/// and the one-line reason the CLI gets over the picker socket.
-struct PickerControl: ControlHandling {
-    let state: LibraryState
+/// The daemon's `.picker`, and `photofs select` and picks over its socket: hands each write
+/// to the library state (parser, executor, catalog), which publishes what changed before
+/// the write returns, and turns a refusal into the `ViewLayerError` the writer's errno
+/// comes from and the one-line reason the CLI gets over the picker socket.
+public struct PickerControl: ControlHandling {
+    public let state: LibraryState
     /// The mountpoint, so targets may be given as absolute paths inside the mount.
-    let mountpoint: [UInt8]
-    let log: Logger
+    public let mountpoint: [UInt8]
+    let log: DaemonLog
 
-    func execute(_ bytes: [UInt8], caller: UInt32) -> ControlOutcome { execute(bytes, caller: caller, exactIDs: false) }
+    public init(state: LibraryState, mountpoint: [UInt8], log: DaemonLog) {
+        self.state = state
+        self.mountpoint = mountpoint
+        self.log = log
+    }
+
+    public func execute(_ bytes: [UInt8], caller: UInt32) -> ControlOutcome { execute(bytes, caller: caller, exactIDs: false) }
 
     /// `execute`; with `exactIDs` a `select` grants exactly the ids it names (a picker's pick,
     /// which chose each group member itself by the app's filter and the request's media).
-    func execute(_ bytes: [UInt8], caller: UInt32, exactIDs: Bool) -> ControlOutcome {
+    /// The success's changes are already published (`LibraryState`'s sink).
+    public func execute(_ bytes: [UInt8], caller: UInt32, exactIDs: Bool) -> ControlOutcome {
         let resolver = FolderPathResolver(mountpoint: mountpoint, assets: state.current.assets)
         do throws(LibraryState.WriteError) {
-            let outcome = try state.execute(write: bytes, resolver: resolver, now: Clock.nowNanoseconds(), exactIDs: exactIDs)
+            let outcome = try state.execute(write: bytes, resolver: resolver, now: WallClock.nanoseconds(), exactIDs: exactIDs)
             let count = outcome.changes.count
             log.info(
                 "picker: uid \(caller) applied a write (\(count) change\(count == 1 ? "" : "s"))",
-                fields: Set(outcome.changes.map(Self.app(of:))).sorted().map(Logger.Field.app))
+                apps: Set(outcome.changes.map(Self.app(of:))).sorted())
             return .success(changes: outcome.forget)
         } catch {
             switch error {
@@ -46,14 +52,5 @@ struct PickerControl: ControlHandling {
         }
     }
 
-    func render() -> [UInt8] { state.renderedBytes() }
-}
-
-/// Wall-clock time for grant timestamps.
-enum Clock {
-    static func nowNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
+    public func render() -> [UInt8] { state.renderedBytes() }
 }

@@ -2,21 +2,21 @@ import Glibc
 import PhotoCore
 
 /// Names processes for one-time runs (`photofs run --once`) and tells whether one still runs.
-enum RunProcess {
+public enum RunProcess {
     /// This process.
-    static func current() -> RunOwner? {
+    public static func current() -> RunOwner? {
         owner(of: getpid())
     }
 
     /// The process `pid` as it is now, or nil when there is none.
-    static func owner(of pid: Int32) -> RunOwner? {
+    public static func owner(of pid: Int32) -> RunOwner? {
         guard let boot = bootID(), let start = startTicks(of: pid) else { return nil }
         return RunOwner(pid: pid, startTicks: start, bootID: boot)
     }
 
     /// Whether `owner` still runs: same boot, and its pid names a process started at the
     /// same tick (so a reused pid does not count).
-    static func isRunning(_ owner: RunOwner) -> Bool {
+    public static func isRunning(_ owner: RunOwner) -> Bool {
         guard bootID() == owner.bootID else { return false }
         return startTicks(of: owner.pid) == owner.startTicks
     }

@@ -3,19 +3,21 @@ import Glibc
 /// Times the daemon's startup phases on the monotonic clock, with the resident memory
 /// after each, for the debug log: where the seconds between `photofs mount` and a ready
 /// mount go, and what stays in memory.
-struct PhaseClock {
+public struct PhaseClock {
     private var last: Double = PhaseClock.now()
     private var laps: [(name: String, seconds: Double, residentKB: Int)] = []
 
     /// Ends the phase that started at the previous lap (or at creation).
-    mutating func lap(_ name: String) {
+    public init() {}
+
+    public mutating func lap(_ name: String) {
         let now = Self.now()
         laps.append((name, now - last, Self.residentKB()))
         last = now
     }
 
     /// `name 123 ms (RSS 45 MB), ...` for every lap so far.
-    var summary: String {
+    public var summary: String {
         laps.map { "\($0.name) \(Int(($0.seconds * 1000).rounded())) ms (RSS \($0.residentKB / 1024) MiB)" }.joined(separator: ", ")
     }
 

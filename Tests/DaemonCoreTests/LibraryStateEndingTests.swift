@@ -1,6 +1,7 @@
 import PhotoCore
 import Testing
 
+@testable import DaemonCore
 @testable import PhotoCatalog
 
 /// What ends by itself, through the live state: an expired grant is out of the views as
