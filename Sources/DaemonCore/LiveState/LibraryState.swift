@@ -118,7 +118,8 @@ public final class LibraryState: ViewSource {
     /// The views requests are answered from now.
     public var views: ViewTree { published.withLock { $0 } }
 
-    /// Reads the whole catalog and shows it; returns what the kernel must forget. `read`
+    /// Reads the whole catalog and shows it; publishes and returns what the kernel must
+    /// forget. `read`
     /// gets the snapshot as soon as it is read, before the views are computed (the daemon's
     /// library walk compares with it meanwhile).
     @discardableResult
@@ -164,8 +165,8 @@ public final class LibraryState: ViewSource {
         return true
     }
 
-    /// Re-reads the catalog after an index run and shows it; returns what the kernel must
-    /// forget. With `changed` (the ids of the index runs' `IndexSummary.changedIDs`), reads
+    /// Re-reads the catalog after an index run and shows it; publishes and returns what the
+    /// kernel must forget. With `changed` (the ids of the index runs' `IndexSummary.changedIDs`), reads
     /// only those rows and patches the views for them instead of building them again.
     @discardableResult
     public func reload(changed: Set<AssetID>? = nil) throws(CatalogError) -> ViewTreeChanges {
@@ -189,8 +190,8 @@ public final class LibraryState: ViewSource {
         }
     }
 
-    /// Applies one write of picker commands as one transaction, persists it and shows it
-    /// before returning. With `exactIDs`, a `select` of a group member grants that member
+    /// Applies one write of picker commands as one transaction, persists it, shows it and
+    /// publishes it before returning (a write that changed nothing publishes nothing). With `exactIDs`, a `select` of a group member grants that member
     /// only (see `AssetIndex.ignoringGroups`).
     public func execute(write: [UInt8], resolver: some TargetResolving = NoMountPaths(), now: Int64, exactIDs: Bool = false)
         throws(WriteError) -> Outcome

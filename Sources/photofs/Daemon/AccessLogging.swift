@@ -1,6 +1,5 @@
 import DaemonCore
 import PhotoCatalog
-import PhotoCore
 
 /// The daemon's access log: the queue the READ path records into and the flusher that
 /// writes it to the catalog (`photofs mount --log-retention`, `--no-access-log`).
