@@ -61,13 +61,7 @@ struct NameArena: Sendable {
 
     /// Byte-wise order of two names (what `ls` in the C locale shows).
     static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
-        let common = min(left.count, right.count)
-        var index = 0
-        while index < common {
-            if left[index] != right[index] { return left[index] < right[index] }
-            index += 1
-        }
-        return left.count < right.count
+        ViewNaming.order(left, right) < 0
     }
 }
 

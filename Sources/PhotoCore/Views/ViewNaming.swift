@@ -131,14 +131,7 @@ enum ViewNaming {
     static func compare(_ a: [UInt8], _ b: [UInt8], prefix: Int = .max) -> Int {
         a.withUnsafeBufferPointer { left in
             b.withUnsafeBufferPointer { right in
-                let (leftCount, rightCount) = (min(left.count, prefix), min(right.count, prefix))
-                let common = min(leftCount, rightCount)
-                var index = 0
-                while index < common {
-                    if left[index] != right[index] { return left[index] < right[index] ? -1 : 1 }
-                    index += 1
-                }
-                return leftCount - rightCount
+                order(UnsafeBufferPointer(rebasing: left.prefix(prefix)), UnsafeBufferPointer(rebasing: right.prefix(prefix)))
             }
         }
     }
@@ -157,16 +150,6 @@ enum ViewNaming {
 
     /// Byte-wise order of two names (what `ls` in the C locale shows).
     static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.withUnsafeBufferPointer { left in
-            b.withUnsafeBufferPointer { right in
-                let common = min(left.count, right.count)
-                var index = 0
-                while index < common {
-                    if left[index] != right[index] { return left[index] < right[index] }
-                    index += 1
-                }
-                return left.count < right.count
-            }
-        }
+        compare(a, b) < 0
     }
 }
