@@ -27,6 +27,27 @@ extension XMPByteScanning {
         }
     }
 
+    /// Every `xmlns:prefix="uri"` declaration anywhere in the packet, in order, with a
+    /// prefix declared more than once listed each time.
+    func namespaceDeclarations() -> [(prefix: [UInt8], uri: String)] {
+        let marker = Array("xmlns:".utf8)
+        var declarations: [(prefix: [UInt8], uri: String)] = []
+        var index = 0
+        while let found = find(marker, from: index) {
+            index = found + marker.count
+            var end = index
+            while end < text.count, isNameByte(text[end]) { end += 1 }
+            var cursor = skipSpaces(end)
+            guard cursor < text.count, text[cursor] == UInt8(ascii: "=") else { continue }
+            cursor = skipSpaces(cursor + 1)
+            guard cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'") else { continue }
+            guard let close = firstIndex(of: text[cursor], from: cursor + 1) else { continue }
+            declarations.append((Array(text[index..<end]), String(decoding: text[(cursor + 1)..<close], as: UTF8.self)))
+            index = close + 1
+        }
+        return declarations
+    }
+
     /// The first index at or after `index` that is not XML white space.
     func skipSpaces(_ index: Int) -> Int {
         var index = index

@@ -37,19 +37,8 @@ struct XMPIdentityScanner: XMPByteScanning {
     }
 
     private mutating func collectBindings() {
-        let marker = Array("xmlns:".utf8)
-        var index = 0
-        while let found = find(marker, from: index) {
-            index = found + marker.count
-            var end = index
-            while end < text.count, isNameByte(text[end]) { end += 1 }
-            var cursor = skipSpaces(end)
-            guard cursor < text.count, text[cursor] == UInt8(ascii: "=") else { continue }
-            cursor = skipSpaces(cursor + 1)
-            guard cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'") else { continue }
-            guard let close = firstIndex(of: text[cursor], from: cursor + 1) else { continue }
-            bindings[Array(text[index..<end]), default: []].insert(String(decoding: text[(cursor + 1)..<close], as: UTF8.self))
-            index = close + 1
+        for (prefix, uri) in namespaceDeclarations() {
+            bindings[prefix, default: []].insert(uri)
         }
     }
 

@@ -97,24 +97,10 @@ struct XMPLocationScanner: XMPByteScanning {
     /// Binds every prefix declared anywhere in the packet with `xmlns:p="uri"` to a
     /// location namespace (a prefix rebound elsewhere still counts: fail closed).
     private mutating func collectDeclarations() {
-        let marker = Array("xmlns:".utf8)
-        var index = 0
-        while let found = find(marker, from: index) {
-            index = found + marker.count
-            var end = index
-            while end < text.count, isNameByte(text[end]) { end += 1 }
-            let prefix = Array(text[index..<end])
-            var cursor = skipSpaces(end)
-            guard cursor < text.count, text[cursor] == UInt8(ascii: "=") else { continue }
-            cursor = skipSpaces(cursor + 1)
-            guard cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'") else { continue }
-            let quote = text[cursor]
-            guard let close = firstIndex(of: quote, from: cursor + 1) else { continue }
-            let uri = String(decoding: text[(cursor + 1)..<close], as: UTF8.self)
+        for (prefix, uri) in namespaceDeclarations() {
             if let namespace = Self.namespaces.first(where: { $0.uri == uri }) {
                 locationPrefixes[prefix] = namespace.kind
             }
-            index = close + 1
         }
     }
 
