@@ -179,14 +179,9 @@ struct AccessMirror: Sendable {
     }
 
     private static func insert(app: String, grant: Grant, position: Int64, in db: Database) throws(CatalogError) {
-        let s = try db.statement(
-            "INSERT INTO grants(app, asset_id, position, granted_at_ns, expires_at_ns, once_owner) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")
-        try s.bind(1, app)
-        try s.bind(2, grant.asset.rawValue)
-        try s.bind(3, position)
-        try s.bind(4, grant.grantedAtNanoseconds)
-        try s.bind(5, grant.terms.expiresAtNanoseconds)
-        try s.bind(6, grant.terms.once?.description)
+        let s = try grantStatement(
+            "INSERT INTO grants(app, asset_id, position, granted_at_ns, expires_at_ns, once_owner) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+            app: app, grant: grant, position: position, in: db)
         do {
             try s.run()
         } catch {
@@ -197,18 +192,27 @@ struct AccessMirror: Sendable {
     }
 
     private static func upsert(app: String, grant: Grant, position: Int64, in db: Database) throws(CatalogError) {
-        let s = try db.statement(
+        try grantStatement(
             """
             INSERT INTO grants(app, asset_id, position, granted_at_ns, expires_at_ns, once_owner) VALUES(?1, ?2, ?3, ?4, ?5, ?6)
             ON CONFLICT(app, asset_id) DO UPDATE SET position = excluded.position, granted_at_ns = excluded.granted_at_ns,
             expires_at_ns = excluded.expires_at_ns, once_owner = excluded.once_owner
-            """)
+            """,
+            app: app, grant: grant, position: position, in: db
+        ).run()
+    }
+
+    /// `sql`, a write of one `grants` row, with the row's six values bound in column order.
+    private static func grantStatement(_ sql: String, app: String, grant: Grant, position: Int64, in db: Database)
+        throws(CatalogError) -> Statement
+    {
+        let s = try db.statement(sql)
         try s.bind(1, app)
         try s.bind(2, grant.asset.rawValue)
         try s.bind(3, position)
         try s.bind(4, grant.grantedAtNanoseconds)
         try s.bind(5, grant.terms.expiresAtNanoseconds)
         try s.bind(6, grant.terms.once?.description)
-        try s.run()
+        return s
     }
 }
