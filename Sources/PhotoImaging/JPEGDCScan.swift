@@ -276,6 +276,24 @@ struct JPEGBitReader {
         throw .corrupt
     }
 
+    /// `refill` for a loop that keeps the bit buffer in locals: hands them to the reader
+    /// and takes them back.
+    @inline(__always)
+    private mutating func refill(_ bits: inout UInt64, _ count: inout Int) {
+        (self.bits, self.count) = (bits, count)
+        refill()
+        (bits, count) = (self.bits, self.count)
+    }
+
+    /// `slowSymbol` for a loop that keeps the bit buffer in locals.
+    @inline(__always)
+    private mutating func slowSymbol(_ id: Int, _ bits: inout UInt64, _ count: inout Int) throws(JPEGDCScan.Failure) -> Int {
+        (self.bits, self.count) = (bits, count)
+        let symbol = try slowSymbol(id)
+        (bits, count) = (self.bits, self.count)
+        return symbol
+    }
+
     /// The DC difference of the next block (ITU T.81 F.2.2.1).
     @inline(__always)
     mutating func dcDifference(_ fast: UnsafePointer<UInt16>, table: Int) throws(JPEGDCScan.Failure) -> Int32 {
@@ -308,11 +326,7 @@ struct JPEGBitReader {
         }
         var k = 1
         while k < 64 {
-            if count < 32 {
-                (self.bits, self.count) = (bits, count)
-                refill()
-                (bits, count) = (self.bits, self.count)
-            }
+            if count < 32 { refill(&bits, &count) }
             let entry = pairs[Int(bits &>> UInt64(64 - JPEGHuffmanTable.lookupBits))]
             if entry != 0 {
                 // The block may end with the first symbol (end of block, or its run reaches
@@ -329,9 +343,7 @@ struct JPEGBitReader {
                 k &+= Int(entry >> 8 & 0xFF)
                 continue
             }
-            (self.bits, self.count) = (bits, count)
-            let symbol = try slowSymbol(table)
-            (bits, count) = (self.bits, self.count)
+            let symbol = try slowSymbol(table, &bits, &count)
             let run = symbol >> 4
             let extra = symbol & 15
             if extra == 0 {
@@ -361,11 +373,7 @@ struct JPEGBitReader {
         var sums: (Int64, Int64, Int64) = (0, 0, 0)
         var k = 1
         while k < 64 {
-            if count < 32 {
-                (self.bits, self.count) = (bits, count)
-                refill()
-                (bits, count) = (self.bits, self.count)
-            }
+            if count < 32 { refill(&bits, &count) }
             let entry = fast[Int(bits &>> UInt64(64 - JPEGHuffmanTable.lookupBits))]
             let symbol: Int
             if entry != 0 {
@@ -374,9 +382,7 @@ struct JPEGBitReader {
                 count &-= Int(entry & 0x1F)
                 symbol = Int(entry >> 8)
             } else {
-                (self.bits, self.count) = (bits, count)
-                symbol = try slowSymbol(table)
-                (bits, count) = (self.bits, self.count)
+                symbol = try slowSymbol(table, &bits, &count)
             }
             let size = symbol & 15
             if size == 0 {
