@@ -4,8 +4,8 @@ import PhotoCore
 
 /// `photofs select|deselect|clear APP ...`: change an app's selection, in the picker language.
 enum SelectCommands {
-    static let select = Command(
-        name: "select",
+    static let select = forwarding(
+        "select",
         summary: "grant an app assets (ids, library paths, mount paths, --where FILTER, or a --rule FILTER)",
         usage: [
             "select [--library DIR | --catalog PATH] APP TARGET... [--for DURATION | --until DATE]",
@@ -20,33 +20,34 @@ enum SelectCommands {
             2026-12-24T18:00 (local time; Z or +HH:MM for a zone) makes the grant expire; without them \
             the app's --grants-expire applies. Through the mount's picker socket when the \
             library is mounted, straight to the catalog otherwise.
-            """,
-        options: LibraryContext.options, passesUnknownOptions: true
-    ) { arguments, environment throws(CLIError) in
-        try forward("select", arguments, environment)
-    }
+            """
+    )
 
-    static let deselect = Command(
-        name: "deselect",
+    static let deselect = forwarding(
+        "deselect",
         summary: "revoke an app's access to assets (immediate, also for open files)",
         usage: ["deselect [--library DIR | --catalog PATH] APP TARGET...", "deselect [--library DIR | --catalog PATH] APP --rule FILTER"],
         details: """
             Deselecting an asset that is not selected does nothing; deselecting one that a rule grants \
             records an exclusion (select it again to lift it). --rule FILTER removes that rule.
-            """,
-        options: LibraryContext.options, passesUnknownOptions: true
-    ) { arguments, environment throws(CLIError) in
-        try forward("deselect", arguments, environment)
-    }
+            """
+    )
 
-    static let clear = Command(
-        name: "clear",
+    static let clear = forwarding(
+        "clear",
         summary: "revoke all of an app's grants, rules and exclusions",
         usage: ["clear [--library DIR | --catalog PATH] APP"],
-        details: "",
-        options: LibraryContext.options, passesUnknownOptions: true
-    ) { arguments, environment throws(CLIError) in
-        try forward("clear", arguments, environment)
+        details: ""
+    )
+
+    /// The command `verb`, which takes the library options and forwards its words as the
+    /// picker command of the same name.
+    private static func forwarding(_ verb: String, summary: String, usage: [String], details: String) -> Command {
+        Command(
+            name: verb, summary: summary, usage: usage, details: details, options: LibraryContext.options, passesUnknownOptions: true
+        ) { arguments, environment throws(CLIError) in
+            try forward(verb, arguments, environment)
+        }
     }
 
     /// Builds one picker command from the words and sends it.
