@@ -37,33 +37,40 @@ enum Schema {
     /// The newest schema version this code writes and understands.
     static let currentVersion = 12
 
+    /// The columns of `assets` that version 1 created and every later version keeps as
+    /// they were, in order: the version-1 table and the version-10 rebuild both start
+    /// with them. Part of migrations that catalogs have run: never edit.
+    static let assetColumnsOfVersion1 = """
+        id TEXT PRIMARY KEY NOT NULL,
+        fingerprint TEXT NOT NULL,
+        path BLOB NOT NULL UNIQUE,
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        inode INTEGER NOT NULL,
+        format TEXT NOT NULL,
+        capture_key INTEGER,
+        capture_offset_min INTEGER,
+        date_source TEXT NOT NULL,
+        make TEXT,
+        model TEXT,
+        lens TEXT,
+        orientation INTEGER,
+        width INTEGER,
+        height INTEGER,
+        latitude REAL,
+        longitude REAL,
+        altitude REAL,
+        has_exif INTEGER NOT NULL,
+        software TEXT,
+        says_screenshot INTEGER NOT NULL,
+        problems TEXT NOT NULL,
+        """
+
     /// The SQL that takes a catalog from version `index` to `index + 1`.
     static let migrations: [String] = [
         """
         CREATE TABLE assets (
-            id TEXT PRIMARY KEY NOT NULL,
-            fingerprint TEXT NOT NULL,
-            path BLOB NOT NULL UNIQUE,
-            size INTEGER NOT NULL,
-            mtime_ns INTEGER NOT NULL,
-            inode INTEGER NOT NULL,
-            format TEXT NOT NULL,
-            capture_key INTEGER,
-            capture_offset_min INTEGER,
-            date_source TEXT NOT NULL,
-            make TEXT,
-            model TEXT,
-            lens TEXT,
-            orientation INTEGER,
-            width INTEGER,
-            height INTEGER,
-            latitude REAL,
-            longitude REAL,
-            altitude REAL,
-            has_exif INTEGER NOT NULL,
-            software TEXT,
-            says_screenshot INTEGER NOT NULL,
-            problems TEXT NOT NULL,
+            \(assetColumnsOfVersion1)
             redaction_strip BLOB NOT NULL,
             redaction_coarse BLOB NOT NULL,
             indexed_at_ns INTEGER NOT NULL
