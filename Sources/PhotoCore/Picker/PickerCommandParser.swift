@@ -38,12 +38,10 @@ public enum PickerCommandParser {
     public static func command(_ words: [PickerToken]) throws(PickerError) -> PickerCommand {
         let line = words.first?.line ?? 0
         var rest = words.makeIterator()
-        guard let verbToken = rest.next() else { throw .missingArgument("command", line: line) }
-        guard let verb = verbToken.text else { throw .notUTF8(line: line) }
+        let verb = try text(rest.next(), missing: "command", line: line)
         switch verb {
         case "app":
-            guard let subToken = rest.next() else { throw .missingArgument("app command (add, set or remove)", line: line) }
-            guard let sub = subToken.text else { throw .notUTF8(line: line) }
+            let sub = try text(rest.next(), missing: "app command (add, set or remove)", line: line)
             switch sub {
             case "add":
                 let name = try appName(rest.next(), line: line)
@@ -58,9 +56,7 @@ public enum PickerCommandParser {
                 }
                 return .appSet(name: name, options: options)
             case "remove":
-                let name = try appName(rest.next(), line: line)
-                try noMore(&rest, line: line)
-                return .appRemove(name: name)
+                return .appRemove(name: try lastAppName(&rest, line: line))
             default:
                 throw .unknownAppCommand(sub, line: line)
             }
@@ -68,19 +64,17 @@ public enum PickerCommandParser {
             let app = try appName(rest.next(), line: line)
             return try selection(verb, app: app, Array(IteratorSequence(rest)), line: line)
         case "once":
-            guard let subToken = rest.next() else { throw .missingArgument("once command (begin or end)", line: line) }
-            guard let sub = subToken.text else { throw .notUTF8(line: line) }
+            let sub = try text(rest.next(), missing: "once command (begin or end)", line: line)
             guard sub == "begin" || sub == "end" else { throw .unknownCommand("once " + sub, line: line) }
             let app = try appName(rest.next(), line: line)
-            guard let ownerToken = rest.next() else { throw .missingArgument("run owner (PID:START:BOOT-ID)", line: line) }
-            guard let text = ownerToken.text else { throw .notUTF8(line: line) }
-            guard let owner = RunOwner(text) else { throw .badOptionValue(option: PickerOption.once.rawValue, value: text, line: line) }
+            let ownerText = try text(rest.next(), missing: "run owner (PID:START:BOOT-ID)", line: line)
+            guard let owner = RunOwner(ownerText) else {
+                throw .badOptionValue(option: PickerOption.once.rawValue, value: ownerText, line: line)
+            }
             try noMore(&rest, line: line)
             return sub == "begin" ? .onceBegin(app: app, owner: owner) : .onceEnd(app: app, owner: owner)
         case "clear":
-            let app = try appName(rest.next(), line: line)
-            try noMore(&rest, line: line)
-            return .clear(app: app)
+            return .clear(app: try lastAppName(&rest, line: line))
         default:
             throw .unknownCommand(verb, line: line)
         }
@@ -120,21 +114,8 @@ public enum PickerCommandParser {
         if values[.where] != nil, values[.rule] != nil { throw .conflictingOptions("--where", "--rule", line: line) }
         if values[.for] != nil, values[.until] != nil { throw .conflictingOptions("--for", "--until", line: line) }
         var grant = GrantOptions()
-        if let word = values[.for] {
-            guard let text = word.text else { throw .notUTF8(line: line) }
-            do throws(ExpiryError) {
-                grant.lifetime = .seconds(try ExpiryParser.seconds(text))
-            } catch {
-                throw .invalidExpiry(option: "--for", error, line: line)
-            }
-        }
-        if let word = values[.until] {
-            guard let text = word.text else { throw .notUTF8(line: line) }
-            do throws(ExpiryError) {
-                grant.lifetime = .until(try ExpiryParser.nanoseconds(text))
-            } catch {
-                throw .invalidExpiry(option: "--until", error, line: line)
-            }
+        for option in [PickerOption.for, .until] {
+            if let word = values[option] { grant.lifetime = try lifetime(option, word, line: line) }
         }
         if let word = values[.once] {
             guard let text = word.text else { throw .notUTF8(line: line) }
@@ -158,10 +139,34 @@ public enum PickerCommandParser {
         return grant == GrantOptions() ? .select(app: app, targets: targets) : .selectWith(app: app, targets: targets, grant: grant)
     }
 
+    /// The lifetime `--for` (a duration) or `--until` (a date) gives a grant.
+    private static func lifetime(_ option: PickerOption, _ word: PickerToken, line: Int) throws(PickerError) -> GrantLifetime {
+        guard let text = word.text else { throw .notUTF8(line: line) }
+        do throws(ExpiryError) {
+            return option == .for ? .seconds(try ExpiryParser.seconds(text)) : .until(try ExpiryParser.nanoseconds(text))
+        } catch {
+            throw .invalidExpiry(option: option.rawValue, error, line: line)
+        }
+    }
+
+    /// The text of a word that must be there (`missing` says what it is when it is not)
+    /// and must be UTF-8.
+    private static func text(_ token: PickerToken?, missing: String, line: Int) throws(PickerError) -> String {
+        guard let token else { throw .missingArgument(missing, line: line) }
+        guard let text = token.text else { throw .notUTF8(line: line) }
+        return text
+    }
+
     private static func appName(_ token: PickerToken?, line: Int) throws(PickerError) -> String {
-        guard let token else { throw .missingArgument("app name", line: line) }
-        guard let name = token.text else { throw .notUTF8(line: line) }
+        let name = try text(token, missing: "app name", line: line)
         guard AppName.isValid(name) else { throw .invalidAppName(name, line: line) }
+        return name
+    }
+
+    /// The app name as the command's last word.
+    private static func lastAppName(_ rest: inout IndexingIterator<[PickerToken]>, line: Int) throws(PickerError) -> String {
+        let name = try appName(rest.next(), line: line)
+        try noMore(&rest, line: line)
         return name
     }
 
