@@ -73,6 +73,15 @@ extension CaptureDate {
     public init(unixSeconds: Int64) {
         let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
         let secondsOfDay = Int(unixSeconds - days * 86_400)
+        let (year, month, day) = Self.civilDate(daysSince1970: days)
+        self.init(
+            year: year, month: month, day: day, hour: secondsOfDay / 3600, minute: secondsOfDay % 3600 / 60, second: secondsOfDay % 60,
+            utcOffsetMinutes: 0)
+    }
+
+    /// The proleptic Gregorian date of the day `days` after 1970-01-01 (civil-from-days:
+    /// years counted from March, so that the leap day is the last day of its year).
+    public static func civilDate(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -81,10 +90,7 @@ extension CaptureDate {
         let mp = (5 * doy + 2) / 153
         let day = Int(doy - (153 * mp + 2) / 5 + 1)
         let month = Int(mp < 10 ? mp + 3 : mp - 9)
-        let year = Int(yoe + era * 400) + (month <= 2 ? 1 : 0)
-        self.init(
-            year: year, month: month, day: day, hour: secondsOfDay / 3600, minute: secondsOfDay % 3600 / 60, second: secondsOfDay % 60,
-            utcOffsetMinutes: 0)
+        return (Int(yoe + era * 400) + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Minutes east of UTC from `+HH:MM` / `-HH:MM` (also `Z`); nil for anything else.

@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// Calendar arithmetic for the access log's UTC days, in plain integers (no time zone
 /// database is involved: every day of the log is a UTC day).
 public enum UTCDay {
@@ -25,15 +27,7 @@ public enum UTCDay {
 
     /// The year, month and day of `day`.
     public static func date(of day: Int) -> (year: Int, month: Int, day: Int) {
-        let z = day + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        let dayOfMonth = dayOfYear - (153 * shifted + 2) / 5 + 1
-        let month = shifted < 10 ? shifted + 3 : shifted - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfMonth)
+        CaptureDate.civilDate(daysSince1970: Int64(day))
     }
 
     /// `YYYY-MM-DD`.
