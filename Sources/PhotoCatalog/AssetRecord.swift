@@ -55,12 +55,9 @@ public struct FailureRecord: Hashable, Sendable {
     }
 }
 
-/// What the indexer needs to know of a catalogued file to decide whether to read it again.
+/// What the indexer needs to know of a catalogued file to decide whether to read it again:
+/// the version of the file the catalog describes, and its fingerprint.
 struct StoredFileState: Hashable, Sendable {
-    var id: AssetID
+    var version: FileVersion
     var fingerprint: String
-    var size: Int64
-    var mtimeNanoseconds: Int64
-    var inode: UInt64
-    var ctimeNanoseconds: Int64
 }

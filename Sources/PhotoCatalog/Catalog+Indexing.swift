@@ -25,8 +25,10 @@ extension Catalog {
                         StoredRow(
                             path: path,
                             state: StoredFileState(
-                                id: id, fingerprint: "", size: a.int64(2), mtimeNanoseconds: a.int64(3),
-                                inode: UInt64(bitPattern: a.int64(4)), ctimeNanoseconds: a.int64(5))))
+                                version: FileVersion(
+                                    id: id, size: a.int64(2), mtimeNanoseconds: a.int64(3), inode: UInt64(bitPattern: a.int64(4)),
+                                    ctimeNanoseconds: a.int64(5)),
+                                fingerprint: "")))
                 }
                 a.reset()
                 try Self.readFailures(from: lower, to: upper, in: db, where: { scope.contains($0) }, into: &failures)

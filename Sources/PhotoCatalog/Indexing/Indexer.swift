@@ -215,13 +215,13 @@ private struct IndexRun {
         }
         // Fingerprints are read for the pool only: an unchanged library needs none.
         if !pool.isEmpty {
-            let fingerprints = try indexer.catalog.fingerprints(of: pool.values.map(\.id))
-            for (path, row) in pool { pool[path]?.fingerprint = fingerprints[row.id] ?? "" }
+            let fingerprints = try indexer.catalog.fingerprints(of: pool.values.map(\.version.id))
+            for (path, row) in pool { pool[path]?.fingerprint = fingerprints[row.version.id] ?? "" }
         }
         for (path, row) in pool.sorted(by: { $0.key < $1.key }) {
             poolByStat[row.stat, default: []].append(path)
             poolByFingerprint[row.fingerprint, default: []].append(path)
-            if row.fingerprint.hasPrefix(Schema.legacyFingerprintPrefix) { legacyPoolSizes.insert(row.size) }
+            if row.fingerprint.hasPrefix(Schema.legacyFingerprintPrefix) { legacyPoolSizes.insert(row.version.size) }
         }
 
         // Renames and moves that kept the inode need no read.
@@ -356,10 +356,10 @@ private struct IndexRun {
                 // Same content, touched: same id, fresh stat and metadata.
                 claimed.insert(file.path)
                 touchedInPlace.insert(file.path)
-                try writer.write(makeRecord(id: row.id, file: file, analysis: analysis))
+                try writer.write(makeRecord(id: row.version.id, file: file, analysis: analysis))
                 assetPaths.insert(file.path)
                 summary.touched += 1
-                summary.invalidatedIDs.insert(row.id)
+                summary.invalidatedIDs.insert(row.version.id)
             } else if stored[file.path] != nil || poolByFingerprint[analysis.fingerprint] != nil
                 || legacyPoolSizes.contains(file.stat.size)
             {
@@ -400,7 +400,7 @@ private struct IndexRun {
         var legacyBySize: [Int64: [LibraryPath]] = [:]
         for (path, row) in pool.sorted(by: { $0.key < $1.key })
         where !claimed.contains(path) && !walked.contains(path) && row.fingerprint.hasPrefix(Schema.legacyFingerprintPrefix) {
-            legacyBySize[row.size, default: []].append(path)
+            legacyBySize[row.version.size, default: []].append(path)
         }
         if !legacyBySize.isEmpty {
             fresh = fresh.filter { (file, analysis) in
@@ -418,13 +418,13 @@ private struct IndexRun {
         // Rows moved by stat keep their metadata: read them before their rows go.
         var statMoved: [(AssetRecord, LibraryPath)] = []
         for (source, target) in statMoves {
-            guard let row = pool[source], let record = try writer.record(row.id) else { continue }
+            guard let row = pool[source], let record = try writer.record(row.version.id) else { continue }
             statMoved.append((record, target))
         }
         // Ids of rows nobody claims are not handed to other content in this run.
         var reserved = Set<AssetID>()
-        for (path, row) in pool where !claimed.contains(path) { reserved.insert(row.id) }
-        for (path, row) in pool where !touchedInPlace.contains(path) { try writer.delete(row.id) }
+        for (path, row) in pool where !claimed.contains(path) { reserved.insert(row.version.id) }
+        for (path, row) in pool where !touchedInPlace.contains(path) { try writer.delete(row.version.id) }
 
         for (record, target) in statMoved {
             var moved = record
@@ -434,9 +434,9 @@ private struct IndexRun {
             summary.movedIDs.insert(record.asset.id)
         }
         for (row, file, analysis) in fingerprintMoves {
-            try writer.write(makeRecord(id: row.id, file: file, analysis: analysis))
+            try writer.write(makeRecord(id: row.version.id, file: file, analysis: analysis))
             summary.moved += 1
-            summary.movedIDs.insert(row.id)
+            summary.movedIDs.insert(row.version.id)
         }
         for (file, analysis) in fresh {
             var id = try writer.id(at: file.path, fingerprint: analysis.fingerprint)
@@ -448,7 +448,7 @@ private struct IndexRun {
             if stored[file.path] != nil { summary.changed += 1 } else { summary.new += 1 }
         }
         for (path, row) in pool where !claimed.contains(path) {
-            summary.invalidatedIDs.insert(row.id)
+            summary.invalidatedIDs.insert(row.version.id)
             // A path that now holds other content counts as changed, not removed.
             if !assetPaths.contains(path) { summary.removed += 1 }
         }
@@ -460,7 +460,7 @@ private struct IndexRun {
     /// Whether a row kept from a catalog made before sampled fingerprints holds the file now
     /// at `path`: same size and same whole-file SHA-256 (read only when the sizes agree).
     private func legacyMatch(_ row: StoredFileState, _ path: LibraryPath, size: Int64) -> Bool {
-        guard row.fingerprint.hasPrefix(Schema.legacyFingerprintPrefix), row.size == size else { return false }
+        guard row.fingerprint.hasPrefix(Schema.legacyFingerprintPrefix), row.version.size == size else { return false }
         let wanted = row.fingerprint.dropFirst(Schema.legacyFingerprintPrefix.count)
         guard let digest = try? FileDigest.sha256Hex(path: indexer.absolutePath(path)) else { return false }
         return digest == wanted
@@ -486,7 +486,11 @@ private struct IndexRun {
 }
 
 extension StoredFileState {
-    var stat: FileStat { FileStat(size: size, mtimeNanoseconds: mtimeNanoseconds, inode: inode, ctimeNanoseconds: ctimeNanoseconds) }
+    var stat: FileStat {
+        FileStat(
+            size: version.size, mtimeNanoseconds: version.mtimeNanoseconds, inode: version.inode, ctimeNanoseconds: version.ctimeNanoseconds
+        )
+    }
 }
 
 /// The catalog's stored states read on another thread (see `Catalog.storedStates(in:)`).
