@@ -7,12 +7,17 @@ enum Reply {
     case entry(fuse_entry_param)
     case attributes(stat, timeout: Double)
     case open(Handle, keepCache: Bool, directIO: Bool, cacheReaddir: Bool)
+    /// A photo's or directory entry's OPEN: no handle, the pages kept as they are, no
+    /// FLUSH at close (who may read is checked on every READ).
+    case plainOpen
     /// Bytes that stay valid until `respond` returns (the thread's buffer).
     case bytes(UnsafeRawBufferPointer)
     case written(Int)
     case statfs(statvfs)
     /// Success without data (release, releasedir).
     case done
+    /// No reply now: a READ of a pending request, answered when it is settled.
+    case deferred
 }
 
 extension PhotoFileSystem {
@@ -65,6 +70,16 @@ extension PhotoFileSystem {
                 // The opener was interrupted: release will never come for this handle.
                 Handle.release(info.pointee.fh)
             }
+        case .plainOpen:
+            guard let info else {
+                fuse_reply_err(request, EIO)
+                return
+            }
+            info.pointee.fh = 0
+            info.pointee.keep_cache = 1
+            info.pointee.noflush = 1
+            info.pointee.direct_io = 0
+            fuse_reply_open(request, info)
         case .bytes(let bytes):
             fuse_reply_buf(request, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
         case .written(let count):
@@ -73,17 +88,13 @@ extension PhotoFileSystem {
             fuse_reply_statfs(request, &status)
         case .done:
             fuse_reply_err(request, 0)
+        case .deferred:
+            break
         }
     }
 
     /// The request's caller in terms of the access model; strangers are refused outright.
     func caller(of request: fuse_req_t, in tree: ViewTree) throws(ViewLayerError) -> ViewCaller {
         try layer.caller(uid: fuse_req_ctx(request)?.pointee.uid ?? UInt32.max, in: tree)
-    }
-
-    /// The node for `inode` if this caller may see it; ENOENT otherwise. Every rendering
-    /// of `.picker` is its one node.
-    func visibleNode(_ inode: UInt64, in tree: ViewTree, to caller: ViewCaller) throws(ViewLayerError) -> ViewNode {
-        try layer.visibleNode(Self.treeInode(inode), in: tree, to: caller)
     }
 }

@@ -3,27 +3,41 @@ import Glibc
 import PhotoCore
 import TestSupport
 
-/// The behaviour suite's client over the view layer itself: paths are walked with
-/// `ViewLayer.lookup`, files read with `ViewLayer.read`, errors turned into errnos by the
-/// same table the FUSE adapter uses. An open handle is the inode number, which is all the
-/// kernel holds for an open file of the mount (it sends no OPEN). Calls are made as `uid`.
+/// The behaviour suite's client over the view layer itself, through the entry points the
+/// FUSE adapter calls for each request (`ViewLayer+Operations`: lookup, getattr, access,
+/// setattr, open, read, write, changeTree; `openDirectory` and `page` for listings), with
+/// the caller and the tree taken once per call as the adapter takes them, and errors
+/// turned into errnos by the same table. It plays the kernel's part: a path is walked by
+/// lookups, `O_TRUNC` is a SETATTR to size 0, a handle is the inode with what OPEN answered
+/// (for `.picker`, the rendering it was opened on). Calls are made as `uid`.
 final class InProcessClient: ViewClient {
     let layer: ViewLayer
     let uid: UInt32
+    private var handles: [Int: (inode: UInt64, rendering: [UInt8]?)] = [:]
+    private var nextHandle = 3
+
+    /// Where the kernel may split a `write(2)` to a direct-I/O file: the adapter's rule
+    /// (`PhotoFileSystem.mayBeSplit`) for the `max_write` of 1 MiB it negotiates.
+    static let splitAt = (1 << 20) - 4096
 
     init(layer: ViewLayer, uid: UInt32) {
         self.layer = layer
         self.uid = uid
     }
 
-    /// The inode a mount-relative path names, walking from the root.
+    /// The caller and tree a request is answered with.
+    private func request() throws(ViewLayerError) -> (ViewCaller, ViewTree) {
+        let tree = layer.tree
+        return (try layer.caller(uid: uid, in: tree), tree)
+    }
+
+    /// The inode a mount-relative path names, walking from the root (LOOKUP per name).
     func resolve(_ path: String) throws(ViewLayerError) -> UInt64 {
         var inode = ViewInode.root
-        for component in path.split(separator: "/") {
-            switch try layer.lookup(parent: inode, name: Array(component.utf8), uid: uid) {
-            case .node(let child): inode = child
-            case .special(let special): inode = special.inode
-            }
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            let (caller, tree) = try request()
+            inode = try layer.lookup(parent: inode, name: Array(component.utf8), caller: caller, in: tree).inode
+            _ = try layer.getattr(inode, caller: caller, in: tree, now: 0)
         }
         return inode
     }
@@ -37,54 +51,160 @@ final class InProcessClient: ViewClient {
     }
 
     func stat(_ path: String) -> Result<Int64, ClientErrno> {
-        attempt { () throws(ViewLayerError) in try layer.getattr(try resolve(path), uid: uid).size }
+        status(path).map(\.size)
+    }
+
+    func status(_ path: String) -> Result<ClientStatus, ClientErrno> {
+        attempt { () throws(ViewLayerError) in
+            let inode = try resolve(path)
+            let (caller, tree) = try request()
+            let attributes = try layer.getattr(inode, caller: caller, in: tree, now: 0)
+            return ClientStatus(
+                size: attributes.size, isDirectory: attributes.kind == .directory, permissions: attributes.permissions, uid: attributes.uid)
+        }
     }
 
     func list(_ path: String) -> Result<[String], ClientErrno> {
         attempt { () throws(ViewLayerError) in
-            // Paged as the kernel pages it, a few entries at a time.
+            let inode = try resolve(path)
+            let (caller, tree) = try request()
+            // OPENDIR, then pages of a few entries, each from the then current views, as
+            // the kernel pages a listing.
+            let (_, listing) = try layer.openDirectory(inode, caller: caller, in: tree)
             var names: [String] = []
             var offset = 0
-            let inode = try resolve(path)
             while true {
-                let page = try layer.readdir(inode, uid: uid, offset: offset, count: 2)
+                var page: [(String, Int)] = []
+                layer.page(listing, from: offset, caller: caller, current: layer.tree) { node, next in
+                    guard page.count < 2 else { return false }
+                    page.append((String(decoding: node.name, as: UTF8.self), next))
+                    return true
+                }
                 guard let last = page.last else { return names }
-                names += page.map { String(decoding: $0.name, as: UTF8.self) }
-                offset = last.next
+                names += page.map(\.0)
+                offset = last.1
             }
         }
     }
 
     func read(_ path: String) -> Result<[UInt8], ClientErrno> {
-        attempt { () throws(ViewLayerError) in try readAll(try resolve(path)) }
+        open(path).flatMap { handle in
+            defer { close(handle: handle) }
+            return read(handle: handle)
+        }
+    }
+
+    func read(_ path: String, at offset: Int, size: Int) -> Result<[UInt8], ClientErrno> {
+        open(path).flatMap { handle in
+            defer { close(handle: handle) }
+            return attempt { () throws(ViewLayerError) in try readChunk(handle, at: offset, size: size) }
+        }
+    }
+
+    func readNow(_ path: String) -> Result<[UInt8], ClientErrno> {
+        read(path)
     }
 
     func open(_ path: String) -> Result<Int, ClientErrno> {
         attempt { () throws(ViewLayerError) in
             let inode = try resolve(path)
-            // An open of a file the caller may not read fails as the kernel's would.
-            _ = try layer.read(inode, uid: uid, offset: 0, size: 0)
-            return Int(truncatingIfNeeded: inode)
+            let (caller, tree) = try request()
+            let opened = try layer.open(inode, caller: caller, in: tree)
+            var rendering: [UInt8]?
+            if case .picker = opened { rendering = layer.pickerText() }
+            let handle = nextHandle
+            nextHandle += 1
+            handles[handle] = (inode, rendering)
+            return handle
         }
     }
 
     func read(handle: Int) -> Result<[UInt8], ClientErrno> {
-        attempt { () throws(ViewLayerError) in try readAll(UInt64(truncatingIfNeeded: handle)) }
+        attempt { () throws(ViewLayerError) in
+            // In 64 KiB requests, as the kernel's readahead would.
+            var bytes: [UInt8] = []
+            while true {
+                let chunk = try readChunk(handle, at: bytes.count, size: 1 << 16)
+                if chunk.isEmpty { return bytes }
+                bytes += chunk
+            }
+        }
     }
 
-    func close(handle: Int) {}
+    /// One READ through an open handle; never waits (a pending request answers EAGAIN).
+    private func readChunk(_ handle: Int, at offset: Int, size: Int) throws(ViewLayerError) -> [UInt8] {
+        guard let (inode, rendering) = handles[handle] else { throw .system(errno: EBADF, call: "read") }
+        let (caller, tree) = try request()
+        var bytes = [UInt8](repeating: 0, count: size)
+        let result = bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(ViewLayerError) -> ViewLayer.ReadAnswer in
+                try layer.read(inode, caller: caller, at: offset, size: size, into: buffer, in: tree, now: 0)
+            }
+        }
+        let text: [UInt8]
+        switch try result.get() {
+        case .filled(let count): return Array(bytes[0..<count])
+        case .text(let answer): text = answer
+        case .picker: text = rendering ?? layer.pickerText()
+        case .waiting: throw .wouldBlock
+        }
+        let start = min(offset, text.count)
+        return Array(text[start..<min(text.count, start + size)])
+    }
+
+    func close(handle: Int) { handles[handle] = nil }
 
     func writePicker(_ text: String) -> Int32 {
-        attempt { () throws(ViewLayerError) in _ = try layer.writePicker(Array(text.utf8), uid: uid) }.errnoCode
+        write(".picker", Array(text.utf8), truncate: true)
     }
 
-    /// Reads in 64 KiB requests, as the kernel's readahead would.
-    private func readAll(_ inode: UInt64) throws(ViewLayerError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = try layer.read(inode, uid: uid, offset: bytes.count, size: 1 << 16)
-            if chunk.isEmpty { return bytes }
-            bytes += chunk
-        }
+    func write(_ path: String, _ bytes: [UInt8], truncate: Bool) -> Int32 {
+        attempt { () throws(ViewLayerError) in
+            let inode = try resolve(path)
+            var (caller, tree) = try request()
+            _ = try layer.open(inode, caller: caller, in: tree)
+            if truncate {
+                _ = try layer.setattr(inode, .init(size: 0, beyondSizeAndTimes: false), caller: caller, in: tree, now: 0)
+                (caller, tree) = try request()
+            }
+            _ = try layer.write(inode, bytes, uid: uid, caller: caller, in: tree, now: 0, mayBeSplit: bytes.count >= Self.splitAt)
+        }.errnoCode
+    }
+
+    func access(_ path: String, write: Bool) -> Int32 {
+        attempt { () throws(ViewLayerError) in
+            let inode = try resolve(path)
+            let (caller, tree) = try request()
+            try layer.access(inode, write: write, caller: caller, in: tree)
+        }.errnoCode
+    }
+
+    func change(_ change: ClientChange) -> Int32 {
+        attempt { () throws(ViewLayerError) in
+            let (caller, tree) = try request()
+            switch change {
+            case .truncate(let path, let size):
+                _ = try layer.setattr(try resolve(path), .init(size: size, beyondSizeAndTimes: false), caller: caller, in: tree, now: 0)
+            case .chmod(let path, _):
+                _ = try layer.setattr(try resolve(path), .init(size: nil, beyondSizeAndTimes: true), caller: caller, in: tree, now: 0)
+            case .create(let path), .mkdir(let path), .symlink(let path, _):
+                // The kernel looks the name up first: one that exists answers EEXIST.
+                try resolveParent(of: path)
+                if (try? resolve(path)) != nil { throw .alreadyExists }
+                try layer.changeTree()
+            case .unlink(let path), .rmdir(let path):
+                _ = try resolve(path)
+                try layer.changeTree()
+            case .rename(let path, let target):
+                _ = try resolve(path)
+                try resolveParent(of: target)
+                try layer.changeTree()
+            }
+        }.errnoCode
+    }
+
+    /// Walks to the directory `path` is in.
+    private func resolveParent(of path: String) throws(ViewLayerError) {
+        _ = try resolve(path.split(separator: "/").dropLast().joined(separator: "/"))
     }
 }

@@ -40,35 +40,12 @@ extension PhotoFileSystem {
         return timespec(tv_sec: text.made.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
     }
 
-    /// OPEN of `.picker` (owner and root only): direct I/O, with the rendering the
+    /// OPEN of `.picker` (the layer checked the caller): direct I/O, with the rendering the
     /// descriptor reads taken now. Its reads come from that rendering alone, never from
     /// pages another writer filled, and each `write(2)` reaches the daemon as one WRITE
     /// wherever it starts (the page cache would cut one that starts inside a page).
-    func openControl(_ request: fuse_req_t, _ inode: UInt64) throws(ViewLayerError) -> Reply {
-        let tree = self.tree
-        try layer.checkPickerRead(caller: try caller(of: request, in: tree))
-        return .open(Handle(.picker(try pickerText(inode))), keepCache: false, directIO: true, cacheReaddir: false)
-    }
-
-    func readControl(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?) {
-        respond(request, "read .picker") { () throws(ViewLayerError) -> Reply in
-            guard offset >= 0, size >= 0 else { throw .invalidArgument }
-            let tree = self.tree
-            try layer.checkPickerRead(caller: try caller(of: request, in: tree))
-            var opened: PickerGenerations.Text?
-            if let number = info?.pointee.fh, number != 0, let handle = Handle.borrow(number), case .picker(let text) = handle.kind {
-                opened = text
-            }
-            if opened == nil { opened = try pickerText(inode) }
-            let bytes = opened?.bytes ?? []
-            let start = min(offset, bytes.count)
-            let end = min(bytes.count, start + min(size, bytes.count - start))
-            let buffer = buffers.buffer(atLeast: end - start)
-            bytes.withUnsafeBytes { source in
-                if end > start { buffer.baseAddress!.copyMemory(from: source.baseAddress! + start, byteCount: end - start) }
-            }
-            return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<(end - start)]))
-        }
+    func openControl(_ inode: UInt64) throws(ViewLayerError) -> Reply {
+        .open(Handle(.picker(try pickerText(inode))), keepCache: false, directIO: true, cacheReaddir: false)
     }
 
     /// Whether a WRITE of `size` bytes at `offset` may be the first part of a larger
@@ -83,28 +60,35 @@ extension PhotoFileSystem {
         return size >= maxWrite || offset % pageSize + size >= pageSpan
     }
 
+    /// WRITE: the layer runs it (`ViewLayer.write`: EROFS but for `.picker` and the
+    /// request files); this adds what follows in the kernel: what a `.picker` write changed
+    /// is forgotten before the reply, a request is announced, settled requests reported.
     func write(
         _ request: fuse_req_t, _ inode: UInt64, _ bytes: UnsafePointer<CChar>?, _ size: Int, _ offset: Int,
         _ info: UnsafeMutablePointer<fuse_file_info>?
     ) {
-        let tree = self.tree
-        if inode != ViewInode.picker, tree.node(inode: inode) == nil, let special = layer.specialFile(inode: inode, in: tree) {
-            writeSpecial(special, request, bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? [])
-            return
-        }
         respond(request, "write") { () throws(ViewLayerError) -> Reply in
-            guard PickerGenerations.isPicker(inode) else { throw .readOnly }
+            let tree = self.tree
             let uid = fuse_req_ctx(request)?.pointee.uid ?? configuration.ownerUID
             let caller = try caller(of: request, in: tree)
             let input = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
+            // A write that may be the first part of a larger one would run as a transaction
+            // of its own, and the rest as others: the layer refuses it whole.
+            let direct = info.map { $0.pointee.fh != 0 } ?? false
+            let split = mayBeSplit(size: size, offset: offset, direct: direct)
             do throws(ViewLayerError) {
-                // A write that may be the first part of a larger one would run as a
-                // transaction of its own, and the rest as others: the layer refuses it whole.
-                let direct = info.map { $0.pointee.fh != 0 } ?? false
-                let changes = try layer.writePicker(
-                    input, uid: uid, caller: caller, in: tree, mayBeSplit: mayBeSplit(size: size, offset: offset, direct: direct))
-                controlFile.generations.written(inode)
-                forget(changes)
+                switch try layer.write(
+                    Self.treeInode(inode), input, uid: uid, caller: caller, in: tree, now: RequestFiles.now(), mayBeSplit: split)
+                {
+                case .picker(let changes):
+                    controlFile.generations.written(inode)
+                    forget(changes)
+                case .request(let pending):
+                    requests.written(pending)
+                    announce(pending)
+                case .answered(let settled):
+                    for (pending, answer) in settled { configuration.requestEvents?(.settled(pending, answer)) }
+                }
                 return .written(size)
             } catch .writeTooLarge {
                 configuration.log(

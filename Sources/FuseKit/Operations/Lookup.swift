@@ -2,7 +2,8 @@ import CFuse
 import Glibc
 import PhotoCore
 
-/// LOOKUP: the view layer resolves the name (`ViewLayer.lookup`); this builds the entry.
+/// LOOKUP: the view layer resolves the name (`ViewLayer.lookup`) and answers its
+/// attributes (`ViewLayer.getattr`); this builds the entry.
 /// Inode numbers are derived from the view tree, not allocated, so there is no lookup
 /// count to keep, except for `.picker`'s renderings (`PickerGenerations`, which FORGET
 /// counts down).
@@ -19,20 +20,12 @@ extension PhotoFileSystem {
             statWalkers.lookedUp(tid: fuse_req_ctx(request)?.pointee.pid ?? 0, parent: parent)
             let tree = self.tree
             let caller = try caller(of: request, in: tree)
-            let entry: fuse_entry_param
-            switch try layer.lookup(parent: Self.treeInode(parent), name: bytes, caller: caller, in: tree) {
-            case .special(let special):
-                entry = specialEntry(special, in: tree)
-            case .node(let inode):
-                guard let child = tree.node(inode: inode) else { throw .notFound }
-                if child.kind == .picker {
-                    let text = currentPickerText()
-                    controlFile.generations.retain(text)
-                    entry = self.entry(for: child, in: tree, picker: text)
-                } else {
-                    entry = self.entry(for: child, in: tree)
-                }
-            }
+            let inode = try layer.lookup(parent: Self.treeInode(parent), name: bytes, caller: caller, in: tree).inode
+            // `.picker` answers with its current rendering, which the kernel now holds.
+            let text = inode == ViewInode.picker ? currentPickerText() : nil
+            let attributes = try layer.getattr(inode, caller: caller, in: tree, now: RequestFiles.now(), rendering: text?.bytes)
+            if let text { controlFile.generations.retain(text) }
+            let entry = self.entry(for: attributes, in: tree, picker: text)
             answered = (bytes, entry.ino)
             return .entry(entry)
         }

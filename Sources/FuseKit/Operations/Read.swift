@@ -2,7 +2,8 @@ import CFuse
 import Glibc
 import PhotoCore
 
-/// OPEN, READ, RELEASE and FLUSH of asset files (and READ of `.picker`, see `Control.swift`).
+/// OPEN, READ, RELEASE and FLUSH of every file (`.picker` and the request files add their
+/// handles, see `Control.swift` and `Requests.swift`).
 /// Which bytes a READ serves is the view layer's (`ViewLayer.read`: the caller check, the
 /// redaction patches, the source read through `LibraryFileReader`); this fills the
 /// thread's buffer with them and replies.
@@ -24,57 +25,84 @@ import PhotoCore
 /// A write-open of an asset succeeds and its writes fail with EROFS; O_TRUNC arrives as a
 /// SETATTR (atomic O_TRUNC is not negotiated) and is refused there.
 extension PhotoFileSystem {
+    /// OPEN: the layer says what the file is (`ViewLayer.open`); `.picker` and the request
+    /// files get a handle and direct I/O (`openControl`, `openSpecial`).
     func open(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>?) {
         guard let info else {
             fuse_reply_err(request, EIO)
             return
         }
-        if PickerGenerations.isPicker(inode) {
-            respond(request, "open .picker", info: info) { () throws(ViewLayerError) -> Reply in try openControl(request, inode) }
-            return
-        }
-        let tree = self.tree
-        if tree.node(inode: inode) == nil, let special = layer.specialFile(inode: inode, in: tree) {
-            respond(request, "open request file", info: info) { () throws(ViewLayerError) -> Reply in
-                _ = try specialCaller(special, request, in: tree)
-                return openSpecial(special, request)
+        respond(request, "open", info: info) { () throws(ViewLayerError) -> Reply in
+            let tree = self.tree
+            switch try layer.open(Self.treeInode(inode), caller: try caller(of: request, in: tree), in: tree) {
+            case .picker: return try openControl(inode)
+            case .special(let special): return openSpecial(special)
+            case .plain: return .plainOpen
             }
-            return
         }
-        // A photo or a directory entry: no handle, the pages kept as they are, no FLUSH at
-        // close. Who may read is checked on every READ from the current views.
-        info.pointee.fh = 0
-        info.pointee.keep_cache = 1
-        info.pointee.noflush = 1
-        info.pointee.direct_io = 0
-        fuse_reply_open(request, info)
     }
 
+    /// READ: the layer serves it (`ViewLayer.read`): a photo's bytes into the thread's
+    /// buffer, a text (`.requests`, a settled request), `.picker`'s rendering (the one the
+    /// descriptor was opened on), or a pending request's deferred reply (`readLater`).
     func read(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?) {
-        if PickerGenerations.isPicker(inode) {
-            readControl(request, inode, size, offset, info)
-            return
-        }
-        let tree = self.tree
-        if tree.node(inode: inode) == nil, let special = layer.specialFile(inode: inode, in: tree) {
-            readSpecial(special, request, size, offset, flags: info?.pointee.flags ?? O_RDONLY)
-            return
-        }
+        // The READ kept for a later reply, made only when the layer registers a waiter.
+        var deferred: DeferredReads.Read?
+        var waits = false
         respond(request, "read") { () throws(ViewLayerError) -> Reply in
-            guard offset >= 0, size >= 0 else { throw .invalidArgument }
+            let tree = self.tree
             let caller = try caller(of: request, in: tree)
             let buffer = buffers.buffer(atLeast: size)
-            let wanted = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(size, buffer.count)])
-            let count = try layer.read(inode, caller: caller, at: offset, into: wanted, in: tree)
-            return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            let blocking = (info?.pointee.flags ?? O_RDONLY) & O_NONBLOCK == 0
+            let answer = try layer.read(
+                Self.treeInode(inode), caller: caller, at: offset, size: size, into: buffer, in: tree, now: RequestFiles.now(),
+                waiter: blocking
+                    ? {
+                        let read = self.requests.reads.make(request, size: size, offset: offset)
+                        deferred = read
+                        return self.replyLater(read)
+                    } : nil)
+            switch answer {
+            case .filled(let count):
+                return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            case .text(let text):
+                return .bytes(Self.part(of: text, size: size, offset: offset, into: buffer))
+            case .picker:
+                // The rendering the descriptor was opened on, else the one the inode stands for.
+                var opened: PickerGenerations.Text
+                if let number = info?.pointee.fh, number != 0, let handle = Handle.borrow(number), case .picker(let text) = handle.kind {
+                    opened = text
+                } else {
+                    opened = try pickerText(inode)
+                }
+                return .bytes(Self.part(of: opened.bytes, size: size, offset: offset, into: buffer))
+            case .waiting(let app, let token):
+                // Answered by the waiter, or EINTR by an interrupt (`DeferredReads`).
+                guard let deferred else { throw .unexpected("a waiting read without a deferred reply") }
+                deferred.waiting.withLock { $0 = (app, token) }
+                requests.reads.armInterrupt(deferred)
+                waits = true
+                return .deferred
+            }
         }
+        if let deferred, !waits { requests.reads.finish(deferred) }
+    }
+
+    /// The part of `text` at `offset` (at most `size` bytes), copied into `buffer`.
+    static func part(of text: [UInt8], size: Int, offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> UnsafeRawBufferPointer {
+        let start = min(max(0, offset), text.count)
+        let end = min(text.count, start + min(size, buffer.count))
+        text.withUnsafeBytes { source in
+            if end > start { buffer.baseAddress!.copyMemory(from: source.baseAddress! + start, byteCount: end - start) }
+        }
+        return UnsafeRawBufferPointer(rebasing: buffer[0..<(end - start)])
     }
 
     /// RELEASE of a file: the last close of a descriptor (also when its process died).
     func release(_ request: fuse_req_t, _ info: UnsafeMutablePointer<fuse_file_info>?) {
         respond(request, "release") { () throws(ViewLayerError) -> Reply in
             if let number = info?.pointee.fh, number != 0 {
-                if let handle = Handle.borrow(number), case .request(let special) = handle.kind { releaseSpecial(special) }
+                if let handle = Handle.borrow(number), case .request(let special) = handle.kind { closedSpecial(special) }
                 Handle.release(number)
             }
             return .done

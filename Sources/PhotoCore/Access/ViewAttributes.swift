@@ -17,4 +17,7 @@ public struct ViewAttributes: Hashable, Sendable {
     public var size: Int64
     /// Modification and change time in nanoseconds since 1970; nil for the mount's start.
     public var changed: Int64?
+    /// Whether a read waits for an answer (a pending request): the adapter then reports a
+    /// size large enough that the kernel sends the READ.
+    public var readWaits = false
 }

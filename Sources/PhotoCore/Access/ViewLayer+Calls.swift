@@ -16,27 +16,10 @@ extension ViewLayer {
         return try lookup(parent: parent, name: name, caller: try caller(uid: uid, in: tree), in: tree)
     }
 
-    /// The attributes of a node for `uid` (GETATTR); `now` (monotonic seconds) is the time
-    /// `.requests` is rendered at, which its size depends on.
+    /// The attributes of a node for `uid` (GETATTR, `getattr(_:caller:in:now:rendering:)`).
     public func getattr(_ inode: UInt64, uid: UInt32, now: Double = 0) throws(ViewLayerError) -> ViewAttributes {
         let tree = self.tree
-        let caller = try caller(uid: uid, in: tree)
-        if tree.node(inode: inode) == nil, let special = specialFile(inode: inode, in: tree) {
-            try checkSpecial(special, caller: caller, in: tree)
-            // The size of what a read returns now (the adapter reports a pending request
-            // larger, so that the kernel sends the READ that waits for the answer).
-            switch special {
-            case .requestList:
-                let size = Int64(requestListText(now: now).count)
-                return ViewAttributes(inode: special.inode, kind: .control, permissions: 0o600, uid: ownerUID, size: size, changed: nil)
-            case .request(let app):
-                var size: Int64 = 0
-                if case .answered(let answer) = requests.status(of: app) { size = Int64(answer.bytes.count) }
-                let uid = tree.snapshot.apps[app]?.uid ?? ownerUID
-                return ViewAttributes(inode: special.inode, kind: .control, permissions: 0o600, uid: uid, size: size, changed: nil)
-            }
-        }
-        return attributes(of: try attributedNode(inode, caller: caller, in: tree), in: tree)
+        return try getattr(inode, caller: try caller(uid: uid, in: tree), in: tree, now: now)
     }
 
     /// Up to `count` entries of directory `inode` from `offset`, as `uid` sees them.
@@ -53,24 +36,30 @@ extension ViewLayer {
         return entries
     }
 
-    /// Up to `size` bytes of file `inode` at `offset` as `uid` reads them (`.picker` too).
-    public func read(_ inode: UInt64, uid: UInt32, offset: Int, size: Int) throws(ViewLayerError) -> [UInt8] {
+    /// Up to `size` bytes of file `inode` at `offset` as `uid` reads them (READ,
+    /// `read(_:caller:at:size:into:in:now:waiter:)`, through a fresh open: `.picker`'s
+    /// current rendering), without waiting for a pending request (EAGAIN).
+    public func read(_ inode: UInt64, uid: UInt32, offset: Int, size: Int, now: Double = 0) throws(ViewLayerError) -> [UInt8] {
         let tree = self.tree
         let caller = try caller(uid: uid, in: tree)
-        guard offset >= 0, size >= 0 else { throw .invalidArgument }
-        if inode == ViewInode.picker {
-            _ = try visibleNode(inode, in: tree, to: caller)
-            try checkPickerRead(caller: caller)
-            let text = pickerText()
-            let start = min(offset, text.count)
-            return Array(text[start..<min(text.count, start + size)])
-        }
+        guard size >= 0 else { throw .invalidArgument }
         var bytes = [UInt8](repeating: 0, count: size)
         let result = bytes.withUnsafeMutableBytes { buffer in
-            Result { () throws(ViewLayerError) -> Int in try read(inode, caller: caller, at: offset, into: buffer, in: tree) }
+            Result { () throws(ViewLayerError) -> ReadAnswer in
+                try read(inode, caller: caller, at: offset, size: size, into: buffer, in: tree, now: now)
+            }
         }
-        bytes.removeSubrange(try result.get()...)
-        return bytes
+        let text: [UInt8]
+        switch try result.get() {
+        case .filled(let count):
+            bytes.removeSubrange(count...)
+            return bytes
+        case .text(let answer): text = answer
+        case .picker: text = pickerText()
+        case .waiting: throw .wouldBlock
+        }
+        let start = min(offset, text.count)
+        return Array(text[start..<min(text.count, start + size)])
     }
 
     /// Writes one `write(2)` of picker commands to `.picker` as `uid`.

@@ -106,8 +106,9 @@ public struct ViewLayer: Sendable {
     /// would refuse, even from a cached dentry: `library/` 0500 and `.picker` 0600 belong
     /// to the owner, an app's directory 0500 to its bound uid (or the owner), everything
     /// else is 0555/0444. A private mount lets only its owner in, so there every view is
-    /// the owner's.
-    public func attributes(of node: ViewNode, in tree: ViewTree) -> ViewAttributes {
+    /// the owner's. `.picker`'s size is `pickerSize` (that of the rendering the caller
+    /// reads), or the current rendering's when nil.
+    public func attributes(of node: ViewNode, in tree: ViewTree, pickerSize: Int64? = nil) -> ViewAttributes {
         let uid = othersMayEnter ? tree.boundUID(of: node) ?? ownerUID : ownerUID
         switch node.kind {
         case .directory:
@@ -116,7 +117,7 @@ public struct ViewLayer: Sendable {
                 inode: node.inode, kind: .directory, permissions: closed ? 0o500 : 0o555, uid: uid, size: 0,
                 changed: tree.directoryTimes.time(of: node.inode))
         case .picker:
-            let size = Int64(pickerText().count)
+            let size = pickerSize ?? Int64(pickerText().count)
             return ViewAttributes(inode: node.inode, kind: .control, permissions: 0o600, uid: uid, size: size, changed: nil)
         case .file:
             // Fields read in place: a listing asks this for every entry, and copying each

@@ -2,6 +2,14 @@
 public enum ViewLookup: Hashable, Sendable {
     case node(inode: UInt64)
     case special(ViewSpecialFile)
+
+    /// The inode number the name resolves to.
+    public var inode: UInt64 {
+        switch self {
+        case .node(let inode): inode
+        case .special(let special): special.inode
+        }
+    }
 }
 
 /// The files the tree does not hold: found by name, never listed, so a listing of a view

@@ -9,12 +9,19 @@ final class KernelClient: ViewClient {
 
     init(mountpoint: String) { self.mountpoint = mountpoint }
 
-    private func full(_ path: String) -> String { mountpoint + "/" + path }
+    private func full(_ path: String) -> String { path.isEmpty ? mountpoint : mountpoint + "/" + path }
 
     func stat(_ path: String) -> Result<Int64, ClientErrno> {
+        status(path).map(\.size)
+    }
+
+    func status(_ path: String) -> Result<ClientStatus, ClientErrno> {
         var status = Glibc.stat()
         guard fstatat(AT_FDCWD, full(path), &status, 0) == 0 else { return .failure(ClientErrno(errno)) }
-        return .success(Int64(status.st_size))
+        return .success(
+            ClientStatus(
+                size: Int64(status.st_size), isDirectory: status.st_mode & S_IFMT == S_IFDIR, permissions: UInt32(status.st_mode & 0o7777),
+                uid: status.st_uid))
     }
 
     func list(_ path: String) -> Result<[String], ClientErrno> {
@@ -33,6 +40,23 @@ final class KernelClient: ViewClient {
             defer { close(handle: handle) }
             return read(handle: handle)
         }
+    }
+
+    func read(_ path: String, at offset: Int, size: Int) -> Result<[UInt8], ClientErrno> {
+        open(path).flatMap { handle in
+            defer { close(handle: handle) }
+            var bytes = [UInt8](repeating: 0, count: size)
+            let count = bytes.withUnsafeMutableBytes { pread(Int32(handle), $0.baseAddress, $0.count, off_t(offset)) }
+            guard count >= 0 else { return .failure(ClientErrno(errno)) }
+            return .success(Array(bytes[0..<count]))
+        }
+    }
+
+    func readNow(_ path: String) -> Result<[UInt8], ClientErrno> {
+        let fd = Glibc.open(full(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(ClientErrno(errno)) }
+        defer { Glibc.close(fd) }
+        return read(handle: Int(fd))
     }
 
     func open(_ path: String) -> Result<Int, ClientErrno> {
@@ -57,11 +81,36 @@ final class KernelClient: ViewClient {
     func close(handle: Int) { Glibc.close(Int32(handle)) }
 
     func writePicker(_ text: String) -> Int32 {
-        let fd = Glibc.open(full(".picker"), O_WRONLY | O_TRUNC | O_CLOEXEC)
+        write(".picker", Array(text.utf8), truncate: true)
+    }
+
+    func write(_ path: String, _ bytes: [UInt8], truncate: Bool) -> Int32 {
+        let fd = Glibc.open(full(path), O_WRONLY | (truncate ? O_TRUNC : 0) | O_CLOEXEC)
         guard fd >= 0 else { return errno }
         defer { Glibc.close(fd) }
-        let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         return written == bytes.count ? 0 : (written < 0 ? errno : EIO)
+    }
+
+    func access(_ path: String, write: Bool) -> Int32 {
+        Glibc.access(full(path), write ? W_OK : R_OK) == 0 ? 0 : errno
+    }
+
+    func change(_ change: ClientChange) -> Int32 {
+        let result: Int32
+        switch change {
+        case .create(let path):
+            let fd = Glibc.open(full(path), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 { Glibc.close(fd) }
+            result = fd >= 0 ? 0 : -1
+        case .mkdir(let path): result = Glibc.mkdir(full(path), 0o755)
+        case .unlink(let path): result = Glibc.unlink(full(path))
+        case .rmdir(let path): result = Glibc.rmdir(full(path))
+        case .rename(let path, let target): result = Glibc.rename(full(path), full(target))
+        case .truncate(let path, let size): result = Glibc.truncate(full(path), off_t(size))
+        case .chmod(let path, let mode): result = Glibc.chmod(full(path), mode_t(mode))
+        case .symlink(let path, let target): result = Glibc.symlink(target, full(path))
+        }
+        return result == 0 ? 0 : errno
     }
 }
