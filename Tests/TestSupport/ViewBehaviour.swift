@@ -4,6 +4,20 @@ import Testing
 /// The behaviour suite's cases, each written once against `ViewClient` and run by both
 /// targets (`InProcessBehaviourTests`, `KernelBehaviourTests`). Each case adds its own
 /// app through `.picker`, so the cases do not depend on one another.
+///
+/// Shared scenarios: 25 (every `public static func` of this type and its extensions; each
+/// target has one `@Test` per scenario). Run by one target only:
+/// - in process: `aBoundUIDSeesOnlyItsApp` (calls as other uids, which the kernel target,
+///   running as root, cannot be without a second process; `CallerErrnoTests` and
+///   `UIDBindingTests` hold it through the kernel), `privateViewServesTheStoredPrivatePlan`
+///   (compares with the catalog's stored plans, which only the in-process target opens),
+///   `CompatibleInProcessTests` (made JPEGs need the decoder the in-process setup injects).
+/// - kernel: page-cache, invalidation, deferred-reply and handle behaviour lives in
+///   PhotoFSTests (`RevocationTests`, `SpecialFileTests`, `RequestFileTests`: a blocking
+///   `.request` read answered on a pick, EINTR on interrupt, withdrawal at the last close,
+///   `PickerConcurrencyTests`: one WRITE per `write(2)` under concurrency).
+/// Not covered by either: names with newlines or bytes that are not UTF-8 (the sample
+/// library has none; a name with a space and colliding basenames are covered).
 public enum ViewBehaviour {
     /// Not granted means not there: lookup, stat, listing and read of an asset the app
     /// was not granted answer ENOENT (or do not list it), as does an app that does not exist.

@@ -28,6 +28,10 @@ struct InProcessBehaviourTests {
         try body(InProcessClient(layer: setup.layer(), uid: getuid()), library)
     }
 
+    @Test func stripViewHasNoLocation() throws {
+        try Self.withClient { try ViewBehaviour.stripViewHasNoLocation($0, $1, hasLocation: LocationCheck.hasLocation) }
+    }
+
     @Test func notGrantedIsNotThere() throws {
         try Self.withClient { try ViewBehaviour.notGrantedIsNotThere($0, $1) }
     }
@@ -36,16 +40,92 @@ struct InProcessBehaviourTests {
         try Self.withClient { try ViewBehaviour.revocationDropsAnOpenDescriptor($0, $1) }
     }
 
-    @Test func stripViewHasNoLocation() throws {
-        try Self.withClient { try ViewBehaviour.stripViewHasNoLocation($0, $1, hasLocation: LocationCheck.hasLocation) }
-    }
-
     @Test func pickerWriteSelectsInOrder() throws {
         try Self.withClient { try ViewBehaviour.pickerWriteSelectsInOrder($0, $1) }
     }
 
     @Test func limitIsEDQUOT() throws {
         try Self.withClient { try ViewBehaviour.limitIsEDQUOT($0, $1) }
+    }
+
+    @Test func missingNamesAreENOENT() throws {
+        try Self.withClient { try ViewBehaviour.missingNamesAreENOENT($0, $1) }
+    }
+
+    @Test func rootListsItsFolders() throws {
+        try Self.withClient { try ViewBehaviour.rootListsItsFolders($0, $1) }
+    }
+
+    @Test func attributesRestateTheAccessModel() throws {
+        try Self.withClient { try ViewBehaviour.attributesRestateTheAccessModel($0, $1) }
+    }
+
+    @Test func readsAtOddOffsetsAndPastTheEnd() throws {
+        try Self.withClient { try ViewBehaviour.readsAtOddOffsetsAndPastTheEnd($0, $1) }
+    }
+
+    @Test func listingsPageInOrder() throws {
+        try Self.withClient { try ViewBehaviour.listingsPageInOrder($0, $1) }
+    }
+
+    @Test func libraryViewServesOriginals() throws {
+        try Self.withClient { try ViewBehaviour.libraryViewServesOriginals($0, $1) }
+    }
+
+    @Test func spacedAndCollidingNames() throws {
+        try Self.withClient { try ViewBehaviour.spacedAndCollidingNames($0, $1) }
+    }
+
+    @Test func directoriesAndFilesKeepTheirKinds() throws {
+        try Self.withClient { try ViewBehaviour.directoriesAndFilesKeepTheirKinds($0, $1) }
+    }
+
+    @Test func pickerRefusals() throws {
+        try Self.withClient { try ViewBehaviour.pickerRefusals($0, $1) }
+    }
+
+    @Test func aRefusedPickerWriteChangesNothing() throws {
+        try Self.withClient { try ViewBehaviour.aRefusedPickerWriteChangesNothing($0, $1) }
+    }
+
+    @Test func pickerReadShowsTheApps() throws {
+        try Self.withClient { try ViewBehaviour.pickerReadShowsTheApps($0, $1) }
+    }
+
+    @Test func anOpenPickerKeepsItsRendering() throws {
+        try Self.withClient { try ViewBehaviour.anOpenPickerKeepsItsRendering($0, $1) }
+    }
+
+    @Test func aSplitWriteIsEFBIG() throws {
+        try Self.withClient { try ViewBehaviour.aSplitWriteIsEFBIG($0, $1) }
+    }
+
+    @Test func aRemovedAppIsGone() throws {
+        try Self.withClient { try ViewBehaviour.aRemovedAppIsGone($0, $1) }
+    }
+
+    @Test func changesAreEROFS() throws {
+        try Self.withClient { try ViewBehaviour.changesAreEROFS($0, $1) }
+    }
+
+    @Test func accessTellsTheTruth() throws {
+        try Self.withClient { try ViewBehaviour.accessTellsTheTruth($0, $1) }
+    }
+
+    @Test func requestFilesAreFoundNotListed() throws {
+        try Self.withClient { try ViewBehaviour.requestFilesAreFoundNotListed($0, $1) }
+    }
+
+    @Test func aRequestIsListedAndAnswered() throws {
+        try Self.withClient { try ViewBehaviour.aRequestIsListedAndAnswered($0, $1) }
+    }
+
+    @Test func requestRefusals() throws {
+        try Self.withClient { try ViewBehaviour.requestRefusals($0, $1) }
+    }
+
+    @Test func aRequestGrantsNothing() throws {
+        try Self.withClient { try ViewBehaviour.aRequestGrantsNothing($0, $1) }
     }
 
     /// Who is asking matters in process too: a uid bound to no app is refused (EACCES),
