@@ -5,7 +5,7 @@ import Testing
 /// targets (`InProcessBehaviourTests`, `KernelBehaviourTests`). Each case adds its own
 /// app through `.picker`, so the cases do not depend on one another.
 ///
-/// Shared scenarios: 25 (every `public static func` of this type and its extensions; each
+/// Shared scenarios: 30 (every `public static func` of this type and its extensions; each
 /// target has one `@Test` per scenario). Run by one target only:
 /// - in process: `aBoundUIDSeesOnlyItsApp` (calls as other uids, which the kernel target,
 ///   running as root, cannot be without a second process; `CallerErrnoTests` and

@@ -128,6 +128,26 @@ struct InProcessBehaviourTests {
         try Self.withClient { try ViewBehaviour.aRequestGrantsNothing($0, $1) }
     }
 
+    @Test func selectingOutsideTheFilterIsEPERM() throws {
+        try Self.withClient { try ViewBehaviour.selectingOutsideTheFilterIsEPERM($0, $1) }
+    }
+
+    @Test func libraryFoldersListTheirFiles() throws {
+        try Self.withClient { try ViewBehaviour.libraryFoldersListTheirFiles($0, $1) }
+    }
+
+    @Test func pickerReadsAtOffsets() throws {
+        try Self.withClient { try ViewBehaviour.pickerReadsAtOffsets($0, $1) }
+    }
+
+    @Test func anAnswerNamesWhatTheAppNowSees() throws {
+        try Self.withClient { try ViewBehaviour.anAnswerNamesWhatTheAppNowSees($0, $1) }
+    }
+
+    @Test func appsSeeOnlyTheirOwn() throws {
+        try Self.withClient { try ViewBehaviour.appsSeeOnlyTheirOwn($0, $1) }
+    }
+
     /// Who is asking matters in process too: a uid bound to no app is refused (EACCES),
     /// one bound to an app sees only that app.
     @Test func aBoundUIDSeesOnlyItsApp() throws {

@@ -120,6 +120,26 @@ struct KernelBehaviourTests {
         try Self.withClient { try ViewBehaviour.aRequestGrantsNothing($0, $1) }
     }
 
+    @Test func selectingOutsideTheFilterIsEPERM() throws {
+        try Self.withClient { try ViewBehaviour.selectingOutsideTheFilterIsEPERM($0, $1) }
+    }
+
+    @Test func libraryFoldersListTheirFiles() throws {
+        try Self.withClient { try ViewBehaviour.libraryFoldersListTheirFiles($0, $1) }
+    }
+
+    @Test func pickerReadsAtOffsets() throws {
+        try Self.withClient { try ViewBehaviour.pickerReadsAtOffsets($0, $1) }
+    }
+
+    @Test func anAnswerNamesWhatTheAppNowSees() throws {
+        try Self.withClient { try ViewBehaviour.anAnswerNamesWhatTheAppNowSees($0, $1) }
+    }
+
+    @Test func appsSeeOnlyTheirOwn() throws {
+        try Self.withClient { try ViewBehaviour.appsSeeOnlyTheirOwn($0, $1) }
+    }
+
     /// Whether a file holds a location, as the indexer reads it (libexif and the location model).
     static func hasLocation(_ bytes: [UInt8]) -> Bool {
         let directory = temporaryDirectory("photofs-location")
