@@ -1,5 +1,6 @@
-/// The layer's operations by uid over the current views, one call each: what an
-/// in-process client (tests, tools) uses instead of system calls on a mount.
+/// Shorthands by uid over the current views, one call each, for tests and tools: each
+/// takes the tree and the caller once and calls the operation the FUSE adapter calls
+/// (`ViewLayer+Operations`).
 extension ViewLayer {
     /// One entry of a directory page.
     public struct ListedEntry: Hashable, Sendable {
