@@ -5,17 +5,24 @@ import Testing
 /// targets (`InProcessBehaviourTests`, `KernelBehaviourTests`). Each case adds its own
 /// app through `.picker`, so the cases do not depend on one another.
 ///
-/// Shared scenarios: 30 (every `public static func` of this type and its extensions; each
-/// target has one `@Test` per scenario). Run by one target only:
-/// - in process: `aBoundUIDSeesOnlyItsApp` (calls as other uids, which the kernel target,
-///   running as root, cannot be without a second process; `CallerErrnoTests` and
-///   `UIDBindingTests` hold it through the kernel), `privateViewServesTheStoredPrivatePlan`
-///   (compares with the catalog's stored plans, which only the in-process target opens),
-///   `CompatibleInProcessTests` (made JPEGs need the decoder the in-process setup injects).
-/// - kernel: page-cache, invalidation, deferred-reply and handle behaviour lives in
-///   PhotoFSTests (`RevocationTests`, `SpecialFileTests`, `RequestFileTests`: a blocking
-///   `.request` read answered on a pick, EINTR on interrupt, withdrawal at the last close,
-///   `PickerConcurrencyTests`: one WRITE per `write(2)` under concurrency).
+/// Shared scenarios: 30 (every `public static func` of this type and its extensions, in
+/// `ViewBehaviour+Names`, `+Picker`, `+Requests`, `+More`; each target has one `@Test` per
+/// scenario). Run by one target only, and why:
+/// - in process only (`Tests/ViewLayerTests`): `aBoundUIDSeesOnlyItsApp`, calls as other
+///   uids and a stranger's EACCES, which the kernel target (one process, as root) cannot
+///   make (`CallerErrnoTests`, `UIDBindingTests` do it through the kernel with a second
+///   process); `privateViewServesTheStoredPrivatePlan`, compared with the catalog's stored
+///   plans, which only the in-process setup opens; `CompatibleInProcessTests` (made JPEGs:
+///   the in-process setup injects the decoder, the test daemon has none);
+///   `PlanFetchInProcessTests` (a plan source that fails on purpose, injected);
+///   `RequestFilesInProcessTests` (request times given as numbers).
+/// - through the kernel only (`Tests/PhotoFSTests`): what exists only there. The page
+///   cache and invalidations (`RevocationTests`, `DirectoryCacheTests`), `.picker`'s
+///   rendering inodes and one WRITE per `write(2)` (`SpecialFileTests`,
+///   `PickerConcurrencyTests`), a `.request` read that blocks until the pick, EINTR when
+///   its reader is interrupted, the pending size reported so the kernel sends the READ, and
+///   withdrawal at the last close (`RequestFileTests`, `RequestChannelTests`: deferred
+///   replies and descriptor counts are the adapter's).
 /// Not covered by either: names with newlines or bytes that are not UTF-8 (the sample
 /// library has none; a name with a space and colliding basenames are covered).
 public enum ViewBehaviour {
