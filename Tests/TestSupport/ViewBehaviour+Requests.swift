@@ -2,8 +2,8 @@ import Glibc
 import Testing
 
 /// The request files: `apps/APP/.request` where an app asks, `.requests` where the owner
-/// answers. The blocking read of a pending request is the kernel target's alone
-/// (`RequestFileTests`); here a read that would wait is made non-blocking (EAGAIN).
+/// answers. A read that would wait is made non-blocking (EAGAIN) unless a scenario waits
+/// for an answer (`readAnswered`).
 extension ViewBehaviour {
     /// The request files are found by name, never listed, and exist only where they belong.
     public static func requestFilesAreFoundNotListed(_ client: ViewClient, _ library: BehaviourLibrary) throws {
@@ -69,5 +69,21 @@ extension ViewBehaviour {
         let listed = String(decoding: try client.read(".requests").get(), as: UTF8.self)
         let id = try #require(listed.split(separator: " ").first { $0.hasPrefix("id=") }.flatMap { Int($0.dropFirst(3)) })
         #expect(client.write(".requests", Array("cancel hopeful \(id)\n".utf8), truncate: true) == 0)
+    }
+
+    /// A read of a pending request waits until the owner answers, then returns the answer.
+    public static func aWaitingReadGetsTheAnswer(_ client: ViewClient, _ library: BehaviourLibrary) throws {
+        let asset = try #require(library.uniquelyNamed.first)
+        #expect(client.writePicker("app add waiter --location keep\n") == 0)
+        let held = try client.open("apps/waiter/.request").get()
+        defer { client.close(handle: held) }
+        #expect(client.write("apps/waiter/.request", Array("limit=1".utf8), truncate: true) == 0)
+        let listed = String(decoding: try client.read(".requests").get(), as: UTF8.self)
+        let id = try #require(listed.split(separator: " ").first { $0.hasPrefix("id=") }.flatMap { Int($0.dropFirst(3)) })
+        let read = client.readAnswered("apps/waiter/.request") {
+            #expect(client.writePicker("select waiter \(asset.id)\n") == 0)
+            #expect(client.write(".requests", Array("answer waiter \(id) \(asset.id)\n".utf8), truncate: true) == 0)
+        }
+        #expect(try read.get() == Array("selected 1\n\(asset.basename)\n".utf8))
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// targets (`InProcessBehaviourTests`, `KernelBehaviourTests`). Each case adds its own
 /// app through `.picker`, so the cases do not depend on one another.
 ///
-/// Shared scenarios: 30 (every `public static func` of this type and its extensions, in
+/// Shared scenarios: 31 (every `public static func` of this type and its extensions, in
 /// `ViewBehaviour+Names`, `+Picker`, `+Requests`, `+More`; each target has one `@Test` per
 /// scenario). Run by one target only, and why:
 /// - in process only (`Tests/ViewLayerTests`): `aBoundUIDSeesOnlyItsApp`, calls as other
@@ -19,10 +19,10 @@ import Testing
 /// - through the kernel only (`Tests/PhotoFSTests`): what exists only there. The page
 ///   cache and invalidations (`RevocationTests`, `DirectoryCacheTests`), `.picker`'s
 ///   rendering inodes and one WRITE per `write(2)` (`SpecialFileTests`,
-///   `PickerConcurrencyTests`), a `.request` read that blocks until the pick, EINTR when
-///   its reader is interrupted, the pending size reported so the kernel sends the READ, and
-///   withdrawal at the last close (`RequestFileTests`, `RequestChannelTests`: deferred
-///   replies and descriptor counts are the adapter's).
+///   `PickerConcurrencyTests`), EINTR when a waiting `.request` read is interrupted, the
+///   pending size reported so that the kernel sends the READ, and withdrawal at the last
+///   close (`RequestFileTests`, `RequestChannelTests`: deferred replies and descriptor
+///   counts are the adapter's).
 /// Not covered by either: names with newlines or bytes that are not UTF-8 (the sample
 /// library has none; a name with a space and colliding basenames are covered).
 public enum ViewBehaviour {

@@ -15,6 +15,9 @@ public protocol ViewClient: AnyObject {
     func read(_ path: String, at offset: Int, size: Int) -> Result<[UInt8], ClientErrno>
     /// A non-blocking read of a whole file (EAGAIN where a read would wait).
     func readNow(_ path: String) -> Result<[UInt8], ClientErrno>
+    /// A blocking read of a whole file that waits (a pending request) until `answer`, run
+    /// once the read waits, settles it.
+    func readAnswered(_ path: String, after answer: () -> Void) -> Result<[UInt8], ClientErrno>
     /// Opens a file for reading and keeps it open (a descriptor, or what the kernel would hold).
     func open(_ path: String) -> Result<Int, ClientErrno>
     /// Reads the whole file through an open handle (from offset 0).

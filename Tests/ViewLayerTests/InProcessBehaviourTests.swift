@@ -148,6 +148,10 @@ struct InProcessBehaviourTests {
         try Self.withClient { try ViewBehaviour.appsSeeOnlyTheirOwn($0, $1) }
     }
 
+    @Test func aWaitingReadGetsTheAnswer() throws {
+        try Self.withClient { try ViewBehaviour.aWaitingReadGetsTheAnswer($0, $1) }
+    }
+
     /// Who is asking matters in process too: a uid bound to no app is refused (EACCES),
     /// one bound to an app sees only that app.
     @Test func aBoundUIDSeesOnlyItsApp() throws {

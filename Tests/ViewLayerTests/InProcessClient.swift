@@ -1,6 +1,7 @@
 import FuseKit
 import Glibc
 import PhotoCore
+import Synchronization
 import TestSupport
 
 /// The behaviour suite's client over the view layer itself, through the entry points the
@@ -103,6 +104,40 @@ final class InProcessClient: ViewClient {
 
     func readNow(_ path: String) -> Result<[UInt8], ClientErrno> {
         read(path)
+    }
+
+    func readAnswered(_ path: String, after answer: () -> Void) -> Result<[UInt8], ClientErrno> {
+        attempt { () throws(ViewLayerError) in
+            let inode = try resolve(path)
+            let (caller, tree) = try request()
+            _ = try layer.open(inode, caller: caller, in: tree)
+            // The READ registers a waiter, as the adapter's does, which the answer calls.
+            let answered = Mutex<[UInt8]?>(nil)
+            let size = 1 << 16
+            var buffer = [UInt8](repeating: 0, count: size)
+            let result = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(ViewLayerError) -> ViewLayer.ReadAnswer in
+                    try layer.read(
+                        inode, caller: caller, at: 0, size: size, into: raw, in: tree, now: 0,
+                        waiter: { { answer in answered.withLock { $0 = answer.bytes } } })
+                }
+            }
+            switch try result.get() {
+            case .waiting:
+                answer()
+                guard let bytes = answered.withLock({ $0 }) else { throw .unexpected("the waiting read was never answered") }
+                return bytes
+            case .text(let text):
+                answer()
+                return text
+            case .filled(let count):
+                answer()
+                return Array(buffer[0..<count])
+            case .picker:
+                answer()
+                return layer.pickerText()
+            }
+        }
     }
 
     func open(_ path: String) -> Result<Int, ClientErrno> {

@@ -140,6 +140,10 @@ struct KernelBehaviourTests {
         try Self.withClient { try ViewBehaviour.appsSeeOnlyTheirOwn($0, $1) }
     }
 
+    @Test func aWaitingReadGetsTheAnswer() throws {
+        try Self.withClient { try ViewBehaviour.aWaitingReadGetsTheAnswer($0, $1) }
+    }
+
     /// Whether a file holds a location, as the indexer reads it (libexif and the location model).
     static func hasLocation(_ bytes: [UInt8]) -> Bool {
         let directory = temporaryDirectory("photofs-location")

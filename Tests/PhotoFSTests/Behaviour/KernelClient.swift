@@ -1,4 +1,6 @@
+import Foundation
 import Glibc
+import Synchronization
 import TestSupport
 
 /// The behaviour suite's client through a real kernel mount: every call is a system call
@@ -59,16 +61,40 @@ final class KernelClient: ViewClient {
         return read(handle: Int(fd))
     }
 
+    func readAnswered(_ path: String, after answer: () -> Void) -> Result<[UInt8], ClientErrno> {
+        let fd = Glibc.open(full(path), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(ClientErrno(errno)) }
+        defer { Glibc.close(fd) }
+        // The read waits on a thread of its own while this one answers.
+        let outcome = Mutex<Result<[UInt8], ClientErrno>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let bytes = Self.readAll(fd)
+            outcome.withLock { $0 = bytes }
+            done.signal()
+        }.start()
+        // Long enough for the READ to reach the daemon and wait there.
+        usleep(300_000)
+        answer()
+        guard done.wait(timeout: .now() + 10) == .success else { return .failure(ClientErrno(ETIMEDOUT)) }
+        return outcome.withLock { $0 } ?? .failure(ClientErrno(EIO))
+    }
+
     func open(_ path: String) -> Result<Int, ClientErrno> {
         let fd = Glibc.open(full(path), O_RDONLY | O_CLOEXEC)
         return fd >= 0 ? .success(Int(fd)) : .failure(ClientErrno(errno))
     }
 
     func read(handle: Int) -> Result<[UInt8], ClientErrno> {
+        Self.readAll(Int32(handle))
+    }
+
+    /// Reads a descriptor from offset 0 to its end, in 64 KiB preads.
+    static func readAll(_ fd: Int32) -> Result<[UInt8], ClientErrno> {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { pread(Int32(handle), $0.baseAddress, $0.count, off_t(bytes.count)) }
+            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(bytes.count)) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return .failure(ClientErrno(errno))
