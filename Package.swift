@@ -88,7 +88,7 @@ let package = Package(
             dependencies: ["PhotoCore", "PhotoCatalog", "DaemonCore", "FuseKit", "PhotoImaging", "PhotoMetadata", "TestSupport"]
         ),
         .testTarget(name: "PickerServerTests", dependencies: ["MediaFormats", "PhotoCore", "PickerServer", "SystemKit", "TestSupport"]),
-        .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "TestSupport"]),
+        .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "SystemKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import MediaFormats
+import SystemKit
 
 /// One job for the decoder process, and its answer. Both travel as length-prefixed
 /// binary frames over a socket (see `FrameCodec`).
@@ -102,7 +103,7 @@ enum FrameCodec {
             case .malformed(let text): out.u8(2); out.string(text)
             case .tooLarge(let w, let h): out.u8(3); out.u32(UInt32(clamping: w)); out.u32(UInt32(clamping: h))
             case .encodeFailed(let text): out.u8(4); out.string(text)
-            case .io(let path, let code): out.u8(5); out.string(path); out.u32(UInt32(bitPattern: code))
+            case .io(let path, let code): out.u8(5); out.string(path); out.u32(UInt32(bitPattern: code.rawValue))
             case .workerCrashed(let text): out.u8(6); out.string(text)
             case .timedOut(let seconds): out.u8(7); out.u32(UInt32(clamping: Int(seconds)))
             case .workerUnavailable(let text): out.u8(8); out.string(text)
@@ -128,7 +129,7 @@ enum FrameCodec {
             case 4: error = reader.string().map { .encodeFailed($0) }
             case 5:
                 guard let path = reader.string(), let code = reader.u32() else { return nil }
-                error = .io(path: path, errno: Int32(bitPattern: code))
+                error = .io(path: path, errno: Errno(rawValue: Int32(bitPattern: code)))
             case 6: error = reader.string().map { .workerCrashed($0) }
             case 7: error = reader.u32().map { .timedOut(seconds: Double($0)) }
             case 8: error = reader.string().map { .workerUnavailable($0) }

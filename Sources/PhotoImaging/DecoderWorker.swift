@@ -1,5 +1,3 @@
-import Glibc
-
 /// The decoder process's loop: reads requests from a socket on `fd`, answers each on the
 /// same socket, and returns when the other side closes it (also when that process dies). It runs as its own process
 /// (`photofs thumbnail-worker`), so a decoder library that crashes or hangs on a hostile

@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// Thumbnails on demand: the cached PNG when it is fresh, otherwise one made in a decoder
 /// process and stored in the freedesktop cache. Safe to call from many threads.
@@ -24,13 +24,14 @@ public final class ThumbnailService: Sendable {
     /// `force` remakes it even when the cached one is fresh.
     public func thumbnail(forFile path: [UInt8], size: ThumbnailSize, force: Bool = false) throws(ImagingError) -> Thumbnail {
         let display = String(decoding: path, as: UTF8.self)
-        var info = stat()
-        let status = (path + [0]).withUnsafeBufferPointer { name in
-            name.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+        let info: FileStatus
+        do throws(Errno) {
+            info = try FileStatus.of(path: path)
+        } catch {
+            throw .io(path: display, errno: error)
         }
-        guard status == 0 else { throw .io(path: display, errno: errno) }
         let uri = FileURI.of(absolutePath: path)
-        let mtime = Int64(info.st_mtim.tv_sec)
+        let mtime = info.mtimeSeconds
         let version = Self.version(of: info)
         if !force, let png = cache.fresh(uri: uri, mtime: mtime, version: version, size: size) {
             return Thumbnail(path: cache.path(uri: uri, size: size), png: png, origin: nil)
@@ -44,9 +45,7 @@ public final class ThumbnailService: Sendable {
     /// The version of a file a thumbnail records: inode, size, and modification and change
     /// times in nanoseconds. `Thumb::MTime` alone (whole seconds) misses a same-size
     /// overwrite whose mtime was set back; the change time cannot be set back.
-    static func version(of info: stat) -> String {
-        let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        let ctime = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-        return "\(UInt64(info.st_ino)):\(Int64(info.st_size)):\(mtime):\(ctime)"
+    static func version(of info: FileStatus) -> String {
+        "\(info.inode):\(info.size):\(info.mtimeNanoseconds):\(info.ctimeNanoseconds)"
     }
 }

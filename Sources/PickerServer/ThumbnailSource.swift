@@ -51,12 +51,7 @@ public struct EmbeddedThumbnails: ThumbnailSource {
     /// indexed must not be shown, least of all with the old plan. Nil otherwise, and for a
     /// path that is not the asset's below a root.
     static func read(_ path: String, of asset: Asset, upTo limit: Int) -> [UInt8]? {
-        let name = "/" + asset.path.display
-        guard path.utf8.count > name.utf8.count, path.hasSuffix(name) else { return nil }
-        let root = String(decoding: path.utf8.dropLast(name.utf8.count), as: UTF8.self)
-        guard let library = try? SourceOpener.library(at: root) else { return nil }
-        defer { library.close() }
-        guard let fd = try? library.open(asset) else { return nil }
+        guard let fd = LibrarySource.open(asset, at: path) else { return nil }
         defer { fd.close() }
         return try? fd.read(count: limit, at: 0)
     }

@@ -45,8 +45,16 @@ public struct FileStatus: Sendable, Equatable {
 
     /// The status of the file at `path` (following a final symbolic link, as stat(2)).
     public static func of(path: String) throws(Errno) -> FileStatus {
+        try of(path: Array(path.utf8))
+    }
+
+    /// The status of the file at `path` (bytes: file names need not be UTF-8).
+    public static func of(path: [UInt8]) throws(Errno) -> FileStatus {
+        guard !path.contains(0) else { throw .invalidArgument }
         var raw = stat()
-        _ = try Syscall.checked { path.withCString { stat($0, &raw) } }
+        _ = try Syscall.checked {
+            (path + [0]).withUnsafeBufferPointer { name in name.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &raw) } }
+        }
         return FileStatus(raw)
     }
 }
