@@ -5,6 +5,9 @@ public enum CurrentProcess {
     /// The effective user id (whose files this process may read).
     public static var effectiveUserID: UInt32 { UInt32(geteuid()) }
 
+    /// The real user id (who started this process).
+    public static var realUserID: UInt32 { UInt32(getuid()) }
+
     /// The process id.
     public static var id: Int32 { getpid() }
 

@@ -36,6 +36,8 @@ public struct Errno: Error, Hashable, Sendable, RawRepresentable, CustomStringCo
     public static let notDirectory = Errno(rawValue: ENOTDIR)
     /// EISDIR: a directory where a file was wanted.
     public static let isDirectory = Errno(rawValue: EISDIR)
+    /// EROFS: a read-only file system.
+    public static let readOnlyFileSystem = Errno(rawValue: EROFS)
     /// EINVAL: an invalid argument (a path with a NUL byte, for one).
     public static let invalidArgument = Errno(rawValue: EINVAL)
     /// ENOSPC: no space left on the device.

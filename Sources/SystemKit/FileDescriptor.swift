@@ -116,6 +116,13 @@ public struct FileDescriptor: Sendable, Hashable {
         return try Syscall.retrying { Glibc.read(rawValue, base, buffer.count) }
     }
 
+    /// Writes at most `bytes.count` bytes at the file position (one `write`, repeated on
+    /// EINTR); the bytes written.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+        return try Syscall.retrying { Glibc.write(rawValue, base, bytes.count) }
+    }
+
     /// Writes all of `bytes` at the file position (repeating short writes and EINTR).
     public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
         guard let base = bytes.baseAddress else { return }

@@ -37,4 +37,34 @@ public enum FileSystem {
         }
         return names
     }
+
+    /// The absolute path of `path` with every symbolic link, `.` and `..` resolved
+    /// (`realpath`); nil when some component does not exist.
+    public static func realPath(_ path: [UInt8]) -> [UInt8]? {
+        guard !path.contains(0) else { return nil }
+        guard
+            let resolved = (path + [0]).withUnsafeBufferPointer({ buffer in
+                buffer.withMemoryRebound(to: CChar.self) { realpath($0.baseAddress, nil) }
+            })
+        else { return nil }
+        defer { free(resolved) }
+        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
+    }
+
+    /// The current directory; nil when it cannot be named (removed, or too long).
+    public static func currentDirectory() -> [UInt8]? {
+        guard let cwd = getcwd(nil, 0) else { return nil }
+        defer { free(cwd) }
+        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(cwd).assumingMemoryBound(to: UInt8.self), count: strlen(cwd)))
+    }
+
+    /// What `access` is asked about.
+    public enum Access: Sendable {
+        case read, write
+    }
+
+    /// Whether this process's real user may `access` the file at `path` (`access(2)`).
+    public static func isAllowed(_ access: Access, _ path: String) -> Bool {
+        Glibc.access(path, access == .read ? R_OK : W_OK) == 0
+    }
 }
