@@ -20,6 +20,34 @@ final class FileBytes: ByteSource {
         try self.init(owning: fd.rawValue, name: displayPath)
     }
 
+    /// Opens the file at `path` below the library folder `root` like the mount opens it
+    /// (`SourceOpener`: below the root, no symbolic link at any component), only while it is
+    /// the version `stamp` describes (ESTALE otherwise).
+    convenience init(below root: [UInt8], path: [UInt8], stamp: FileStamp) throws(ImagingError) {
+        let fd = try Self.open(below: root, path: path, stamp: stamp)
+        try self.init(owning: fd.rawValue, name: String(decoding: root + [UInt8(ascii: "/")] + path, as: UTF8.self))
+    }
+
+    /// The descriptor `init(below:path:stamp:)` reads (the caller closes it).
+    static func open(below root: [UInt8], path: [UInt8], stamp: FileStamp) throws(ImagingError) -> FileDescriptor {
+        let displayPath = String(decoding: root + [UInt8(ascii: "/")] + path, as: UTF8.self)
+        let library: SourceOpener
+        do throws(Errno) {
+            library = try SourceOpener.library(at: root)
+        } catch {
+            throw .io(path: displayPath, errno: error)
+        }
+        defer { library.close() }
+        do throws(SourceOpener.Failure) {
+            return try path.withUnsafeBufferPointer { (bytes) throws(SourceOpener.Failure) in try library.open(bytes, expecting: stamp) }
+        } catch {
+            switch error {
+            case .changed: throw .io(path: displayPath, errno: .stale)
+            case .system(let code): throw .io(path: displayPath, errno: code)
+            }
+        }
+    }
+
     /// Takes over an open descriptor (closed when this is released); `name` is for messages.
     init(owning fd: Int32, name: String) throws(ImagingError) {
         let descriptor = FileDescriptor(rawValue: fd)
@@ -36,6 +64,9 @@ final class FileBytes: ByteSource {
     }
 
     deinit { fd.close() }
+
+    /// The open file (still owned by this value).
+    var descriptor: FileDescriptor { fd }
 
     func read(at offset: Int64, count: Int) throws(ByteSourceError) -> [UInt8] {
         guard offset >= 0, offset <= size, count >= 0 else { throw .outOfRange(offset: offset) }

@@ -23,13 +23,22 @@ public final class ThumbnailService: Sendable {
     /// The thumbnail of the file at `path` (absolute; bytes, as file names are) at `size`.
     /// `force` remakes it even when the cached one is fresh.
     public func thumbnail(forFile path: [UInt8], size: ThumbnailSize, force: Bool = false) throws(ImagingError) -> Thumbnail {
-        let display = String(decoding: path, as: UTF8.self)
         let info: FileStatus
         do throws(Errno) {
             info = try FileStatus.of(path: path)
         } catch {
-            throw .io(path: display, errno: error)
+            throw .io(path: String(decoding: path, as: UTF8.self), errno: error)
         }
+        return try thumbnail(path: path, info: info, size: size, force: force) { text in
+            .thumbnail(path: path, box: size.pixels, text: text)
+        }
+    }
+
+    /// The cached thumbnail of the file at `path` whose status is `info` when it is fresh,
+    /// otherwise the one the decoder makes for `request` (given the text chunks), stored.
+    func thumbnail(
+        path: [UInt8], info: FileStatus, size: ThumbnailSize, force: Bool, request: ([TextPair]) -> DecoderRequest
+    ) throws(ImagingError) -> Thumbnail {
         let uri = FileURI.of(absolutePath: path)
         let mtime = info.mtimeSeconds
         let version = Self.version(of: info)
@@ -37,7 +46,7 @@ public final class ThumbnailService: Sendable {
             return Thumbnail(path: cache.path(uri: uri, size: size), png: png, origin: nil)
         }
         let text = [TextPair("Thumb::URI", uri), TextPair("Thumb::MTime", String(mtime)), TextPair(ThumbnailCache.versionKey, version)]
-        let made = try pool.image(.thumbnail(path: path, box: size.pixels, text: text))
+        let made = try pool.image(request(text))
         let stored = try cache.store(made.bytes, uri: uri, size: size)
         return Thumbnail(path: stored, png: made.bytes, origin: made.origin)
     }

@@ -39,7 +39,13 @@ enum VideoPoster {
         } catch {
             throw .io(path: display, errno: error)
         }
-        return try poster(reader: DescriptorReader(fd: fd, size: status.size), box: box)
+        return try poster(of: fd, size: status.size, box: box)
+    }
+
+    /// The poster frame of the open video `fd` of `size` bytes (read with `pread`; the
+    /// descriptor stays its owner's), fitted into `box`.
+    static func poster(of fd: FileDescriptor, size: Int64, box: Int) throws(ImagingError) -> Poster {
+        try poster(reader: DescriptorReader(fd: fd, size: size), box: box)
     }
 
     private static func poster(reader: DescriptorReader, box: Int) throws(ImagingError) -> Poster {

@@ -27,9 +27,7 @@ enum LibrarySource {
 
     /// An opener below the library root that `path` starts with.
     private static func library(of asset: Asset, at path: String) -> SourceOpener? {
-        let name = "/" + asset.path.display
-        guard path.utf8.count > name.utf8.count, path.hasSuffix(name) else { return nil }
-        let root = String(decoding: path.utf8.dropLast(name.utf8.count), as: UTF8.self)
+        guard let root = asset.libraryRoot(inPath: path) else { return nil }
         return try? SourceOpener.library(at: root)
     }
 }

@@ -30,6 +30,11 @@ public struct SourceOpener: Sendable {
     /// Opens the library folder at `root` (following links in `root` itself, as the mount
     /// does); the caller closes `libraryFD`.
     public static func library(at root: String) throws(Errno) -> SourceOpener {
+        try library(at: Array(root.utf8))
+    }
+
+    /// Opens the library folder at `root` (bytes: names need not be UTF-8).
+    public static func library(at root: [UInt8]) throws(Errno) -> SourceOpener {
         let fd = try FileDescriptor.open(root, [.readOnly, .directory])
         return SourceOpener(libraryFD: fd.rawValue)
     }

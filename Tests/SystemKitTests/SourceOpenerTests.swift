@@ -96,7 +96,7 @@ import Testing
 }
 
 /// The version check of `SourceOpener.open(_:expecting:)`.
-@Suite struct SourceVersionTests {
+@Suite struct SourceStampTests {
     @Test func anotherVersionIsRefused() throws {
         let layout = try SourceOpenerTests.Layout()
         defer { layout.remove() }

@@ -8,6 +8,16 @@ extension Asset {
     }
 }
 
+extension Asset {
+    /// The library root that `path` (the root, `/`, then this asset's path, as the picker
+    /// and reports write it) starts with; nil when `path` does not end with the asset's path.
+    public func libraryRoot(inPath path: String) -> String? {
+        let name = "/" + self.path.display
+        guard path.utf8.count > name.utf8.count, path.hasSuffix(name) else { return nil }
+        return String(decoding: path.utf8.dropLast(name.utf8.count), as: UTF8.self)
+    }
+}
+
 extension SourceOpener {
     /// Opens `path` below the library root (no symlink at any component).
     public func open(_ path: LibraryPath) throws(Errno) -> FileDescriptor {
