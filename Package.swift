@@ -2,14 +2,17 @@
 import PackageDescription
 
 // Dependencies point inward: MediaFormats (bytes of photo and video files) depends on
-// nothing, PhotoCore (assets, filters, grants, views) on MediaFormats, everything else on
-// those two; each C library is imported by exactly one Swift module.
+// nothing, SystemKit (the one door to the C library and the kernel: errors, descriptors,
+// clocks, the library opener) on its C door CSystem only, PhotoCore (assets, filters,
+// grants, views) on those two, everything else on PhotoCore; each C library is imported
+// by exactly one Swift module.
 let package = Package(
     name: "photofs",
     products: [
         .executable(name: "photofs", targets: ["photofs"])
     ],
     targets: [
+        .systemLibrary(name: "CSystem"),
         .systemLibrary(name: "CFuse", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -29,39 +32,43 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         .target(name: "MediaFormats"),
-        .target(name: "PhotoCore", dependencies: ["MediaFormats"]),
+        .target(name: "SystemKit", dependencies: ["CSystem"]),
+        .target(name: "PhotoCore", dependencies: ["MediaFormats", "SystemKit"]),
         .target(name: "PhotoSamples", dependencies: ["MediaFormats"]),
-        .target(name: "PhotoHashing", dependencies: ["PhotoCore", "CCrypto"]),
-        .target(name: "PhotoMetadata", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CExif"]),
-        .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "CSQLite"]),
-        .target(name: "FuseKit", dependencies: ["MediaFormats", "PhotoCore", "CFuse"]),
+        .target(name: "PhotoHashing", dependencies: ["PhotoCore", "SystemKit", "CCrypto"]),
+        .target(name: "PhotoMetadata", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "SystemKit", "CExif"]),
+        .target(name: "PhotoCatalog", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "SystemKit", "CSQLite"]),
+        .target(name: "FuseKit", dependencies: ["MediaFormats", "PhotoCore", "SystemKit", "CFuse"]),
         // The live state and what runs while mounted; publishes each change to one
         // `ChangeSink` (PhotoCore), which FuseKit implements: neither depends on the other.
         .target(name: "DaemonCore", dependencies: ["MediaFormats", "PhotoCore", "PhotoCatalog"]),
-        .target(name: "PickerServer", dependencies: ["MediaFormats", "PhotoCore", "CMicroHTTPD"]),
+        .target(name: "PickerServer", dependencies: ["MediaFormats", "PhotoCore", "SystemKit", "CMicroHTTPD"]),
         .target(
             name: "PhotoImaging",
             dependencies: [
-                "MediaFormats", "PhotoCore", "PhotoHashing", "CTurboJPEG", "CHeif", "CPNG", "CWebP", "CJXL", "CGIF", "CTIFF", "CAV",
+                "MediaFormats", "PhotoCore", "PhotoHashing", "SystemKit", "CTurboJPEG", "CHeif", "CPNG", "CWebP", "CJXL", "CGIF", "CTIFF",
+                "CAV",
                 "CSeccomp",
             ]),
         .executableTarget(
             name: "photofs",
             dependencies: [
-                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "DaemonCore", "FuseKit",
+                "MediaFormats", "SystemKit", "PhotoCore", "PhotoHashing", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "DaemonCore",
+                "FuseKit",
                 "PhotoImaging", "PickerServer", "CSystemd",
             ]
         ),
 
         // What every test target shares: external readers (exiftool, PIL) and the skip rule.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "PhotoSamples", "TestSupport"]),
         .testTarget(name: "PhotoCoreTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "TestSupport"]),
         .testTarget(name: "PhotoSamplesTests", dependencies: ["MediaFormats", "PhotoSamples", "TestSupport"]),
         .testTarget(name: "PhotoHashingTests", dependencies: ["PhotoCore", "PhotoHashing", "TestSupport"]),
         .testTarget(
             name: "PhotoMetadataTests",
-            dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoMetadata", "PhotoSamples", "TestSupport"]),
+            dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoMetadata", "PhotoSamples", "SystemKit", "TestSupport"]),
         .testTarget(
             name: "PhotoCatalogTests",
             dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport"]
@@ -80,8 +87,8 @@ let package = Package(
             name: "ViewLayerTests",
             dependencies: ["PhotoCore", "PhotoCatalog", "DaemonCore", "FuseKit", "PhotoImaging", "PhotoMetadata", "TestSupport"]
         ),
-        .testTarget(name: "PickerServerTests", dependencies: ["MediaFormats", "PhotoCore", "PickerServer", "TestSupport"]),
-        .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "TestSupport"]),
+        .testTarget(name: "PickerServerTests", dependencies: ["MediaFormats", "PhotoCore", "PickerServer", "SystemKit", "TestSupport"]),
+        .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "SystemKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,7 @@
 #ifndef PHOTOFS_CAV_SHIM_H
 #define PHOTOFS_CAV_SHIM_H
 #include <errno.h>
+#include <stdio.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
@@ -14,6 +15,10 @@
 static inline int photofs_av_again(void) { return AVERROR(EAGAIN); }
 static inline int photofs_av_eof(void) { return AVERROR_EOF; }
 static inline int64_t photofs_av_nopts(void) { return AV_NOPTS_VALUE; }
+// The whence values of an AVIOContext seek callback (lseek's).
+static inline int photofs_av_seek_set(void) { return SEEK_SET; }
+static inline int photofs_av_seek_cur(void) { return SEEK_CUR; }
+static inline int photofs_av_seek_end(void) { return SEEK_END; }
 
 // A demuxer that wants to open another resource (a playlist entry, a movie reference)
 // is refused: only the bytes of the one file handed over are ever read.

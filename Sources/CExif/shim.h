@@ -8,4 +8,11 @@
 #include <libexif/exif-tag.h>
 #include <libexif/exif-utils.h>
 #include <libexif/exif-log.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+// Formats one libexif log message (a printf format and its arguments) into `buffer`.
+static inline int photofs_exif_format(char *buffer, size_t size, const char *format, va_list arguments) {
+    return vsnprintf(buffer, size, format, arguments);
+}
 #endif

@@ -35,4 +35,15 @@ static inline uint16_t photofs_mhd_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }
+
+// The IPv4 address (network byte order) and port (host order) of an accepted peer's
+// `address`; 0 when it is not an IPv4 address.
+static inline int photofs_mhd_peer_ipv4(const struct sockaddr *address, socklen_t length, uint32_t *ip, uint16_t *port) {
+    if (address == NULL || length < (socklen_t)sizeof(struct sockaddr_in) || address->sa_family != AF_INET) return 0;
+    struct sockaddr_in peer;
+    memcpy(&peer, address, sizeof peer);
+    *ip = peer.sin_addr.s_addr;
+    *port = ntohs(peer.sin_port);
+    return 1;
+}
 #endif

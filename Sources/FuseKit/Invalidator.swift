@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// Tells the kernel which cached names, attributes, pages and listings to drop after a
 /// snapshot swap. The notifications run on their own serial queue, never inside the
@@ -103,7 +104,7 @@ public final class Invalidator: Sendable {
     /// library change. Not after a picker write (it frees one app's part; a trim of a
     /// large heap costs milliseconds).
     public func releaseFreedMemory() {
-        photofs_release_freed_memory()
+        FreedMemory.release()
     }
 
     private func send(_ changes: ViewTreeChanges) {

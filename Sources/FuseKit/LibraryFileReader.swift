@@ -1,5 +1,6 @@
 import Glibc
 import PhotoCore
+import SystemKit
 
 /// The view layer's reader of library files: opens each source below the library root
 /// with no symbolic links (`SourceOpener`), checks it is still the file the catalog
@@ -58,28 +59,13 @@ public struct LibraryFileReader: SourceReading {
     /// mount serves its catalog before the startup scan has caught up with the library:
     /// this check is what keeps a file changed while unmounted from being served.
     private func open(_ asset: Asset) throws(ViewLayerError) -> Int32 {
-        let fd = SourceOpener(libraryFD: libraryFD).open(asset.path)
-        guard fd >= 0 else {
-            let code = errno
-            throw code == ENOENT ? .stale : .system(errno: code, call: "open")
+        do throws(SourceOpener.Failure) {
+            return try SourceOpener(libraryFD: libraryFD).open(asset).rawValue
+        } catch {
+            switch error {
+            case .changed, .system(.noSuchFileOrDirectory): throw .stale
+            case .system(let code): throw .system(errno: code.rawValue, call: "open")
+            }
         }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) == asset.size,
-            UInt64(status.st_ino) == asset.inode,
-            Self.sameTime(status.st_mtim, asset.mtimeNanoseconds),
-            Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec) == asset.ctimeNanoseconds
-        else {
-            close(fd)
-            throw .stale
-        }
-        return fd
-    }
-
-    /// Whether a file time equals the catalog's nanoseconds (a catalog that kept only
-    /// whole seconds matches any nanoseconds in that second).
-    static func sameTime(_ time: timespec, _ nanoseconds: Int64) -> Bool {
-        let seconds = Int64(time.tv_sec)
-        if nanoseconds % 1_000_000_000 == 0 { return seconds * 1_000_000_000 == nanoseconds }
-        return seconds &* 1_000_000_000 &+ Int64(time.tv_nsec) == nanoseconds
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import PhotoCore
 
 extension Catalog {

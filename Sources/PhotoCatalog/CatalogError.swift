@@ -1,3 +1,5 @@
+import SystemKit
+
 /// Why a catalog operation failed.
 ///
 /// Messages name files and SQLite's own words; they never contain asset metadata such as
@@ -6,7 +8,7 @@ public enum CatalogError: Error, Hashable, Sendable {
     /// The database file could not be opened or created.
     case openFailed(path: String, message: String)
     /// A directory for the catalog could not be created (errno).
-    case cannotCreateDirectory(path: String, errno: Int32)
+    case cannotCreateDirectory(path: String, errno: Errno)
     /// The file is not a SQLite database or is damaged.
     case corrupt(path: String, message: String)
     /// The catalog was written by a newer photofs (its schema version is higher than ours).
@@ -36,7 +38,7 @@ extension CatalogError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .openFailed(let path, let message): "cannot open the catalog \(path): \(message)"
-        case .cannotCreateDirectory(let path, let errno): "cannot create the directory \(path) (errno \(errno))"
+        case .cannotCreateDirectory(let path, let errno): "cannot create the directory \(path) (errno \(errno.rawValue))"
         case .corrupt(let path, let message): "the catalog \(path) is damaged or not a photofs catalog: \(message)"
         case .schemaTooNew(let found, let supported):
             "the catalog has schema version \(found) but this photofs understands up to \(supported); use a newer photofs"

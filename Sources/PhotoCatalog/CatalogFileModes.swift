@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// The catalog holds every coordinate and every grant: it is created private to its user
 /// (file 0600, so SQLite creates its `-wal` and `-shm` files 0600 too, as it copies the
@@ -8,23 +8,23 @@ enum CatalogFileModes {
     /// Creates the empty catalog file with mode 0600 when it does not exist yet (an empty
     /// file is an empty SQLite database).
     static func createPrivately(_ path: String) throws(CatalogError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        if fd >= 0 {
-            close(fd)
-            return
+        do throws(Errno) {
+            try FileDescriptor.open(path, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o600).close()
+        } catch {
+            // EEXIST: it is there. Anything else is left to SQLite's open, which says it better.
+            if error != .fileExists && error != .readOnlyFileSystem && error != .permissionDenied {
+                throw .openFailed(path: path, message: error.description)
+            }
         }
-        let code = errno
-        // EEXIST: it is there. Anything else is left to SQLite's open, which says it better.
-        if code != EEXIST && code != EROFS && code != EACCES { throw .openFailed(path: path, message: String(cString: strerror(code))) }
     }
 
     /// Whether the catalog file exists and is readable, but it or its directory cannot be
     /// written (a read-only file system answers EROFS even to root).
     static func existsButIsNotWritable(_ path: String) -> Bool {
-        guard access(path, R_OK) == 0 else { return false }
+        guard SystemKit.FileSystem.isAllowed(.read, path) else { return false }
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let folder = directory.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : directory
-        return access(path, W_OK) != 0 || access(folder, W_OK) != 0
+        return !SystemKit.FileSystem.isAllowed(.write, path) || !SystemKit.FileSystem.isAllowed(.write, folder)
     }
 
     /// What others may read of an existing catalog: one sentence per file or directory
@@ -32,10 +32,9 @@ enum CatalogFileModes {
     static func exposure(of path: String) -> [String] {
         var found: [String] = []
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let readable = [path, path + "-wal", path + "-shm"].compactMap { file -> (String, mode_t)? in
-            var status = stat()
-            guard stat(file, &status) == 0, status.st_mode & 0o044 != 0 else { return nil }
-            return (file, status.st_mode & 0o777)
+        let readable = [path, path + "-wal", path + "-shm"].compactMap { file -> (String, UInt32)? in
+            guard let status = try? FileStatus.of(path: file), status.permissions & 0o044 != 0 else { return nil }
+            return (file, status.permissions & 0o777)
         }
         if let (file, mode) = readable.first {
             let files = readable.count == 1 ? file : "\(file) (and \(readable.count - 1) of its WAL files)"
@@ -43,11 +42,10 @@ enum CatalogFileModes {
                 "the catalog \(files) is readable by other users (mode \(String(mode, radix: 8))) and holds every photo's location "
                     + "and every grant; 'chmod 600 \(path)*' makes it private")
         }
-        var status = stat()
         let folder = directory.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : directory
-        if stat(folder, &status) == 0, status.st_mode & 0o044 != 0, status.st_uid == getuid() {
+        if let status = try? FileStatus.of(path: folder), status.permissions & 0o044 != 0, status.owner == CurrentProcess.realUserID {
             found.append(
-                "the catalog's directory \(folder) can be listed by other users (mode \(String(status.st_mode & 0o777, radix: 8))); "
+                "the catalog's directory \(folder) can be listed by other users (mode \(String(status.permissions & 0o777, radix: 8))); "
                     + "'chmod 700 \(folder)' makes it private")
         }
         return found

@@ -1,8 +1,6 @@
 // The few file-system calls the catalog needs outside SQLite: creating the catalog's
-// directory, resolving real paths, reading the environment. Glibc is allowed here
-// (PhotoCatalog is an adapter module); nothing else in the module calls it directly,
-// except the library walker.
-import Glibc
+// directory, resolving real paths, the wall clock. The calls themselves are SystemKit's.
+import SystemKit
 
 enum FileSystem {
     /// Creates the missing directories above `path` with mode 0700.
@@ -13,22 +11,17 @@ enum FileSystem {
         var current = path.hasPrefix("/") ? "" : "."
         for component in components {
             current += "/" + component
-            if mkdir(current, 0o700) != 0 {
-                let error = errno
-                guard error == EEXIST else { throw .cannotCreateDirectory(path: current, errno: error) }
+            do throws(Errno) {
+                try SystemKit.FileSystem.makeDirectory(current, mode: 0o700)
+            } catch {
+                throw .cannotCreateDirectory(path: current, errno: error)
             }
         }
     }
 
     /// The canonical absolute path (symlinks resolved), or nil when it does not exist.
     static func realPath(_ path: [UInt8]) -> [UInt8]? {
-        guard
-            let resolved = (path + [0]).withUnsafeBufferPointer({ buffer in
-                buffer.withMemoryRebound(to: CChar.self) { realpath($0.baseAddress, nil) }
-            })
-        else { return nil }
-        defer { free(resolved) }
-        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
+        SystemKit.FileSystem.realPath(path)
     }
 
     /// The canonical form of a path that may not exist yet: its nearest existing ancestor
@@ -59,15 +52,11 @@ enum FileSystem {
 
     /// The current working directory's bytes.
     static func currentDirectory() -> [UInt8] {
-        guard let cwd = getcwd(nil, 0) else { return [UInt8(ascii: "/")] }
-        defer { free(cwd) }
-        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(cwd).assumingMemoryBound(to: UInt8.self), count: strlen(cwd)))
+        SystemKit.FileSystem.currentDirectory() ?? [UInt8(ascii: "/")]
     }
 
     /// The current time in nanoseconds since 1970.
     static func nowNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
+        SystemClock.wallNanoseconds()
     }
 }

@@ -1,7 +1,7 @@
 import Dispatch
-import Glibc
 import MediaFormats
 import PhotoCore
+import SystemKit
 
 /// The assets of one catalog state kept beside the catalog in a flat file, so that a mount
 /// reads them in one sequential pass instead of a million SQLite rows (the catalog read was
@@ -76,9 +76,13 @@ enum SnapshotFile {
         guard formats.count < 256, sources.count < 256, cameras.count < Int(UInt32.max), pathBytes < Int(UInt32.max) else {
             return false
         }
-        let temporary = path + ".new-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .unwritable(path: temporary, errno: errno) }
+        let temporary = path + ".new-\(CurrentProcess.id)"
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.open(temporary, [.writeOnly, .create, .truncate], mode: 0o600)
+        } catch {
+            throw .unwritable(path: temporary, errno: error)
+        }
         var out = StreamingOutput(fd: fd)
         out.append(magic)
         out.put(formatVersion)
@@ -109,15 +113,16 @@ enum SnapshotFile {
         }
         out.put(out.hash.value)
         let failure = out.finish()
-        close(fd)
+        fd.close()
         if let failure {
-            unlink(temporary)
+            try? SystemKit.FileSystem.remove(temporary)
             throw .unwritable(path: temporary, errno: failure)
         }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .unwritable(path: path, errno: code)
+        do throws(Errno) {
+            try SystemKit.FileSystem.rename(temporary, to: path)
+        } catch {
+            try? SystemKit.FileSystem.remove(temporary)
+            throw .unwritable(path: path, errno: error)
         }
         return true
     }
@@ -169,18 +174,11 @@ enum SnapshotFile {
     /// The assets of the file at `path` when it is whole and names `stamp`; nil otherwise
     /// (missing, another generation, damaged: the caller reads the catalog).
     static func read(_ path: String, stamp: Stamp, splitUnit: Int = 1 << 16) -> ChunkedArray<Asset>? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size >= 64, info.st_uid == getuid() else { return nil }
-        let size = Int(info.st_size)
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else { return nil }
-        defer { munmap(mapped, size) }
+        guard let fd = try? FileDescriptor.open(path, .readOnly) else { return nil }
+        defer { fd.close() }
+        guard let info = try? fd.status(), info.size >= 64, info.owner == CurrentProcess.realUserID else { return nil }
         // Read ahead whole: one sequential pass, not a page fault at a time when it is not cached.
-        _ = madvise(mapped, size, MADV_WILLNEED)
-        _ = madvise(mapped, size, MADV_SEQUENTIAL)
-        return decode(UnsafeRawBufferPointer(start: mapped, count: size), stamp: stamp, splitUnit: splitUnit)
+        return fd.withMappedBytes(size: Int(info.size)) { decode($0, stamp: stamp, splitUnit: splitUnit) } ?? nil
     }
 
     /// The assets of a file's bytes when they are whole and name `stamp`, decoded in two
@@ -375,11 +373,11 @@ struct StreamHash {
 
 /// Why a snapshot file could not be written (the mount goes on; the next one reads the catalog).
 public enum SnapshotFileError: Error, Sendable, CustomStringConvertible {
-    case unwritable(path: String, errno: Int32)
+    case unwritable(path: String, errno: Errno)
 
     public var description: String {
         switch self {
-        case .unwritable(let path, let code): "cannot write \(path): \(String(cString: strerror(code)))"
+        case .unwritable(let path, let code): "cannot write \(path): \(code)"
         }
     }
 }
@@ -387,12 +385,12 @@ public enum SnapshotFileError: Error, Sendable, CustomStringConvertible {
 /// A snapshot file as it is written: bytes gathered into about a megabyte, then written
 /// out, hashed on the way; the first write error is kept and the rest skipped.
 private struct StreamingOutput {
-    let fd: Int32
+    let fd: FileDescriptor
     var hash = StreamHash()
     private var buffer: [UInt8] = []
-    private var failure: Int32?
+    private var failure: Errno?
 
-    init(fd: Int32) {
+    init(fd: FileDescriptor) {
         self.fd = fd
         buffer.reserveCapacity(1 << 20 + 4096)
     }
@@ -433,19 +431,18 @@ private struct StreamingOutput {
         buffer.withUnsafeBytes { raw in
             var written = 0
             while written < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
+                do throws(Errno) {
+                    written += try fd.write(UnsafeRawBufferPointer(rebasing: raw[written...]))
+                } catch {
+                    failure = error
                     return
                 }
-                written += n
             }
         }
     }
 
     /// Writes the rest; the first error's errno, if any.
-    mutating func finish() -> Int32? {
+    mutating func finish() -> Errno? {
         flush()
         return failure
     }

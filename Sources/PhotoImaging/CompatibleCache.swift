@@ -1,6 +1,6 @@
-import Glibc
 import MediaFormats
 import PhotoHashing
+import SystemKit
 
 /// The on-disk cache of compatible JPEGs: one file per (source identity, quality, location
 /// policy), bounded in bytes, least recently used first out. The source identity is its
@@ -38,21 +38,22 @@ public struct CompatibleCache: Sendable {
 
         /// The key of the file at `path` as it is now.
         public init(path: [UInt8], quality: Int, location: LocationPolicy) throws(ImagingError) {
-            var info = stat()
-            let status = (path + [0]).withUnsafeBufferPointer { name in
-                name.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+            let status: FileStatus
+            do throws(Errno) {
+                status = try FileStatus.of(path: path)
+            } catch {
+                throw .io(path: String(decoding: path, as: UTF8.self), errno: error)
             }
-            guard status == 0 else { throw .io(path: String(decoding: path, as: UTF8.self), errno: errno) }
-            self.init(status: info, quality: quality, location: location)
+            self.init(status: status, quality: quality, location: location)
         }
 
         /// The key of the file whose `stat` (or `fstat`) this is.
-        public init(status info: stat, quality: Int, location: LocationPolicy) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            mtimeNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            ctimeNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        public init(status: FileStatus, quality: Int, location: LocationPolicy) {
+            device = status.device
+            inode = status.inode
+            size = status.size
+            mtimeNanoseconds = status.mtimeNanoseconds
+            ctimeNanoseconds = status.ctimeNanoseconds
             self.quality = quality
             self.location = location
         }
@@ -70,11 +71,10 @@ public struct CompatibleCache: Sendable {
     /// The cached JPEG's size for `key`, marking it used; nil when absent.
     public func lookup(_ key: Key) -> Int64? {
         let file = path(for: key)
-        var info = stat()
-        guard stat(file, &info) == 0 else { return nil }
+        guard let status = try? FileStatus.of(path: file) else { return nil }
         // The modification time records the last use, for eviction (atime is often off).
-        utimensat(AT_FDCWD, file, nil, 0)
-        return Int64(info.st_size)
+        try? FileSystem.touch(file)
+        return status.size
     }
 
     /// Stores `jpeg` for `key`, then evicts least recently used files beyond `maxBytes`.
@@ -90,23 +90,20 @@ public struct CompatibleCache: Sendable {
     /// Deletes the least recently used files until the cache holds at most `maxBytes`
     /// (never `keeping`, the file just written).
     public func evict(keeping: String? = nil) {
-        guard let folder = opendir(root) else { return }
-        defer { closedir(folder) }
+        guard let names = try? FileSystem.names(inDirectory: root) else { return }
         var entries: [(path: String, size: Int64, used: Int64)] = []
         var total: Int64 = 0
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        for bytes in names {
+            let name = String(decoding: bytes, as: UTF8.self)
             guard name.hasSuffix(".jpg") else { continue }
-            var info = stat()
             let file = root + "/" + name
-            guard stat(file, &info) == 0 else { continue }
-            let size = Int64(info.st_size)
-            total += size
-            entries.append((file, size, Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)))
+            guard let status = try? FileStatus.of(path: file) else { continue }
+            total += status.size
+            entries.append((file, status.size, status.mtimeNanoseconds))
         }
         guard total > maxBytes else { return }
         for entry in entries.sorted(by: { $0.used < $1.used }) where total > maxBytes && entry.path != keeping {
-            if unlink(entry.path) == 0 { total -= entry.size }
+            if (try? FileSystem.remove(entry.path)) != nil { total -= entry.size }
         }
     }
 }

@@ -1,5 +1,5 @@
-import Glibc
 import MediaFormats
+import SystemKit
 
 /// The compatible representation of a HEIC, HEIF, AVIF or JPEG XL photo: a baseline JPEG of the
 /// upright picture, for apps that cannot read HEIF. The source's EXIF block is carried
@@ -37,7 +37,7 @@ public enum CompatibleJPEG {
     /// from libheif's buffer; alpha is composed over white in a copy first.
     private static func pictureJPEG(_ bytes: [UInt8], format: MediaFormat, quality: Int) throws(ImagingError) -> [UInt8] {
         if format == .jxl { return try JPEGCodec.encode(try JXLCodec.decode(bytes), quality: quality) }
-        let threads = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let threads = CurrentProcess.onlineProcessorCount
         if let jpeg = try HEIFCodec.withRGB(
             bytes, threads: threads, { rgb throws(ImagingError) in try JPEGCodec.encode(rgb, quality: quality) })
         {

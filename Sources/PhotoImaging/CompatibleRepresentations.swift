@@ -1,8 +1,8 @@
 import Dispatch
-import Glibc
 import MediaFormats
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// The compatible JPEGs a mount serves (`RepresentationProviding`): made in decoder
 /// processes from the source bytes the file system read through its own checked
@@ -99,12 +99,16 @@ public final class CompatibleRepresentations: RepresentationProviding {
         do throws(ImagingError) {
             bytes = try FileBytes(owning: fd, name: name)
         } catch {
-            if case .io(_, let code) = error { throw .sourceUnreadable(errno: code) }
-            throw .sourceUnreadable(errno: EIO)
+            if case .io(_, let code) = error { throw .sourceUnreadable(errno: code.rawValue) }
+            throw .sourceUnreadable(errno: Errno.ioError.rawValue)
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .sourceUnreadable(errno: errno) }
-        let key = CompatibleCache.Key(status: info, quality: quality, location: location)
+        let status: FileStatus
+        do throws(Errno) {
+            status = try FileDescriptor(rawValue: fd).status()
+        } catch {
+            throw .sourceUnreadable(errno: error.rawValue)
+        }
+        let key = CompatibleCache.Key(status: status, quality: quality, location: location)
         if let size = cache.lookup(key) { return RepresentedFile(path: cache.path(for: key), size: size) }
         let jpeg: [UInt8]
         do throws(ImagingError) {
@@ -112,7 +116,7 @@ public final class CompatibleRepresentations: RepresentationProviding {
             jpeg = try pool.image(.compatibleJPEGData(bytes: data, quality: quality, location: location)).bytes
         } catch {
             switch error {
-            case .io(_, let code): throw .sourceUnreadable(errno: code)
+            case .io(_, let code): throw .sourceUnreadable(errno: code.rawValue)
             // A busy machine, not the file: the next look tries again.
             case .timedOut, .workerUnavailable: break
             default: refused.withLock { $0[version] = "\(error)" }
@@ -122,8 +126,8 @@ public final class CompatibleRepresentations: RepresentationProviding {
         do throws(ImagingError) {
             return RepresentedFile(path: try cache.store(jpeg, for: key), size: Int64(jpeg.count))
         } catch {
-            if case .io(_, let code) = error { throw .cacheUnwritable(errno: code) }
-            throw .cacheUnwritable(errno: EIO)
+            if case .io(_, let code) = error { throw .cacheUnwritable(errno: code.rawValue) }
+            throw .cacheUnwritable(errno: Errno.ioError.rawValue)
         }
     }
 }

@@ -1,10 +1,15 @@
 import MediaFormats
+import SystemKit
 
 /// One job for the decoder process, and its answer. Both travel as length-prefixed
 /// binary frames over a socket (see `FrameCodec`).
 public enum DecoderRequest: Equatable, Sendable {
     /// A PNG thumbnail of `path` (file name bytes) fitted into `box`, carrying `text` as tEXt chunks.
     case thumbnail(path: [UInt8], box: Int, text: [TextPair])
+    /// The same of the file at `path` below the library folder `root`, opened like the
+    /// mount opens it (`SourceOpener`: below the root, through no symbolic link) and only
+    /// while it is the version `stamp` describes.
+    case thumbnailBelow(root: [UInt8], path: [UInt8], stamp: FileStamp, box: Int, text: [TextPair])
     /// A JPEG of `path` at `quality` (1...100), its EXIF carried over under `location`.
     case compatibleJPEG(path: [UInt8], quality: Int, location: LocationPolicy)
     /// The same made from a file's `bytes`, which the caller read from a descriptor it
@@ -57,6 +62,20 @@ enum FrameCodec {
             out.u32(UInt32(clamping: quality))
             out.string(location.rawValue)
             out.blob(bytes)
+        case .thumbnailBelow(let root, let path, let stamp, let box, let text):
+            out.u8(4)
+            out.blob(root)
+            out.blob(path)
+            out.u64(UInt64(bitPattern: stamp.size))
+            out.u64(stamp.inode)
+            out.u64(UInt64(bitPattern: stamp.mtimeNanoseconds))
+            out.u64(UInt64(bitPattern: stamp.ctimeNanoseconds))
+            out.u32(UInt32(clamping: box))
+            out.u32(UInt32(text.count))
+            for pair in text {
+                out.string(pair.key)
+                out.string(pair.value)
+            }
         }
         return out.bytes
     }
@@ -83,6 +102,19 @@ enum FrameCodec {
                 let bytes = reader.blob(), reader.atEnd
             else { return nil }
             return .compatibleJPEGData(bytes: bytes, quality: Int(quality), location: location)
+        case 4:
+            guard let root = reader.blob(), let path = reader.blob(), let size = reader.u64(), let inode = reader.u64(),
+                let mtime = reader.u64(), let ctime = reader.u64(), let box = reader.u32(), let count = reader.u32(), count <= 64
+            else { return nil }
+            var text: [TextPair] = []
+            for _ in 0..<count {
+                guard let key = reader.string(), let value = reader.string() else { return nil }
+                text.append(TextPair(key, value))
+            }
+            let stamp = FileStamp(
+                size: Int64(bitPattern: size), inode: inode, mtimeNanoseconds: Int64(bitPattern: mtime),
+                ctimeNanoseconds: Int64(bitPattern: ctime))
+            return reader.atEnd ? .thumbnailBelow(root: root, path: path, stamp: stamp, box: Int(box), text: text) : nil
         default:
             return nil
         }
@@ -102,7 +134,7 @@ enum FrameCodec {
             case .malformed(let text): out.u8(2); out.string(text)
             case .tooLarge(let w, let h): out.u8(3); out.u32(UInt32(clamping: w)); out.u32(UInt32(clamping: h))
             case .encodeFailed(let text): out.u8(4); out.string(text)
-            case .io(let path, let code): out.u8(5); out.string(path); out.u32(UInt32(bitPattern: code))
+            case .io(let path, let code): out.u8(5); out.string(path); out.u32(UInt32(bitPattern: code.rawValue))
             case .workerCrashed(let text): out.u8(6); out.string(text)
             case .timedOut(let seconds): out.u8(7); out.u32(UInt32(clamping: Int(seconds)))
             case .workerUnavailable(let text): out.u8(8); out.string(text)
@@ -128,7 +160,7 @@ enum FrameCodec {
             case 4: error = reader.string().map { .encodeFailed($0) }
             case 5:
                 guard let path = reader.string(), let code = reader.u32() else { return nil }
-                error = .io(path: path, errno: Int32(bitPattern: code))
+                error = .io(path: path, errno: Errno(rawValue: Int32(bitPattern: code)))
             case 6: error = reader.string().map { .workerCrashed($0) }
             case 7: error = reader.u32().map { .timedOut(seconds: Double($0)) }
             case 8: error = reader.string().map { .workerUnavailable($0) }
@@ -150,6 +182,11 @@ struct FrameWriter {
 
     mutating func u32(_ value: UInt32) {
         bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    mutating func u64(_ value: UInt64) {
+        u32(UInt32(value >> 32))
+        u32(UInt32(value & 0xFFFF_FFFF))
     }
 
     mutating func string(_ text: String) { blob(Array(text.utf8)) }
@@ -179,6 +216,11 @@ struct FrameReader {
         guard bytes.count - at >= 4 else { return nil }
         defer { at += 4 }
         return UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+    }
+
+    mutating func u64() -> UInt64? {
+        guard let high = u32(), let low = u32() else { return nil }
+        return UInt64(high) << 32 | UInt64(low)
     }
 
     mutating func string() -> String? { blob().map { String(decoding: $0, as: UTF8.self) } }

@@ -1,5 +1,5 @@
 import CSeccomp
-import Glibc
+import SystemKit
 
 // What a decoder process may no longer do once it serves requests, enforced by the kernel
 // (seccomp, with no_new_privs so that nothing it starts could regain a privilege): start
@@ -31,7 +31,7 @@ public enum DecoderSandbox {
     public static func confine() throws(ImagingError) {
         guard let filter = seccomp_init(SCMP_ACT_ALLOW) else { throw .workerUnavailable("seccomp: cannot start a filter") }
         defer { seccomp_release(filter) }
-        let refuse = photofs_seccomp_fail_with(UInt16(EPERM))
+        let refuse = photofs_seccomp_fail_with(UInt16(Errno.notPermitted.rawValue))
         for name in refused {
             let number = seccomp_syscall_resolve_name(name)
             // A call this architecture does not have needs no rule.
@@ -40,8 +40,8 @@ public enum DecoderSandbox {
         }
         // Opening for writing, creating or truncating: refused whatever the path.
         let writes: [(mask: UInt64, value: UInt64)] = [
-            (UInt64(O_ACCMODE), UInt64(O_WRONLY)), (UInt64(O_ACCMODE), UInt64(O_RDWR)), (UInt64(O_CREAT), UInt64(O_CREAT)),
-            (UInt64(O_TRUNC), UInt64(O_TRUNC)),
+            (photofs_open_access_mask(), photofs_open_write_only()), (photofs_open_access_mask(), photofs_open_read_write()),
+            (photofs_open_create(), photofs_open_create()), (photofs_open_truncate(), photofs_open_truncate()),
         ]
         for (name, argument) in [("open", UInt32(1)), ("openat", UInt32(2))] {
             let number = seccomp_syscall_resolve_name(name)
@@ -58,7 +58,7 @@ public enum DecoderSandbox {
         for name in ["openat2", "clone3"] {
             let number = seccomp_syscall_resolve_name(name)
             guard number >= 0 else { continue }
-            guard seccomp_rule_add_array(filter, photofs_seccomp_fail_with(UInt16(ENOSYS)), number, 0, nil) == 0 else {
+            guard seccomp_rule_add_array(filter, photofs_seccomp_fail_with(UInt16(Errno.noFunction.rawValue)), number, 0, nil) == 0 else {
                 throw .workerUnavailable("seccomp: rule for \(name)")
             }
         }

@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// The decoder process's loop: reads requests from a socket on `fd`, answers each on the
 /// same socket, and returns when the other side closes it (also when that process dies). It runs as its own process
@@ -33,6 +33,10 @@ public enum DecoderWorker {
             switch request {
             case .thumbnail(let path, let box, let text):
                 let result = try Thumbnailer.png(path: path, box: box, text: text.map { ($0.key, $0.value) })
+                return .image(bytes: result.png, origin: result.origin)
+            case .thumbnailBelow(let root, let path, let stamp, let box, let text):
+                let file = try FileBytes(below: root, path: path, stamp: stamp)
+                let result = try Thumbnailer.png(file: file, box: box, text: text.map { ($0.key, $0.value) })
                 return .image(bytes: result.png, origin: result.origin)
             case .compatibleJPEG(let path, let quality, let location):
                 let jpeg = try CompatibleJPEG.transcode(path: path, quality: quality, location: location)

@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// Whole-frame reads and writes on a descriptor: a 4-byte big-endian length, then the
 /// payload. Writes never raise SIGPIPE on sockets (`MSG_NOSIGNAL`).
@@ -7,13 +7,11 @@ enum FrameIO {
     static func write(_ payload: [UInt8], to fd: Int32) -> Bool {
         let n = UInt32(payload.count)
         let frame = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + payload
+        let socket = FileDescriptor(rawValue: fd)
         var done = 0
         while done < frame.count {
-            let sent = frame.withUnsafeBytes { send(fd, $0.baseAddress! + done, frame.count - done, Int32(MSG_NOSIGNAL)) }
-            if sent < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
+            let sent = frame.withUnsafeBytes { try? socket.send(UnsafeRawBufferPointer(rebasing: $0[done...])) }
+            guard let sent else { return false }
             done += sent
         }
         return true
@@ -35,23 +33,20 @@ enum FrameIO {
     }
 
     private static func exactly(_ count: Int, from fd: Int32, deadline: Double?) throws(ReadFailure) -> [UInt8] {
+        let socket = FileDescriptor(rawValue: fd)
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
             if let deadline {
                 let remaining = deadline - MonotonicClock.now()
                 guard remaining > 0 else { throw .timedOut }
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, Int32(min(remaining * 1000 + 1, 60_000)))
-                if ready < 0, errno != EINTR { throw .closed }
-                if ready <= 0 { continue }
+                guard let ready = try? socket.waitReadable(milliseconds: Int32(min(remaining * 1000 + 1, 60_000))) else {
+                    throw .closed
+                }
+                if ready == .waiting { continue }
             }
-            let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + done, count - done, 0) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .closed
-            }
-            if got == 0 { throw .closed }
+            let got = buffer.withUnsafeMutableBytes { try? socket.receive(into: UnsafeMutableRawBufferPointer(rebasing: $0[done...])) }
+            guard let got, got > 0 else { throw .closed }
             done += got
         }
         return buffer
@@ -60,9 +55,5 @@ enum FrameIO {
 
 /// Seconds on the monotonic clock.
 enum MonotonicClock {
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { SystemClock.monotonicSeconds() }
 }

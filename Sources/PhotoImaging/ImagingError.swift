@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// Why an image could not be decoded, encoded or thumbnailed. Messages name the file's
 /// problem, never its pixels or metadata values.
@@ -12,7 +12,7 @@ public enum ImagingError: Error, Hashable, Sendable {
     /// An encoder failed (out of memory, an invalid parameter).
     case encodeFailed(String)
     /// The file could not be read or the cache could not be written (errno).
-    case io(path: String, errno: Int32)
+    case io(path: String, errno: Errno)
     /// The decoder process died on this file (a crash in a C library), by signal or status.
     case workerCrashed(String)
     /// The decoder process did not answer within its time limit and was killed.
@@ -28,7 +28,7 @@ extension ImagingError: CustomStringConvertible {
         case .malformed(let why): "malformed image: \(why)"
         case .tooLarge(let width, let height): "image too large to decode (\(width)x\(height))"
         case .encodeFailed(let why): "encoding failed: \(why)"
-        case .io(let path, let code): "\(path): \(String(cString: strerror(code)))"
+        case .io(let path, let code): "\(path): \(code)"
         case .workerCrashed(let how): "the decoder process died (\(how))"
         case .timedOut(let seconds): "the decoder took longer than \(Int(seconds)) s and was stopped"
         case .workerUnavailable(let why): "cannot start the decoder process: \(why)"

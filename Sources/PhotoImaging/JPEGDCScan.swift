@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// The entropy-coded data of one baseline scan, read for what a 1/8 scale needs. A block
 /// that becomes one pixel needs only its DC coefficient: every AC code is still parsed (its
@@ -163,7 +163,7 @@ struct JPEGDCScan {
             if frequency == 0 { return 1 / 2.0.squareRoot() }
             if frequency % 2 == 0 { return 0 }
             var sum = 0.0
-            for x in 0..<4 { sum += cos(Double(2 * x + 1) * Double(frequency) * Double.pi / 16) }
+            for x in 0..<4 { sum += Math.cosine(Double(2 * x + 1) * Double(frequency) * Double.pi / 16) }
             return sum / 4
         }
         let weight = factor(u) * factor(v) / 4

@@ -1,5 +1,5 @@
-import Glibc
 import MediaFormats
+import SystemKit
 
 /// The freedesktop thumbnail cache: `$XDG_CACHE_HOME/thumbnails/<size>/<md5 of URI>.png`
 /// (`~/.cache` when unset), folders 0700 and files 0600, each PNG carrying `Thumb::URI` and
@@ -53,26 +53,26 @@ public struct ThumbnailCache: Sendable {
 
     /// Writes `bytes` to a temporary file (mode 0600) beside `final` and renames it into place.
     static func writeAtomically(_ bytes: [UInt8], to final: String) throws(ImagingError) {
-        let temporary = final + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .io(path: temporary, errno: errno) }
-        var done = 0
-        while done < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                unlink(temporary)
-                throw .io(path: temporary, errno: code)
-            }
-            done += written
+        let temporary = final + ".\(CurrentProcess.id).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.open(temporary, [.writeOnly, .create, .truncate], mode: 0o600)
+        } catch {
+            throw .io(path: temporary, errno: error)
         }
-        close(fd)
-        guard rename(temporary, final) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .io(path: final, errno: code)
+        do throws(Errno) {
+            try fd.writeAll(bytes)
+            fd.close()
+        } catch {
+            fd.close()
+            try? FileSystem.remove(temporary)
+            throw .io(path: temporary, errno: error)
+        }
+        do throws(Errno) {
+            try FileSystem.rename(temporary, to: final)
+        } catch {
+            try? FileSystem.remove(temporary)
+            throw .io(path: final, errno: error)
         }
     }
 
@@ -87,7 +87,11 @@ public struct ThumbnailCache: Sendable {
         var path = ""
         for component in folder.split(separator: "/") {
             path += "/" + component
-            if mkdir(path, 0o700) != 0, errno != EEXIST { throw .io(path: path, errno: errno) }
+            do throws(Errno) {
+                try FileSystem.makeDirectory(path, mode: 0o700)
+            } catch {
+                throw .io(path: path, errno: error)
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// Thumbnails on demand: the cached PNG when it is fresh, otherwise one made in a decoder
 /// process and stored in the freedesktop cache. Safe to call from many threads.
@@ -23,20 +23,30 @@ public final class ThumbnailService: Sendable {
     /// The thumbnail of the file at `path` (absolute; bytes, as file names are) at `size`.
     /// `force` remakes it even when the cached one is fresh.
     public func thumbnail(forFile path: [UInt8], size: ThumbnailSize, force: Bool = false) throws(ImagingError) -> Thumbnail {
-        let display = String(decoding: path, as: UTF8.self)
-        var info = stat()
-        let status = (path + [0]).withUnsafeBufferPointer { name in
-            name.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+        let info: FileStatus
+        do throws(Errno) {
+            info = try FileStatus.of(path: path)
+        } catch {
+            throw .io(path: String(decoding: path, as: UTF8.self), errno: error)
         }
-        guard status == 0 else { throw .io(path: display, errno: errno) }
+        return try thumbnail(path: path, info: info, size: size, force: force) { text in
+            .thumbnail(path: path, box: size.pixels, text: text)
+        }
+    }
+
+    /// The cached thumbnail of the file at `path` whose status is `info` when it is fresh,
+    /// otherwise the one the decoder makes for `request` (given the text chunks), stored.
+    func thumbnail(
+        path: [UInt8], info: FileStatus, size: ThumbnailSize, force: Bool, request: ([TextPair]) -> DecoderRequest
+    ) throws(ImagingError) -> Thumbnail {
         let uri = FileURI.of(absolutePath: path)
-        let mtime = Int64(info.st_mtim.tv_sec)
+        let mtime = info.mtimeSeconds
         let version = Self.version(of: info)
         if !force, let png = cache.fresh(uri: uri, mtime: mtime, version: version, size: size) {
             return Thumbnail(path: cache.path(uri: uri, size: size), png: png, origin: nil)
         }
         let text = [TextPair("Thumb::URI", uri), TextPair("Thumb::MTime", String(mtime)), TextPair(ThumbnailCache.versionKey, version)]
-        let made = try pool.image(.thumbnail(path: path, box: size.pixels, text: text))
+        let made = try pool.image(request(text))
         let stored = try cache.store(made.bytes, uri: uri, size: size)
         return Thumbnail(path: stored, png: made.bytes, origin: made.origin)
     }
@@ -44,9 +54,7 @@ public final class ThumbnailService: Sendable {
     /// The version of a file a thumbnail records: inode, size, and modification and change
     /// times in nanoseconds. `Thumb::MTime` alone (whole seconds) misses a same-size
     /// overwrite whose mtime was set back; the change time cannot be set back.
-    static func version(of info: stat) -> String {
-        let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        let ctime = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-        return "\(UInt64(info.st_ino)):\(Int64(info.st_size)):\(mtime):\(ctime)"
+    static func version(of info: FileStatus) -> String {
+        "\(info.inode):\(info.size):\(info.mtimeNanoseconds):\(info.ctimeNanoseconds)"
     }
 }

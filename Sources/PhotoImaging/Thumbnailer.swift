@@ -18,19 +18,30 @@ public enum Thumbnailer {
     public static func png(path: [UInt8], box: Int, text: [(key: String, value: String)]) throws(ImagingError) -> (
         png: [UInt8], origin: ThumbnailOrigin
     ) {
-        let rendered = try render(path: path, box: box)
+        try png(file: FileBytes(path: path), box: box, text: text)
+    }
+
+    /// The PNG thumbnail of an open file, fitted into `box`, with `text` chunks.
+    static func png(file: FileBytes, box: Int, text: [(key: String, value: String)]) throws(ImagingError) -> (
+        png: [UInt8], origin: ThumbnailOrigin
+    ) {
+        let rendered = try render(file: file, box: box)
         let png = try PNGChunks.addingText(text, to: PNGCodec.encode(rendered.image, fast: true))
         return (png, rendered.origin)
     }
 
     /// The upright thumbnail pixels of the file at `path`.
     public static func render(path: [UInt8], box: Int) throws(ImagingError) -> Rendered {
-        let file = try FileBytes(path: path)
+        try render(file: FileBytes(path: path), box: box)
+    }
+
+    /// The upright thumbnail pixels of an open file.
+    static func render(file: FileBytes, box: Int) throws(ImagingError) -> Rendered {
         guard let format = MediaSniffer.format(of: file) else { throw .unsupportedFormat("this file type") }
         if format.kind == .video {
             guard box > 0 else { throw .encodeFailed("empty thumbnail box") }
             // A poster frame when libavcodec decodes the video; the drawn frame otherwise.
-            if let poster = try? VideoPoster.poster(path: path, box: box) {
+            if let poster = try? VideoPoster.poster(of: file.descriptor, size: file.size, box: box) {
                 return Rendered(image: VideoPlaceholder.stamped(poster.image, seconds: poster.seconds), origin: .videoFrame)
             }
             let layout = ContainerWalker.layout(of: file, format: format)

@@ -1,5 +1,5 @@
 import CAV
-import Glibc
+import SystemKit
 
 // A video's poster frame through libavformat and libavcodec: the first picture at or after
 // the key frame before a tenth of the duration (a first frame is often black), turned as
@@ -26,14 +26,26 @@ enum VideoPoster {
     /// The poster frame of the video at `path`, fitted into `box`.
     static func poster(path: [UInt8], box: Int) throws(ImagingError) -> Poster {
         let display = String(decoding: path, as: UTF8.self)
-        let fd = (path + [0]).withUnsafeBufferPointer { name in
-            name.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+        let fd: FileDescriptor
+        let status: FileStatus
+        do throws(Errno) {
+            fd = try FileDescriptor.open(path, .readOnly)
+        } catch {
+            throw .io(path: display, errno: error)
         }
-        guard fd >= 0 else { throw .io(path: display, errno: errno) }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .io(path: display, errno: errno) }
-        return try poster(reader: DescriptorReader(fd: fd, size: Int64(status.st_size)), box: box)
+        defer { fd.close() }
+        do throws(Errno) {
+            status = try fd.status()
+        } catch {
+            throw .io(path: display, errno: error)
+        }
+        return try poster(of: fd, size: status.size, box: box)
+    }
+
+    /// The poster frame of the open video `fd` of `size` bytes (read with `pread`; the
+    /// descriptor stays its owner's), fitted into `box`.
+    static func poster(of fd: FileDescriptor, size: Int64, box: Int) throws(ImagingError) -> Poster {
+        try poster(reader: DescriptorReader(fd: fd, size: size), box: box)
     }
 
     private static func poster(reader: DescriptorReader, box: Int) throws(ImagingError) -> Poster {
@@ -157,23 +169,20 @@ enum VideoPoster {
 
 /// A file read through `pread` on a descriptor, for a C library's read and seek callbacks.
 final class DescriptorReader {
-    let fd: Int32
+    let fd: FileDescriptor
     let size: Int64
     private var position: Int64 = 0
 
-    init(fd: Int32, size: Int64) {
+    init(fd: FileDescriptor, size: Int64) {
         self.fd = fd
         self.size = size
     }
 
     /// Up to `count` bytes at the current position; the number read (0 at the end, -1 on error).
     func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
-        while true {
-            let read = pread(fd, buffer, count, off_t(position))
-            if read < 0, errno == EINTR { continue }
-            if read > 0 { position += Int64(read) }
-            return read
-        }
+        guard let read = try? fd.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count), at: position) else { return -1 }
+        position += Int64(read)
+        return read
     }
 
     /// libavformat's seek: `whence` SEEK_SET, SEEK_CUR, SEEK_END or AVSEEK_SIZE (the size).
@@ -181,9 +190,9 @@ final class DescriptorReader {
         if whence & AVSEEK_SIZE != 0 { return size }
         let base: Int64
         switch whence & ~AVSEEK_FORCE {
-        case SEEK_SET: base = 0
-        case SEEK_CUR: base = position
-        case SEEK_END: base = size
+        case photofs_av_seek_set(): base = 0
+        case photofs_av_seek_cur(): base = position
+        case photofs_av_seek_end(): base = size
         default: return -1
         }
         let target = base &+ offset

@@ -1,6 +1,6 @@
-import Glibc
 import MediaFormats
 import PhotoCore
+import SystemKit
 
 /// The indexer's analyzer: reads one library file and says what it is, what its metadata
 /// says, what its content fingerprint is and how to serve it without location.
@@ -27,7 +27,7 @@ public struct FileAnalyzer: AssetAnalyzing {
             source = try FileByteSource(path: absolutePath)
         } catch {
             switch error {
-            case .system(let code): throw .unreadable(errno: code)
+            case .system(let code): throw .unreadable(errno: code.rawValue)
             case .notRegularFile: throw .notMedia
             }
         }
@@ -63,7 +63,7 @@ public struct FileAnalyzer: AssetAnalyzing {
         } catch {
             switch error {
             case .io(let code): throw .unreadable(errno: code)
-            case .outOfRange: throw .unreadable(errno: EIO)
+            case .outOfRange: throw .unreadable(errno: Errno.ioError.rawValue)
             }
         }
         guard let format = MediaSniffer.format(of: source) else { throw .notMedia }
@@ -87,7 +87,7 @@ public struct FileAnalyzer: AssetAnalyzing {
         } catch {
             switch error {
             case .io(let code): throw .unreadable(errno: code)
-            case .outOfRange: throw .unreadable(errno: EIO)
+            case .outOfRange: throw .unreadable(errno: Errno.ioError.rawValue)
             }
         }
     }

@@ -1,6 +1,6 @@
-import Glibc
 import MediaFormats
 import PhotoCore
+import SystemKit
 
 /// A `ByteSource` over one open file, read with `pread` so that several walkers (and
 /// threads) can read it without sharing a file position. It owns its descriptor and
@@ -8,13 +8,13 @@ import PhotoCore
 public final class FileByteSource: ByteSource, @unchecked Sendable {
     // @unchecked: `descriptor` and `size` never change after init, and pread does not
     // use the shared file offset, so concurrent reads are safe.
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     public let size: Int64
 
     /// Why a file could not be opened.
     public enum OpenError: Error, Hashable, Sendable {
-        /// `open` or `fstat` failed (errno).
-        case system(errno: Int32)
+        /// `open` or `fstat` failed (or the path holds a NUL byte: EINVAL).
+        case system(Errno)
         /// The path is not a regular file (a directory, a device, a FIFO).
         case notRegularFile
     }
@@ -23,23 +23,25 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     /// UTF-8. Refuses symbolic links (O_NOFOLLOW) and anything but a regular file, and
     /// never blocks on a FIFO (O_NONBLOCK only affects the open).
     public init(path: [UInt8]) throws(OpenError) {
-        guard !path.contains(0) else { throw .system(errno: EINVAL) }
-        let fd = (path + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        let fd: FileDescriptor
+        let status: FileStatus
+        do throws(Errno) {
+            fd = try FileDescriptor.open(path, [.readOnly, .noFollow, .nonBlocking])
+        } catch {
+            throw .system(error)
         }
-        guard fd >= 0 else { throw .system(errno: errno) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            close(fd)
-            throw .system(errno: code)
+        do throws(Errno) {
+            status = try fd.status()
+        } catch {
+            fd.close()
+            throw .system(error)
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
+        guard status.kind == .regular else {
+            fd.close()
             throw .notRegularFile
         }
         descriptor = fd
-        size = Int64(info.st_size)
+        size = status.size
     }
 
     /// Opens `path` given as a String (tests, tools).
@@ -48,13 +50,13 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     }
 
     deinit {
-        close(descriptor)
+        descriptor.close()
     }
 
     /// Tells the kernel that reads will be scattered, so that it reads what is asked for and
     /// no readahead besides (an index reads a few hundred KiB of a multi-MB file).
     public func adviseRandomAccess() {
-        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_RANDOM)
+        descriptor.advise(.random)
     }
 
     public func read(at offset: Int64, count: Int) throws(ByteSourceError) -> [UInt8] {
@@ -74,17 +76,10 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     /// number of bytes read. Lets callers that stream a whole file reuse one buffer.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(ByteSourceError) -> Int {
         guard offset >= 0 else { throw .outOfRange(offset: offset) }
-        guard let base = buffer.baseAddress else { return 0 }
-        var done = 0
-        while done < buffer.count {
-            let got = pread(descriptor, base + done, buffer.count - done, off_t(offset + Int64(done)))
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .io(errno: errno)
-            }
-            if got == 0 { break }
-            done += got
+        do throws(Errno) {
+            return try descriptor.readAll(into: buffer, at: offset)
+        } catch {
+            throw .io(errno: error.rawValue)
         }
-        return done
     }
 }

@@ -7,7 +7,6 @@
 // writing. libexif's FOLLOW_SPECIFICATION option is switched off so that nothing is
 // "fixed" in memory: we read what the file holds.
 import CExif
-import Glibc
 
 /// One EXIF block loaded by libexif. Owns the `ExifData` and its `ExifLog` and frees
 /// both when released. Not shared between threads: each analysis makes its own.
@@ -120,7 +119,7 @@ private func libexifLogSink(
     let messages = Unmanaged<LibexifMessages>.fromOpaque(context).takeUnretainedValue()
     guard messages.lines.count < LibexifMessages.limit else { return }
     var buffer = [CChar](repeating: 0, count: 200)
-    _ = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
+    _ = buffer.withUnsafeMutableBufferPointer { photofs_exif_format($0.baseAddress, $0.count, format, arguments) }
     let text = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     let origin = domain.map { String(cString: $0) } ?? "libexif"
     messages.append("libexif (\(origin)): \(text)")

@@ -1,7 +1,7 @@
-import Glibc
 import MediaFormats
 import PhotoCore
 import PhotoHashing
+import SystemKit
 
 /// A `ByteSource` over one open file that reads its start and its end once, up front, and
 /// answers the container walkers and the redaction planner from those bytes where it can
@@ -40,7 +40,7 @@ final class SampledFileSource: ByteSource {
         }
         guard Int64(head.count) == min(size, Int64(Self.headLength)), Int64(tail.count) == ranges.tail.count else {
             // The file shrank while it was read: its analysis would not describe it.
-            throw .io(errno: ESTALE)
+            throw .io(errno: Errno.stale.rawValue)
         }
         let headSample = Int(ranges.head.upperBound)
         fingerprint = head.withUnsafeBytes { headBytes in

@@ -1,6 +1,6 @@
-import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// The second step of Add: the page first asks for a confirmation of exactly the photos it
 /// will grant and shows the person what that means; the grant is accepted only with that
@@ -66,9 +66,5 @@ final class GrantConfirmations: Sendable {
         }
     }
 
-    static let monotonicSeconds: @Sendable () -> Double = {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
+    static let monotonicSeconds: @Sendable () -> Double = { SystemClock.monotonicSeconds() }
 }

@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Glibc
+import SystemKit
 
 /// A small HTTP server on 127.0.0.1 (libmicrohttpd, its own threads): every request is
 /// handed, with its body read, to one handler. It never listens on another address.
@@ -89,12 +89,11 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Serves a connection only when the process at its other end runs as this server's user.
     private static let admit: MHD_AcceptPolicyCallback = { _, address, length in
-        guard let address, length >= MemoryLayout<sockaddr_in>.size, address.pointee.sa_family == sa_family_t(AF_INET) else {
-            return MHD_Result(rawValue: 0)!
-        }
-        let peer = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
-        let owner = LoopbackPeer.owner(address: peer.sin_addr.s_addr, port: UInt16(bigEndian: peer.sin_port))
-        return MHD_Result(rawValue: owner == geteuid() ? 1 : 0)!
+        var ip: UInt32 = 0
+        var port: UInt16 = 0
+        guard photofs_mhd_peer_ipv4(address, length, &ip, &port) != 0 else { return MHD_Result(rawValue: 0)! }
+        let owner = LoopbackPeer.owner(address: ip, port: port)
+        return MHD_Result(rawValue: owner == CurrentProcess.effectiveUserID ? 1 : 0)!
     }
 
     private static let completed: MHD_RequestCompletedCallback = { _, _, state, _ in

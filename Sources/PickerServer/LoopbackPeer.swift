@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// Who owns the other end of a loopback TCP connection: the kernel's socket table
 /// (`/proc/net/tcp`, this network namespace) lists the client's socket, by its address and
@@ -7,7 +7,7 @@ import Glibc
 enum LoopbackPeer {
     /// The uid owning the TCP socket bound to `address:port` (network byte order address,
     /// host order port), or nil when the table has no such socket.
-    static func owner(address: UInt32, port: UInt16, table: String = "/proc/net/tcp") -> uid_t? {
+    static func owner(address: UInt32, port: UInt16, table: String = "/proc/net/tcp") -> UInt32? {
         guard let text = readAll(table) else { return nil }
         // `/proc/net/tcp` prints the address as the hex of its in-memory word, the port in
         // hex: 127.0.0.1:8080 is "0100007F:1F90".
@@ -15,7 +15,7 @@ enum LoopbackPeer {
         for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count > 7, fields[1] == wanted else { continue }
-            return uid_t(fields[7])
+            return UInt32(fields[7])
         }
         return nil
     }
@@ -26,14 +26,12 @@ enum LoopbackPeer {
     }
 
     private static func readAll(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard let fd = try? FileDescriptor.open(path, .readOnly) else { return nil }
+        defer { fd.close() }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = chunk.withUnsafeMutableBytes { (try? fd.read(into: $0)) ?? 0 }
             if count <= 0 { break }
             bytes += chunk[0..<count]
         }

@@ -1,5 +1,5 @@
-import Glibc
 import Synchronization
+import SystemKit
 
 /// The picker page's door: only the person who was given the URL gets in.
 ///
@@ -112,13 +112,13 @@ public final class PickerGate: Sendable {
     /// `count` random bytes from the kernel, as hex.
     public static func randomHex(_ count: Int) -> String {
         var bytes = [UInt8](repeating: 0, count: count)
-        let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        precondition(fd >= 0, "no /dev/urandom")
-        defer { close(fd) }
+        guard let fd = try? FileDescriptor.open("/dev/urandom", .readOnly) else { preconditionFailure("no /dev/urandom") }
+        defer { fd.close() }
         var filled = 0
         while filled < count {
-            let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, count - filled) }
-            if got > 0 { filled += got } else { precondition(errno == EINTR, "cannot read /dev/urandom") }
+            let got = bytes.withUnsafeMutableBytes { try? fd.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            guard let got, got > 0 else { preconditionFailure("cannot read /dev/urandom") }
+            filled += got
         }
         return bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }

@@ -1,6 +1,6 @@
-import Glibc
 import MediaFormats
 import PhotoCore
+import SystemKit
 
 /// Where the picker's grid and preview images come from. The seam an imaging module
 /// replaces with its thumbnail cache; whatever it returns must hold no location.
@@ -44,38 +44,17 @@ public struct EmbeddedThumbnails: ThumbnailSource {
         return (bytes, asset.metadata.format.mime)
     }
 
-    /// Up to `limit` bytes from the start of `asset`'s file (never following a final
-    /// symlink); nil unless the file still has the catalog's size, mtime, inode and ctime: a
-    /// file changed since it was indexed must not be shown, least of all with the old plan.
+    /// Up to `limit` bytes from the start of `asset`'s file at `path` (the library root,
+    /// `/`, then the asset's path). The file is opened like the mount opens it
+    /// (`SourceOpener`): below the library root, through no symbolic link, and only while
+    /// it still has the catalog's size, mtime, inode and ctime; a file changed since it was
+    /// indexed must not be shown, least of all with the old plan. Nil otherwise, and for a
+    /// path that is not the asset's below a root.
     static func read(_ path: String, of asset: Asset, upTo limit: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) == asset.size,
-            UInt64(status.st_ino) == asset.inode,
-            sameTime(status.st_mtim, asset.mtimeNanoseconds),
-            Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec) == asset.ctimeNanoseconds
-        else { return nil }
-        var bytes = [UInt8](repeating: 0, count: limit)
-        var total = 0
-        while total < limit {
-            let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + total, limit - total, off_t(total)) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            total += count
-        }
-        bytes.removeSubrange(total...)
-        return bytes
+        guard let fd = LibrarySource.open(asset, at: path) else { return nil }
+        defer { fd.close() }
+        return try? fd.read(count: limit, at: 0)
     }
-}
-
-/// Whether a file time equals the catalog's nanoseconds (a catalog that kept only whole
-/// seconds matches any nanoseconds in that second).
-private func sameTime(_ time: timespec, _ nanoseconds: Int64) -> Bool {
-    let seconds = Int64(time.tv_sec)
-    if nanoseconds % 1_000_000_000 == 0 { return seconds &* 1_000_000_000 == nanoseconds }
-    return seconds &* 1_000_000_000 &+ Int64(time.tv_nsec) == nanoseconds
 }
 
 /// Finds the thumbnail JPEG in IFD1 of a JPEG's EXIF block.

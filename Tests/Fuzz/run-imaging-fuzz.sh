@@ -75,14 +75,17 @@ fi
 snapshot="$out/imaging-src"
 rm -rf "$snapshot"
 mkdir -p "$snapshot"
-cp -r "$root/Sources/MediaFormats" "$root/Sources/PhotoImaging" "$snapshot/"
+cp -r "$root/Sources/MediaFormats" "$root/Sources/SystemKit" "$root/Sources/PhotoImaging" "$snapshot/"
+# SystemKit is compiled into the same module: its imports go.
+find "$snapshot" -name '*.swift' -exec sed -i '/^import SystemKit$/d' {} +
 for file in ImagingFuzzSupport ImagingFuzzMain JPEGThumbnailFuzz JPEGEighthScaleFuzz HEIFThumbnailFuzz PNGWebPThumbnailFuzz TIFFPreviewFuzz DecoderFrameFuzz JXLFuzz; do
     cp "$root/Tests/Fuzz/$file.swift" "$snapshot/"
 done
 sources=()
-while IFS= read -r file; do sources+=("$file"); done < <(find "$snapshot" -name '*.swift' ! -name CompatibleCache.swift ! -name CompatibleRepresentations.swift | sort)
+while IFS= read -r file; do sources+=("$file"); done < <(find "$snapshot" -name '*.swift' ! -name CompatibleCache.swift ! -name CompatibleRepresentations.swift \
+    ! -name 'ThumbnailService+Assets.swift' | sort)
 includes=()
-for door in CTurboJPEG CHeif CPNG CWebP CJXL CGIF CTIFF CAV CSeccomp; do includes+=(-I "$root/Sources/$door"); done
+for door in CSystem CTurboJPEG CHeif CPNG CWebP CJXL CGIF CTIFF CAV CSeccomp; do includes+=(-I "$root/Sources/$door"); done
 for flag in $(pkg-config --cflags libturbojpeg libheif libpng libwebp libjxl libgif libtiff-4 libavformat libavcodec libswscale libavutil libseccomp); do includes+=(-Xcc "$flag"); done
 
 run() {
@@ -97,7 +100,8 @@ run() {
 }
 
 echo "== building ImagingFuzz"
-# One module named MediaFormats, so the PhotoImaging files' `import MediaFormats` is a no-op.
+# One module named MediaFormats (with SystemKit's files), so the PhotoImaging files'
+# `import MediaFormats` is a no-op.
 swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -suppress-warnings -module-name MediaFormats "${includes[@]}" \
     "${sources[@]}" -o "$out/ImagingFuzz" 2> >(grep -v -e "Cannot export local symbol" >&2)
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 import TestSupport
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
         #expect(PNGChunks.text(of: png) == ["Thumb::MTime": "9"])
         #expect(process.isAlive)
         let missing = try process.run(.thumbnail(path: Array("/nonexistent/x.jpg".utf8), box: 128, text: []), timeLimit: 20)
-        #expect(missing == .failed(.io(path: "/nonexistent/x.jpg", errno: ENOENT)))
+        #expect(missing == .failed(.io(path: "/nonexistent/x.jpg", errno: Errno(rawValue: ENOENT))))
         let pid = process.pid
         process.finish()
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
@@ -152,7 +153,7 @@ import Testing
         #expect(utimensat(AT_FDCWD, photo, &times, 0) == 0)
         let again = try service.thumbnail(forFile: Array(photo.utf8), size: .normal)
         #expect(again.origin == .decoded && PNGChunks.text(of: again.png)["Thumb::MTime"] == "1600000000")
-        #expect(throws: ImagingError.io(path: dir + "/gone.jpg", errno: ENOENT)) {
+        #expect(throws: ImagingError.io(path: dir + "/gone.jpg", errno: Errno(rawValue: ENOENT))) {
             try service.thumbnail(forFile: Array((dir + "/gone.jpg").utf8), size: .normal)
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import MediaFormats
 import PhotoCore
+import SystemKit
 import Testing
 
 @testable import PhotoMetadata
@@ -32,10 +33,12 @@ import Testing
         let target = try directory.write(name: Array("target".utf8), bytes: [1])
         let link = directory.path + Array("/link".utf8)
         #expect(symlink(cString(target), cString(link)) == 0)
-        #expect(throws: FileByteSource.OpenError.system(errno: ELOOP)) { try FileByteSource(path: link) }
+        #expect(throws: FileByteSource.OpenError.system(Errno(rawValue: ELOOP))) { try FileByteSource(path: link) }
         #expect(throws: FileByteSource.OpenError.notRegularFile) { try FileByteSource(path: directory.path) }
-        #expect(throws: FileByteSource.OpenError.system(errno: ENOENT)) { try FileByteSource(path: directory.path + Array("/none".utf8)) }
-        #expect(throws: FileByteSource.OpenError.system(errno: EINVAL)) { try FileByteSource(path: [0x61, 0, 0x62]) }
+        #expect(throws: FileByteSource.OpenError.system(Errno(rawValue: ENOENT))) {
+            try FileByteSource(path: directory.path + Array("/none".utf8))
+        }
+        #expect(throws: FileByteSource.OpenError.system(Errno(rawValue: EINVAL))) { try FileByteSource(path: [0x61, 0, 0x62]) }
     }
 
     /// The descriptor is closed when the source goes away (no leak per analysed file).

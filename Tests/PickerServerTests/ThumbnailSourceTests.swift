@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import MediaFormats
 import PhotoCore
+import SystemKit
 import Testing
 
 @testable import PickerServer
@@ -73,5 +74,23 @@ import Testing
         #expect(utimensat(AT_FDCWD, spare, &times, 0) == 0)
         #expect(rename(spare, fixture.path) == 0)
         #expect(EmbeddedThumbnails.read(fixture.path, of: asset, upTo: 4096) == nil)
+    }
+
+    @Test func aFolderSwappedForASymlinkIsNotFollowed() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let outside = fixture.directory + "/outside"
+        try FileManager.default.createDirectory(atPath: outside + "/Trips", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: fixture.path, toPath: outside + "/Trips/photo.jpg")
+        try FileManager.default.createSymbolicLink(atPath: fixture.directory + "/Trips", withDestinationPath: outside + "/Trips")
+        var asset = fixture.asset()
+        let status = try FileStatus.of(path: outside + "/Trips/photo.jpg")
+        asset.path = LibraryPath("Trips/photo.jpg")
+        asset.size = status.size
+        asset.inode = status.inode
+        asset.mtimeNanoseconds = status.mtimeNanoseconds
+        asset.ctimeNanoseconds = status.ctimeNanoseconds
+        #expect(EmbeddedThumbnails.read(fixture.directory + "/Trips/photo.jpg", of: asset, upTo: 4096) == nil)
+        #expect(EmbeddedThumbnails.read(outside + "/Trips/photo.jpg", of: asset, upTo: 4096) == [UInt8](repeating: 0x41, count: 2048))
     }
 }

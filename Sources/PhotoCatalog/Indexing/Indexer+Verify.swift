@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import PhotoCore
 import PhotoHashing
 import Synchronization

@@ -1,9 +1,9 @@
 import Dispatch
-import Glibc
 import MediaFormats
 import PhotoCore
 import PhotoHashing
 import Synchronization
+import SystemKit
 
 /// Brings the catalog in line with the library: walks the tree, reads what is new or
 /// changed with the injected analyzer on every core, and writes the results in batches.
@@ -113,9 +113,7 @@ public struct Indexer: Sendable {
     }
 
     static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        SystemClock.monotonicSeconds()
     }
 }
 
@@ -315,7 +313,8 @@ private struct IndexRun {
     private static func analyse(
         _ batch: [WalkedFile], paths: [[UInt8]], folderHasXMP: [Bool], analyzer: any AssetAnalyzing, done: @Sendable (Int, Int64) -> Void
     ) -> [Result<AssetAnalysis, AnalysisError>] {
-        let slots = Mutex<[Result<AssetAnalysis, AnalysisError>]>(Array(repeating: .failure(.unreadable(errno: EIO)), count: batch.count))
+        let slots = Mutex<[Result<AssetAnalysis, AnalysisError>]>(
+            Array(repeating: .failure(.unreadable(errno: Errno.ioError.rawValue)), count: batch.count))
         let chunks = (batch.count + analysisChunk - 1) / analysisChunk
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let range = chunk * analysisChunk..<min(batch.count, (chunk + 1) * analysisChunk)
@@ -341,7 +340,7 @@ private struct IndexRun {
         _ file: WalkedFile, _ outcome: Result<AssetAnalysis, AnalysisError>, writer: IndexWriter, summary: inout IndexSummary
     ) throws(CatalogError) {
         switch outcome {
-        case .failure(.unreadable(let error)) where error == ENOENT || error == ENOTDIR:
+        case .failure(.unreadable(let error)) where error == Errno.noSuchFileOrDirectory.rawValue || error == Errno.notDirectory.rawValue:
             return  // gone while we looked; its row, if any, stays in the pool and is removed
         case .failure(let reason):
             try writer.write(

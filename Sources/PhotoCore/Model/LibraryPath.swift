@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// A path relative to the library root, kept as raw bytes.
 ///
@@ -63,20 +63,7 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// Whether the path names something below the library root: not empty, not absolute,
     /// no `..` component. Checked without allocating (it guards every READ).
-    public var staysInsideLibrary: Bool {
-        withBytes { bytes in
-            guard let first = bytes.first, first != UInt8(ascii: "/") else { return false }
-            var componentStart = 0
-            for index in 0...bytes.count {
-                guard index == bytes.count || bytes[index] == UInt8(ascii: "/") else { continue }
-                if index - componentStart == 2, bytes[componentStart] == UInt8(ascii: "."), bytes[componentStart + 1] == UInt8(ascii: ".") {
-                    return false
-                }
-                componentStart = index + 1
-            }
-            return true
-        }
-    }
+    public var staysInsideLibrary: Bool { withBytes { SourceOpener.staysInsideLibrary($0) } }
 
     /// The last component: the file name.
     public var fileName: [UInt8] { components.last ?? [] }
@@ -127,7 +114,7 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
     /// `order` for two byte buffers.
     public static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let common = min(a.count, b.count)
-        let order = common == 0 ? 0 : Int(memcmp(a.baseAddress!, b.baseAddress!, common))
+        let order = common == 0 ? 0 : MemoryOrder.compare(a.baseAddress!, b.baseAddress!, count: common)
         return order != 0 ? order : a.count - b.count
     }
 }

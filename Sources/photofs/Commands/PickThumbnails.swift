@@ -20,7 +20,12 @@ struct CachedThumbnails: ThumbnailSource {
     }
 
     func thumbnail(of asset: Asset, path: String) -> (bytes: [UInt8], type: String)? {
-        if let made = try? service.thumbnail(forFile: Array(path.utf8), size: .normal) { return (made.png, "image/png") }
+        // Opened below the library root with the catalogued version checked, as a read is.
+        if let root = asset.libraryRoot(inPath: path),
+            let made = try? service.thumbnail(of: asset, libraryRoot: Array(root.utf8), size: .normal)
+        {
+            return (made.png, "image/png")
+        }
         if let thumbnail = embedded.thumbnail(of: asset, path: path) { return thumbnail }
         let name = String(decoding: asset.path.fileName, as: UTF8.self)
         let label = ThumbnailPlaceholder.typeLabel(format: asset.metadata.format, name: name)

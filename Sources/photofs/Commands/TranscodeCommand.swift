@@ -59,7 +59,7 @@ enum TranscodeCommand {
                 let absolute = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
                 let made = try pool.image(.compatibleJPEG(path: Array(absolute.utf8), quality: quality, location: location))
                 guard FileManager.default.createFile(atPath: output + "/" + name, contents: Data(made.bytes)) else {
-                    throw ImagingError.io(path: output + "/" + name, errno: EIO)
+                    throw ImagingError.io(path: output + "/" + name, errno: .ioError)
                 }
             } catch {
                 failures.withLock { $0.append((file, "\(error)")) }

@@ -1,9 +1,7 @@
 import Foundation
 import Glibc
-import PhotoCore
+import SystemKit
 import Testing
-
-@testable import FuseKit
 
 /// A READ opens its source through `SourceOpener`: a folder of the library swapped for a
 /// symlink (after indexing, before a read) must never make the daemon read outside it.
@@ -46,13 +44,18 @@ import Testing
         return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
     }
 
-    let path = LibraryPath(bytes: Array("Trips/2024/photo.jpg".utf8))
+    let path = Array("Trips/2024/photo.jpg".utf8)
+
+    /// The descriptor `open` gave, or -1 when it threw.
+    static func descriptor(_ open: (UnsafeBufferPointer<UInt8>) throws(Errno) -> FileDescriptor, _ path: [UInt8]) -> Int32 {
+        path.withUnsafeBufferPointer { bytes in (try? open(bytes))?.rawValue ?? -1 }
+    }
 
     @Test func opensAFileBelowTheLibrary() throws {
         let layout = try Layout()
         defer { layout.remove() }
         let opener = SourceOpener(libraryFD: layout.libraryFD)
-        for fd in [opener.open(path), opener.openByComponents(path)] {
+        for fd in [Self.descriptor(opener.open, path), Self.descriptor(opener.openByComponents, path)] {
             #expect(fd >= 0)
             #expect(Self.contents(of: fd) == "inside")
             close(fd)
@@ -69,7 +72,7 @@ import Testing
         if plain >= 0 { close(plain) }
 
         let opener = SourceOpener(libraryFD: layout.libraryFD)
-        for fd in [opener.open(path), opener.openByComponents(path)] {
+        for fd in [Self.descriptor(opener.open, path), Self.descriptor(opener.openByComponents, path)] {
             #expect(fd < 0, "a symlinked folder was followed")
             if fd >= 0 { close(fd) }
         }
@@ -82,12 +85,42 @@ import Testing
         try FileManager.default.createSymbolicLink(
             atPath: layout.library + "/Trips/2024/photo.jpg", withDestinationPath: layout.outside + "/Trips/2024/photo.jpg")
         let opener = SourceOpener(libraryFD: layout.libraryFD)
-        #expect(opener.open(path) < 0)
-        #expect(opener.openByComponents(path) < 0)
+        #expect(Self.descriptor(opener.open, path) < 0)
+        #expect(Self.descriptor(opener.openByComponents, path) < 0)
         for escaping in ["../outside/Trips/2024/photo.jpg", "/etc/passwd", "Trips/../../outside/Trips/2024/photo.jpg"] {
-            let fd = opener.open(LibraryPath(bytes: Array(escaping.utf8)))
+            let fd = Self.descriptor(opener.open, Array(escaping.utf8))
             #expect(fd < 0, "\(escaping) was opened")
             if fd >= 0 { close(fd) }
         }
+    }
+}
+
+/// The version check of `SourceOpener.open(_:expecting:)`.
+@Suite struct SourceStampTests {
+    @Test func anotherVersionIsRefused() throws {
+        let layout = try SourceOpenerTests.Layout()
+        defer { layout.remove() }
+        let opener = SourceOpener(libraryFD: layout.libraryFD)
+        let path = Array("Trips/2024/photo.jpg".utf8)
+        let status = try FileStatus.of(path: layout.library + "/Trips/2024/photo.jpg")
+        let version = status.stamp
+        let fd = try path.withUnsafeBufferPointer { bytes throws(SourceOpener.Failure) in try opener.open(bytes, expecting: version) }
+        fd.close()
+        var other = version
+        other.size += 1
+        #expect(throws: SourceOpener.Failure.changed) {
+            try path.withUnsafeBufferPointer { bytes throws(SourceOpener.Failure) in try opener.open(bytes, expecting: other) }
+        }
+        // A catalog that kept whole seconds matches any nanoseconds in that second.
+        var seconds = version
+        seconds.mtimeNanoseconds = status.mtimeSeconds * 1_000_000_000
+        let again = try path.withUnsafeBufferPointer { bytes throws(SourceOpener.Failure) in try opener.open(bytes, expecting: seconds) }
+        again.close()
+    }
+
+    @Test func errnoDescribesItself() {
+        #expect(Errno.noSuchFileOrDirectory.rawValue == ENOENT)
+        #expect(Errno.noSuchFileOrDirectory.description == "No such file or directory")
+        #expect(throws: Errno.badFileDescriptor) { try Syscall.retrying { close(-1) } }
     }
 }

@@ -1,0 +1,15 @@
+// SystemKit: the one door to the C library (Glibc) and the kernel for the rest of
+// photofs. Other modules see typed values and `Errno`, never `errno`, a C struct or a
+// raw flag; nothing of Glibc is re-exported.
+//
+// Supports what the code calls: descriptors (open, openat, pread, read, write, fstat,
+// fadvise, mmap), sockets of a socket pair (send, recv, poll, shutdown), child processes
+// (posix_spawn, kill, waitpid), paths (mkdir, rename, unlink, utimensat, realpath,
+// access, readdir), the monotonic and wall clocks, mktime, memcmp and cos; one opener of
+// library files (`SourceOpener`, through `CSystem`'s openat2 helper); malloc_trim.
+// Every call that can be interrupted by a signal goes through `Syscall.retrying`.
+//
+// The one C struct that crosses is `stat`, and only inward: `FileStatus.init(_:)` takes
+// what `stat`, `fstat` or `fstatat` filled, for callers (the FUSE adapter) that hold one.
+// Not yet here: inotify and the directory walk with fstatat (the catalog's watcher and
+// walker), and what FuseKit, DaemonCore and photofs call directly.
