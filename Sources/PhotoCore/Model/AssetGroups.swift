@@ -68,8 +68,9 @@ public struct AssetGroups: Sendable {
         // Live Photos: stills and videos of one folder with one identifier.
         if !identifiers.isEmpty {
             var buckets: [LiveKey: [Asset]] = [:]
-            for asset in assets {
-                guard let identifier = identifiers[asset.id] else { continue }
+            for index in assets.indices {
+                guard let identifier = identifiers[assets[index].id] else { continue }
+                let asset = assets[index]
                 buckets[LiveKey(folder: asset.path.folder, identifier: identifier), default: []].append(asset)
             }
             for (_, members) in buckets {
@@ -83,15 +84,19 @@ public struct AssetGroups: Sendable {
         }
 
         // RAW+JPEG: the raw files' names without extension, then the JPEGs that match one.
+        // Each asset's format is read where it lies (by index, not a copy of the asset per
+        // step): a library of a million JPEGs and no raw file costs one pass over a byte each.
         var raws: [[UInt8]: [Asset]] = [:]
-        for asset in assets where Self.isRaw(asset.metadata.format) && !taken.contains(asset.id) {
-            guard let key = Self.stemKey(asset.path) else { continue }
+        for index in assets.indices where Self.isRaw(assets[index].metadata.format) {
+            let asset = assets[index]
+            guard !taken.contains(asset.id), let key = Self.stemKey(asset.path) else { continue }
             raws[key, default: []].append(asset)
         }
         if !raws.isEmpty {
             var jpegs: [[UInt8]: [Asset]] = [:]
-            for asset in assets where asset.metadata.format == .jpeg && !taken.contains(asset.id) {
-                guard let key = Self.stemKey(asset.path), raws[key] != nil else { continue }
+            for index in assets.indices where assets[index].metadata.format == .jpeg {
+                let asset = assets[index]
+                guard !taken.contains(asset.id), let key = Self.stemKey(asset.path), raws[key] != nil else { continue }
                 jpegs[key, default: []].append(asset)
             }
             for (key, stills) in jpegs {

@@ -69,9 +69,11 @@ public struct AssetIndex: Sendable {
         self.lazyGroups = LazyGroups(identifiers: identifiers)
     }
 
-    /// Builds what lookups need now, once: the id and path tables, and with `dateOrder` the
-    /// capture-date order too. Safe from any thread; a lookup meanwhile waits for its table.
+    /// Builds what lookups need now, once: the groups a `select` takes along (first: every
+    /// select asks for them), the id and path tables, and with `dateOrder` the capture-date
+    /// order too. Safe from any thread; a lookup meanwhile waits for its table.
     public func prepare(dateOrder withDateOrder: Bool = false) {
+        _ = groups
         _ = byID.of(assets, key: \.id)
         _ = byPath.of(assets, key: \.path)
         if withDateOrder { _ = inDateOrder.count }
