@@ -1,4 +1,5 @@
 import MediaFormats
+import Synchronization
 import Testing
 
 @testable import PhotoCore
@@ -35,6 +36,36 @@ import Testing
         #expect(AssetGroups(Self.all, identifiers: [:]).groups.map(\.kind) == [.rawJPEG])
         #expect(AssetGroup(kind: .live, members: [Self.still.id]).badge == "LIVE")
         #expect(AssetGroup(kind: .rawJPEG, members: [Self.jpeg.id]).badge == "RAW+JPEG")
+    }
+
+    /// The groups come out the same whether the assets are an array or the chunks a
+    /// snapshot keeps (whose pass reads each asset's format in place).
+    @Test func chunkedAssetsGiveTheSameGroups() {
+        let chunked = AssetGroups(ChunkedArray(Self.all), identifiers: Self.identifiers)
+        #expect(chunked.groups == AssetGroups(Self.all, identifiers: Self.identifiers).groups)
+        #expect(AssetGroups(ChunkedArray(Self.all), identifiers: [:]).groups == AssetGroups(Self.all, identifiers: [:]).groups)
+    }
+
+    /// `prepare` (run once a mount answers) derives the groups, so the first select after a
+    /// mount reads no identifiers and walks no assets.
+    @Test func prepareDerivesTheGroupsBeforeTheFirstSelect() throws {
+        let reads = ReadCount()
+        let index = AssetIndex(
+            ChunkedArray(Self.all),
+            identifiers: {
+                reads.count.withLock { $0 += 1 }
+                return Self.identifiers
+            })
+        index.prepare()
+        #expect(reads.count.withLock { $0 } == 1)
+        let state = try Self.run("app add a\nselect a @3\n", index)
+        #expect(Self.granted(state, "a") == [3, 4], "the JPEG takes its raw file along")
+        #expect(reads.count.withLock { $0 } == 1, "the select used the prepared groups")
+    }
+
+    /// How often the identifiers were read.
+    private final class ReadCount: Sendable {
+        let count = Mutex(0)
     }
 
     static func run(_ script: String, _ index: AssetIndex, on state: AccessState = AccessState()) throws -> AccessState {
