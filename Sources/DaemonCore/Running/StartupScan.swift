@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import Glibc
 import PhotoCatalog
 import PhotoCore
 import Synchronization
@@ -29,11 +31,15 @@ public final class StartupScan: Sendable {
         self.watcher = watcher
     }
 
-    /// Starts walking now, on another thread, and compares the walk with `snapshot` (the
-    /// catalog's, as the mount serves it). Call once.
-    public func start(comparingWith snapshot: LibrarySnapshot) {
+    /// Starts walking now, on a thread of its own, and compares the walk with `snapshot`
+    /// (the catalog's, as the mount serves it). `belowRequests` runs the walk at nice 10
+    /// (Linux keeps the nice value per thread), as a walk once the mount answers should:
+    /// at a million files it keeps a core busy for seconds, and a `.picker` write or a
+    /// listing right after ready must not share that core with it as an equal. Call once.
+    public func start(comparingWith snapshot: LibrarySnapshot, belowRequests: Bool = false) {
         done.enter()
-        DispatchQueue.global(qos: .utility).async { [self] in
+        Thread.detachNewThread { [self] in
+            if belowRequests { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
             let result: Result<(LibraryScan, Bool), IndexError>
             do throws(IndexError) {
                 let scan = try indexer.scan(entering: watcher.map { watcher in { watcher.watch($0) } })

@@ -8,6 +8,12 @@ struct AssetPositions: Sendable {
     /// A table for about `capacity` assets (it grows past that).
     init(capacity: Int) { table = NodeTable(capacity: capacity) }
 
+    /// Every asset of `assets` held at its position: their ids must all differ.
+    init(allOf assets: ChunkedArray<Asset>) {
+        table = NodeTable(capacity: assets.count)
+        table.insertAll(count: assets.count) { Self.hash(assets[Int($0)].id) }
+    }
+
     /// The number of ids held.
     var count: Int { table.count }
 

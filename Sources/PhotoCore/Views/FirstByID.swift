@@ -9,10 +9,10 @@ struct FirstByID: Sendable {
     let hidden: Set<Int32>
 
     init(_ assets: ChunkedArray<Asset>) {
-        var positions = AssetPositions(capacity: assets.count)
         // Ids held twice are found first, by sorting the ids as words: every other id is
         // inserted without a lookup (each lookup reads the assets its probe passes, a cache
-        // miss apiece at a million assets).
+        // miss apiece at a million assets), and when none is (a catalog's ids are unique)
+        // all of them go in at once, in the table's own order.
         var ids: [UInt64] = []
         ids.reserveCapacity(assets.count)
         for index in 0..<assets.count { ids.append(assets[index].id.number) }
@@ -20,10 +20,17 @@ struct FirstByID: Sendable {
         var repeated = Set<UInt64>()
         for index in ids.indices.dropFirst() where ids[index] == ids[index - 1] { repeated.insert(ids[index]) }
         ids = []
+        guard !repeated.isEmpty else {
+            positions = AssetPositions(allOf: assets)
+            hidden = []
+            shown = (0..<assets.count).map { Int32($0) }
+            return
+        }
+        var positions = AssetPositions(capacity: assets.count)
         var hidden = Set<Int32>()
         for index in 0..<assets.count {
             let position = Int32(index)
-            guard !repeated.isEmpty, repeated.contains(assets[index].id.number),
+            guard repeated.contains(assets[index].id.number),
                 let held = positions.position(of: assets[index].id, in: assets)
             else {
                 positions.insert(position, in: assets)

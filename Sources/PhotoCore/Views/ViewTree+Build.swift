@@ -137,21 +137,22 @@ struct LibraryPartBuilder {
 
     mutating func build() {
         let assets = snapshot.assets
-        // Two passes over the assets that do not depend on each other, on two cores: which
-        // asset stands for each id (and the date and camera columns), and which folder each
-        // asset is in. Together they are most of a mount of a large library.
+        // Passes over the assets that do not depend on each other, on two cores: which
+        // asset stands for each id, and which folder each asset is in with the date and
+        // camera columns (the halves take about as long). Together they are most of a mount
+        // of a large library.
         let results = Mutex<(first: FirstByID?, columns: LibraryColumns?, folders: FolderGroups?)>((nil, nil, nil))
         DispatchQueue.concurrentPerform(iterations: 2) { task in
             if task == 0 {
                 let first = FirstByID(assets)
-                let columns = LibraryColumns(assets)
-                results.withLock { state in
-                    state.first = first
-                    state.columns = columns
-                }
+                results.withLock { $0.first = first }
             } else {
                 let folders = FolderGroups(assets)
-                results.withLock { $0.folders = folders }
+                let columns = LibraryColumns(assets)
+                results.withLock { state in
+                    state.folders = folders
+                    state.columns = columns
+                }
             }
         }
         let (first, columns, folderGroups) = results.withLock { ($0.first!, $0.columns!, $0.folders!) }

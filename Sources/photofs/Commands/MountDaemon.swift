@@ -84,7 +84,7 @@ enum MountDaemon {
         if scanAfterReady {
             let handler = state.indexRunHandler(log: logger.daemonLog)
             caughtUp = {
-                scanning.start(comparingWith: state.current.snapshot)
+                scanning.start(comparingWith: state.current.snapshot, belowRequests: true)
                 scanning.catchUp(
                     deliver: { summary throws(CatalogError) in
                         try handler(summary)
