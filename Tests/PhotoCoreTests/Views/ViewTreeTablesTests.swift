@@ -125,4 +125,27 @@ struct NodeTableRemovalTests {
             #expect(found == (removed.contains(Int32(position)) ? nil : Int32(position)))
         }
     }
+
+    /// A table filled at once in slot order (`insertAll`, as a mount builds its id table)
+    /// finds, removes and grows as one filled position by position does, crowded runs that
+    /// wrap around the end included.
+    @Test(arguments: [0, 1, 200, 5000])
+    func aTableFilledAtOnceWorksAsOneFilledInTurn(count: Int) {
+        let hashes = (0..<count).map { $0 % 3 == 0 ? 1021 + $0 % 5 : ($0 &* 2_654_435_761) >> 7 }
+        var table = NodeTable(capacity: count)
+        table.insertAll(count: count) { hashes[Int($0)] }
+        #expect(table.count == count)
+        #expect(table.positions.sorted() == (0..<count).map { Int32($0) })
+        for position in 0..<count {
+            #expect(table.find(hash: hashes[position]) { $0 == Int32(position) } == Int32(position))
+        }
+        for position in stride(from: 0, to: count, by: 2) {
+            table.remove(Int32(position), hash: hashes[position]) { hashes[Int($0)] }
+        }
+        table.grow { hashes[Int($0)] }
+        for position in 0..<count {
+            let found = table.find(hash: hashes[position]) { $0 == Int32(position) }
+            #expect(found == (position % 2 == 0 ? nil : Int32(position)))
+        }
+    }
 }
