@@ -3,10 +3,11 @@ import Foundation
 import Glibc
 import PhotoCatalog
 
-/// What a daemon does once its mount answers and nothing waits for: the capture-date order
-/// that `select --where` and rule apps walk (sorted now rather than by the first such write:
-/// about a second at a million assets), then the snapshot file the next mount reads instead
-/// of the catalog's table.
+/// What a daemon does once its mount answers and nothing waits for: the picker's asset
+/// groups (every select asks for them; derived now rather than by the first select), its
+/// path table and the capture-date order that `select --where` and rule apps walk (sorted
+/// now rather than by the first such write: about a second at a million assets), then the
+/// snapshot file the next mount reads instead of the catalog's table.
 ///
 /// It runs on a thread of its own at nice 10 (Linux keeps the nice value per thread), below
 /// the requests the mount answers meanwhile: a select right after ready must not queue
