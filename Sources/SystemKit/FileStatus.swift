@@ -4,7 +4,7 @@ import Glibc
 public struct FileStatus: Sendable, Equatable {
     /// The kind of file (`st_mode & S_IFMT`).
     public enum Kind: Sendable, Equatable {
-        case regular, directory, symbolicLink, other
+        case regular, directory, symbolicLink, socket, other
     }
 
     public var kind: Kind
@@ -19,6 +19,8 @@ public struct FileStatus: Sendable, Equatable {
     public var ctimeNanoseconds: Int64
     /// Whole seconds of the modification time (`st_mtim.tv_sec`).
     public var mtimeSeconds: Int64
+    /// Whole seconds of the status change time (`st_ctim.tv_sec`).
+    public var ctimeSeconds: Int64 { ctimeNanoseconds / 1_000_000_000 }
 
     /// The status of `raw`, as `stat`, `fstat` or `fstatat` filled it.
     public init(_ raw: stat) {
@@ -26,6 +28,7 @@ public struct FileStatus: Sendable, Equatable {
         case S_IFREG: kind = .regular
         case S_IFDIR: kind = .directory
         case S_IFLNK: kind = .symbolicLink
+        case S_IFSOCK: kind = .socket
         default: kind = .other
         }
         permissions = UInt32(raw.st_mode & 0o7777)

@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import PhotoImaging
+import SystemKit
 
 // The photofs command-line tool and daemon entry point: builds the environment once and
 // hands argv (as bytes, see `RawArguments`) to the dispatcher.
@@ -13,8 +13,8 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "thumbnail-work
 
 let environment = Environment(
     variables: ProcessInfo.processInfo.environment,
-    stderrIsTerminal: isatty(2) == 1,
-    stdoutIsTerminal: isatty(1) == 1,
+    stderrIsTerminal: Terminal.isTerminal(.standardError),
+    stdoutIsTerminal: Terminal.isTerminal(.standardOutput),
     executablePath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
     output: Output()
 )

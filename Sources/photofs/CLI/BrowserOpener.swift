@@ -1,7 +1,7 @@
 import Foundation
-import Glibc
 import MediaFormats
 import PickerServer
+import SystemKit
 
 /// Opens a local page that carries a one-time token (the picker, the privacy report) in the
 /// person's browser, without the token ever appearing in a process's arguments or
@@ -14,7 +14,7 @@ enum BrowserOpener {
     struct RedirectFile: Sendable {
         let path: String
 
-        func remove() { unlink(path) }
+        func remove() { try? FileSystem.remove(path) }
     }
 
     /// Whether a graphical session is there (X11 or Wayland).
@@ -57,7 +57,7 @@ enum BrowserOpener {
     private static func windowOpener(_ variables: [String: String]) -> [String]? {
         let search = (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         func find(_ program: String) -> String? {
-            search.map { $0 + "/" + program }.first { path in path.withCString { Glibc.access($0, X_OK) == 0 } }
+            search.map { $0 + "/" + program }.first(where: FileSystem.isExecutable)
         }
         if let browser = appWindowBrowsers.lazy.compactMap(find).first { return [browser, "--app="] }
         return find("firefox").map { [$0, "--new-window"] }
@@ -67,7 +67,7 @@ enum BrowserOpener {
     /// name on the PATH), else xdg-open.
     private static func opener(_ variables: [String: String]) -> [String]? {
         let search = (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-        func executable(_ path: String) -> Bool { path.withCString { Glibc.access($0, X_OK) == 0 } }
+        func executable(_ path: String) -> Bool { FileSystem.isExecutable(path) }
         func find(_ program: String) -> String? {
             if program.contains("/") { return executable(program) ? program : nil }
             return search.map { $0 + "/" + program }.first(where: executable)
@@ -89,16 +89,18 @@ enum BrowserOpener {
             """
         for _ in 0..<8 {
             let path = directory + "/open-" + PickerGate.randomHex(12) + ".html"
-            let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            if fd < 0 {
-                if errno == EEXIST { continue }
+            let descriptor: FileDescriptor
+            do throws(Errno) {
+                descriptor = try FileDescriptor.open(path, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o600)
+            } catch {
+                if error == .fileExists { continue }
                 return nil
             }
-            defer { close(fd) }
+            defer { descriptor.close() }
             let bytes = Array(page.utf8)
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            let written = try? descriptor.write(bytes)
             guard written == bytes.count else {
-                unlink(path)
+                try? FileSystem.remove(path)
                 return nil
             }
             return RedirectFile(path: path)

@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// Where the daemon's log lines go, and how that is chosen.
 ///
@@ -17,7 +17,7 @@ enum LogSink: Sendable {
 
     static func choose(logFile: LogFile?, detached: Bool, variables: [String: String]) -> LogSink {
         if let logFile { return .file(logFile) }
-        let journalRuns = access(journalSocket, W_OK) == 0
+        let journalRuns = FileSystem.isAllowed(.write, journalSocket)
         if detached { return journalRuns ? .journal : .syslog }
         return journalRuns && stderrIsJournal(variables["JOURNAL_STREAM"]) ? .journal : .stderr
     }
@@ -28,34 +28,29 @@ enum LogSink: Sendable {
         guard let value else { return false }
         let parts = value.split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
-        var status = stat()
-        guard fstat(2, &status) == 0 else { return false }
-        return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
+        guard let status = try? FileDescriptor.standardError.status() else { return false }
+        return status.device == device && status.inode == inode
     }
 
     /// Prepares the sink once, before the first line.
     func open() {
         // The identifier defaults to the program's name; LOG_NDELAY connects now, while
         // /dev/log is still reachable.
-        if case .syslog = self { openlog(nil, LOG_PID | LOG_NDELAY, LOG_DAEMON) }
+        if case .syslog = self { SystemLog.open() }
     }
 
     func write(_ level: Logger.Level, _ message: String, fields: [Logger.Field]) {
         switch self {
         case .stderr:
-            Output().err("photofs[\(getpid())] \(level.name): \(message)\n")
+            Output().err("photofs[\(CurrentProcess.id)] \(level.name): \(message)\n")
         case .syslog:
-            // The message is the argument of "%s": a Swift String is not a C vararg, and
-            // a '%' in the text must not be read as a format.
-            message.withCString { text in
-                withVaList([text]) { vsyslog(level.priority, "%s", $0) }
-            }
+            SystemLog.write(level.priority, message)
         case .journal:
             Systemd.journal(
-                [("MESSAGE", message), ("PRIORITY", String(level.priority)), ("SYSLOG_IDENTIFIER", "photofs")]
+                [("MESSAGE", message), ("PRIORITY", String(level.priority.rawValue)), ("SYSLOG_IDENTIFIER", "photofs")]
                     + fields.map { ($0.name, $0.value) })
         case .file(let file):
-            file.append("\(LogFile.timestamp()) photofs[\(getpid())] \(level.name): \(message)\n")
+            file.append("\(LogFile.timestamp()) photofs[\(CurrentProcess.id)] \(level.name): \(message)\n")
         }
     }
 }

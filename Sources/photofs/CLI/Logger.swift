@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// The daemon's log, filtered by `--log-level`, written to one `LogSink` (the journal,
 /// syslog, stderr or a `--log-file`). Callers never pass coordinates or file bytes.
@@ -19,7 +19,7 @@ struct Logger: Sendable {
         var name: String { ["debug", "info", "warning", "error"][rawValue] }
 
         /// The syslog(3) severity, which the journal's PRIORITY field also uses.
-        var priority: Int32 { [LOG_DEBUG, LOG_INFO, LOG_WARNING, LOG_ERR][rawValue] }
+        var priority: SystemLog.Priority { [.debug, .info, .warning, .error][rawValue] }
 
         static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
@@ -73,7 +73,7 @@ extension Logger {
             return try LogFile(path: path)
         } catch {
             switch error {
-            case .failed(_, let code): throw .failure("cannot open the log file \(path): \(String(cString: strerror(code))).")
+            case .failed(_, let code): throw .failure("cannot open the log file \(path): \(code).")
             }
         }
     }

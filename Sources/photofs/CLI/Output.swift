@@ -1,11 +1,11 @@
-import Glibc
+import SystemKit
 
 /// Writes to stdout and stderr without Foundation buffering surprises; the one place
 /// the CLI prints from.
 struct Output: Sendable {
-    func out(_ text: String) { write(1, text) }
+    func out(_ text: String) { write(.standardOutput, text) }
 
-    func err(_ text: String) { write(2, text) }
+    func err(_ text: String) { write(.standardError, text) }
 
     /// Prints a line to stdout.
     func line(_ text: String = "") { out(text + "\n") }
@@ -13,16 +13,8 @@ struct Output: Sendable {
     /// Prints `photofs: message` to stderr.
     func error(_ message: String) { err("photofs: \(message)\n") }
 
-    private func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
+    /// Writes all of `text`; a failed write (a closed stdout) drops the rest.
+    private func write(_ descriptor: FileDescriptor, _ text: String) {
+        try? descriptor.writeAll(Array(text.utf8))
     }
 }

@@ -1,9 +1,9 @@
 import DaemonCore
 import Foundation
 import FuseKit
-import Glibc
 import PhotoCatalog
 import PhotoCore
+import SystemKit
 
 /// Sends picker commands the way the README says: to the daemon when the library is mounted
 /// (so it applies them and invalidates the kernel's caches) — over its picker socket, which
@@ -50,18 +50,25 @@ struct PickerClient {
     /// Writes to `.picker` (when the daemon has no picker socket): the errno is this write's
     /// own, but `.picker` has no per-writer reason to read back, so the errno is explained.
     private func sendThroughMount(_ write: [UInt8], picker: String) throws(CLIError) {
-        let fd = open(picker, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            throw code == EACCES
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = try FileDescriptor.open(picker, .writeOnly)
+        } catch {
+            throw error == .permissionDenied
                 ? .refused("only the user who mounted the library may write \(picker).")
-                : .failure("cannot open \(picker): \(String(cString: strerror(code))).")
+                : .failure("cannot open \(picker): \(error).")
         }
-        defer { close(fd) }
-        let written = write.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        if written == write.count { return }
-        let code = written < 0 ? errno : EIO
-        throw Self.cliError(errno: code, reason: "\(picker) refused the change: \(String(cString: strerror(code))).")
+        defer { descriptor.close() }
+        // One write: the control file takes the whole command at once or refuses it.
+        let code: Errno
+        do throws(Errno) {
+            let written = try descriptor.write(write)
+            if written == write.count { return }
+            code = .ioError
+        } catch {
+            code = error
+        }
+        throw Self.cliError(errno: code.rawValue, reason: "\(picker) refused the change: \(code).")
     }
 
     /// Makes one call on the daemon channel of the mount of this library; throws when
@@ -86,10 +93,10 @@ struct PickerClient {
 
     /// Maps a refusal's errno to the documented exit code.
     static func cliError(errno code: Int32, reason: String) -> CLIError {
-        switch code {
-        case EINVAL: .usage(reason)
-        case ENOENT: .notFound(reason)
-        case EIO: .failure(reason)
+        switch Errno(rawValue: code) {
+        case .invalidArgument: .usage(reason)
+        case .noSuchFileOrDirectory: .notFound(reason)
+        case .ioError: .failure(reason)
         default: .refused(reason)
         }
     }

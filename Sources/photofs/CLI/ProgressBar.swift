@@ -1,5 +1,5 @@
-import Glibc
 import Synchronization
+import SystemKit
 
 /// Draws progress of long work on stderr: a bar with count, rate and ETA on a terminal,
 /// a plain line every few seconds otherwise (logs, CI).
@@ -78,9 +78,5 @@ final class ProgressBar: Sendable {
         return s >= 3600 ? "\(s / 3600)h\(s % 3600 / 60)m" : s >= 60 ? "\(s / 60)m\(s % 60)s" : "\(s)s"
     }
 
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { SystemClock.monotonicSeconds() }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// Tells the service manager how the daemon is doing (`Type=notify` units): `STATUS=`
 /// lines, `READY=1` once the mount answers, `STOPPING=1` when it shuts down.
@@ -17,12 +17,11 @@ struct Readiness: Sendable {
     /// on that thread after `READY=1` (the mount's startup scan).
     func readyWhenAnswering(_ mountpoint: String, readyFD: Int32?, status: String, then: (@Sendable () -> Void)? = nil) {
         Thread.detachNewThread {
-            var info = statvfs()
-            _ = statvfs(mountpoint, &info)
+            try? FileSystem.askFileSystem(at: mountpoint)
             if let readyFD {
-                let line = Array("ready\n".utf8)
-                _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress!, $0.count) }
-                close(readyFD)
+                let descriptor = FileDescriptor(rawValue: readyFD)
+                _ = try? descriptor.write(Array("ready\n".utf8))
+                descriptor.close()
             }
             Systemd.notify("READY=1\nSTATUS=" + status)
             then?()

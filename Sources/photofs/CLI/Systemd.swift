@@ -1,5 +1,5 @@
 import CSystemd
-import Glibc
+import SystemKit
 
 /// The one door to libsystemd: lines for the journal's native protocol and readiness
 /// messages for the service manager. Both do nothing where systemd is not there.

@@ -1,6 +1,6 @@
-import Glibc
 import PhotoCore
 import PhotoSamples
+import SystemKit
 
 /// `photofs demo`: generates a small sample library, catalogs it, mounts it and prints
 /// what to try, so a new user sees photofs work in one command.
@@ -75,10 +75,11 @@ enum DemoCommand {
     /// A fresh `photofs-demo-XXXXXX` directory under $TMPDIR (or /tmp).
     private static func temporaryDirectory(_ environment: Environment) throws(CLIError) -> String {
         let parent = environment.variables["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((parent + "/photofs-demo-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard made != nil else { throw .failure("cannot create a temporary directory in \(parent): \(String(cString: strerror(errno))).") }
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do throws(Errno) {
+            return try FileSystem.makeTemporaryDirectory(prefix: parent + "/photofs-demo-")
+        } catch {
+            throw .failure("cannot create a temporary directory in \(parent): \(error).")
+        }
     }
 
     private static func nextSteps(library: String, mountpoint: String, catalog: String, indexed: Bool, mounted: Bool) -> String {

@@ -1,8 +1,8 @@
 import Dispatch
-import Glibc
 import PhotoCore
 import PhotoSamples
 import Synchronization
+import SystemKit
 
 /// `photofs generate DIR`: writes a generated sample library (real JPEGs with EXIF dates,
 /// cameras and GPS) for demos, tests and benchmarks.
@@ -63,7 +63,7 @@ enum GenerateCommand {
         let done = Atomic<Int>(0)
         let bytesWritten = Atomic<Int>(0)
         let firstError = Mutex<CLIError?>(nil)
-        let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 16))
+        let workers = min(CurrentProcess.onlineProcessorCount, 16)
         let encoder = JPEGEncoder()
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: total, by: workers) {
@@ -100,17 +100,16 @@ enum GenerateCommand {
 
     /// Creates `directory` (and its parents), or checks that it is empty.
     static func prepare(_ directory: String, force: Bool) throws(CLIError) {
-        guard let handle = opendir(directory) else {
-            guard errno == ENOENT else { throw .failure("cannot open \(directory): \(String(cString: strerror(errno))).") }
+        let names: [[UInt8]]
+        do throws(Errno) {
+            names = try FileSystem.names(inDirectory: directory)
+        } catch {
+            guard error == .noSuchFileOrDirectory else { throw .failure("cannot open \(directory): \(error).") }
             try makeDirectories(directory)
             return
         }
-        defer { closedir(handle) }
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." && !force {
-                throw .refused("\(directory) is not empty; choose an empty or new directory, or pass --force to write into it.")
-            }
+        if !names.isEmpty && !force {
+            throw .refused("\(directory) is not empty; choose an empty or new directory, or pass --force to write into it.")
         }
     }
 
@@ -119,30 +118,32 @@ enum GenerateCommand {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw .failure("cannot create directory \(current): \(String(cString: strerror(errno))).")
+            do throws(Errno) {
+                try FileSystem.makeDirectory(current, mode: 0o755)
+            } catch {
+                throw .failure("cannot create directory \(current): \(error).")
             }
         }
     }
 
     /// Writes the whole file and sets its mtime (and atime).
     static func writeFile(_ path: String, _ bytes: [UInt8], modificationTime: Int64) throws(CLIError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .failure("cannot create \(path): \(String(cString: strerror(errno))).") }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .failure("cannot write \(path): \(String(cString: strerror(errno))).")
-            }
-            offset += written
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = try FileDescriptor.open(path, [.writeOnly, .create, .truncate], mode: 0o644)
+        } catch {
+            throw .failure("cannot create \(path): \(error).")
         }
-        let time = timespec(tv_sec: Int(modificationTime), tv_nsec: 0)
-        var times = [time, time]
-        if futimens(fd, &times) != 0 {
-            throw .failure("cannot set the time of \(path): \(String(cString: strerror(errno))).")
+        defer { descriptor.close() }
+        do throws(Errno) {
+            try descriptor.writeAll(bytes)
+        } catch {
+            throw .failure("cannot write \(path): \(error).")
+        }
+        do throws(Errno) {
+            try descriptor.setTimes(seconds: modificationTime)
+        } catch {
+            throw .failure("cannot set the time of \(path): \(error).")
         }
     }
 

@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// The background half of `photofs mount`: starts `photofs mount -f --ready-fd 3 ...` as a
 /// child in its own session (no `fork` in a process that may run threads) and waits for
@@ -10,20 +10,15 @@ enum MountBackground {
     static let childReadyFD: Int32 = 3
 
     static func start(arguments: ParsedArguments, environment: Environment) throws(CLIError) -> ExitCode {
-        var pipeFDs: [Int32] = [-1, -1]
-        // pipe2 is hidden behind _GNU_SOURCE; the parent runs no other thread here, so
-        // setting close-on-exec right after is not racy.
-        guard pipe(&pipeFDs) == 0 else { throw .failure("cannot create a pipe: \(String(cString: strerror(errno))).") }
-        let (readEnd, writeEnd) = (pipeFDs[0], pipeFDs[1])
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-        defer { close(readEnd) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, childReadyFD)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // The parent runs no other thread here, so the pipe's close-on-exec, set right
+        // after it is made, cannot race with a spawn.
+        let (readEnd, writeEnd): (FileDescriptor, FileDescriptor)
+        do throws(Errno) {
+            (readEnd, writeEnd) = try FileDescriptor.pipe()
+        } catch {
+            throw .failure("cannot create a pipe: \(error).")
+        }
+        defer { readEnd.close() }
 
         var argv = [environment.executablePath, "mount", "-f", "--detach", "--ready-fd", String(childReadyFD)]
         for value in arguments.values("option") { argv += ["-o", value] }
@@ -36,8 +31,8 @@ enum MountBackground {
         if let retention = arguments.value("log-retention") { argv += ["--log-retention", retention] }
         if arguments.flag("no-access-log") { argv.append("--no-access-log") }
         argv += ["--"] + arguments.positionals
-        let child = Spawn.start(argv, fileActions: &actions, newSession: true)
-        close(writeEnd)
+        let child = Spawn.start(argv, descriptors: [0: .null, childReadyFD: .descriptor(writeEnd)], newSession: true)
+        writeEnd.close()
         guard let child else { throw .failure("cannot start the photofs daemon (\(environment.executablePath)).") }
 
         let line = readLine(readEnd)
@@ -48,14 +43,13 @@ enum MountBackground {
     }
 
     /// Reads up to the first newline (or EOF) from `fd`.
-    private static func readLine(_ fd: Int32) -> String {
+    private static func readLine(_ descriptor: FileDescriptor) -> String {
         var bytes: [UInt8] = []
-        var byte: UInt8 = 0
+        var byte: [UInt8] = [0]
         while bytes.count < 256 {
-            let count = read(fd, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 || byte == UInt8(ascii: "\n") { break }
-            bytes.append(byte)
+            let count = (try? descriptor.read(into: &byte)) ?? 0
+            if count <= 0 || byte[0] == UInt8(ascii: "\n") { break }
+            bytes.append(byte[0])
         }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -1,6 +1,6 @@
 import Dispatch
 import FuseKit
-import Glibc
+import SystemKit
 
 /// The checks `photofs mount` makes before it touches anything: dependencies present,
 /// mountpoint an empty directory outside the library (and the library outside it), no
@@ -8,7 +8,7 @@ import Glibc
 enum MountChecks {
     /// /dev/fuse usable and fusermount3 on the PATH, or a missing-dependency error.
     static func dependencies(_ environment: Environment) throws(CLIError) {
-        guard access("/dev/fuse", R_OK | W_OK) == 0 else {
+        guard FileSystem.isReadableAndWritable("/dev/fuse") else {
             throw .missingDependency(
                 "/dev/fuse is missing or not accessible: load the fuse module ('modprobe fuse') or run where FUSE is available.")
         }
@@ -20,7 +20,7 @@ enum MountChecks {
     /// The fusermount3 binary on the PATH.
     static func fusermount(_ environment: Environment) -> String? {
         let path = environment.variables["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/fusermount3" }.first { access($0, X_OK) == 0 }
+        return path.split(separator: ":").map { "\($0)/fusermount3" }.first(where: FileSystem.isExecutable)
     }
 
     /// Validates the mountpoint for a library; clears a stale mount when its daemon is gone.
@@ -30,21 +30,24 @@ enum MountChecks {
         if MountTable.current().entry(at: mountpoint) != nil, daemonIsGone(mountpoint) {
             try clearStale(mountpoint, environment: environment)
         }
-        var status = stat()
-        if stat(mountpoint, &status) != 0 {
-            switch errno {
-            case ENOTCONN:
+        var status: FileStatus
+        do throws(Errno) {
+            status = try FileStatus.of(path: mountpoint)
+        } catch {
+            switch error {
+            case .notConnected:
                 try clearStale(mountpoint, environment: environment)
-                guard stat(mountpoint, &status) == 0 else {
+                guard let again = try? FileStatus.of(path: mountpoint) else {
                     throw .failure("\(mountpoint) is still a broken mount; run 'fusermount3 -u \(mountpoint)' and try again.")
                 }
-            case ENOENT:
+                status = again
+            case .noSuchFileOrDirectory:
                 throw .notFound("the mountpoint \(mountpoint) does not exist; create it with 'mkdir -p \(mountpoint)'.")
             default:
-                throw .failure("cannot use the mountpoint \(mountpoint): \(String(cString: strerror(errno))).")
+                throw .failure("cannot use the mountpoint \(mountpoint): \(error).")
             }
         }
-        guard status.st_mode & S_IFMT == S_IFDIR else { throw .usage("the mountpoint \(mountpoint) is not a directory.") }
+        guard status.kind == .directory else { throw .usage("the mountpoint \(mountpoint) is not a directory.") }
         if MountTable.current().entry(at: mountpoint) != nil {
             throw .refused("\(mountpoint) is already a photofs mount; run 'photofs unmount \(mountpoint)' first.")
         }
@@ -68,8 +71,12 @@ enum MountChecks {
     /// Whether the FUSE mount at `mountpoint` has lost its daemon: `statvfs` is never
     /// answered from the kernel's caches, so it fails with ENOTCONN exactly then.
     static func daemonIsGone(_ mountpoint: String) -> Bool {
-        var info = statvfs()
-        return statvfs(mountpoint, &info) != 0 && errno == ENOTCONN
+        do throws(Errno) {
+            try FileSystem.askFileSystem(at: mountpoint)
+            return false
+        } catch {
+            return error == .notConnected
+        }
     }
 
     /// "Transport endpoint is not connected": the daemon that served this mount died
@@ -86,9 +93,7 @@ enum MountChecks {
 
     /// The absolute path with symlinks resolved, or nil when it does not exist.
     static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        FileSystem.realPath(Array(path.utf8)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     static func parentOf(_ path: String) -> String {
@@ -102,13 +107,7 @@ enum MountChecks {
     }
 
     private static func isEmptyDirectory(_ path: String) -> Bool {
-        guard let directory = opendir(path) else { return false }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            if name != [0x2E] && name != [0x2E, 0x2E] { return false }
-        }
-        return true
+        (try? FileSystem.names(inDirectory: path))?.isEmpty ?? false
     }
 }
 
@@ -117,63 +116,33 @@ enum MountChecks {
 enum Spawn {
     /// Runs a program to completion; its exit status, or -1 when it could not start.
     static func run(_ argv: [String]) -> Int32 {
-        guard let pid = start(argv, fileActions: nil) else { return -1 }
-        return wait(pid)
+        guard let child = start(argv) else { return -1 }
+        return wait(child)
     }
 
     /// Starts a program with its standard input, output and error on /dev/null (a browser,
     /// a picker, a notifier: nothing of theirs belongs on our terminal); nil when it could
     /// not start.
-    static func startQuietly(_ argv: [String]) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        return start(argv, fileActions: &actions)
+    static func startQuietly(_ argv: [String]) -> ChildProcess? {
+        start(argv, descriptors: [0: .null, 1: .null, 2: .null])
     }
 
     /// Starts a program quietly and reaps it on a background thread when it ends.
     @discardableResult
     static func startReaped(_ argv: [String]) -> Bool {
-        guard let pid = startQuietly(argv) else { return false }
-        DispatchQueue.global(qos: .utility).async { _ = wait(pid) }
+        guard let child = startQuietly(argv) else { return false }
+        DispatchQueue.global(qos: .utility).async { _ = wait(child) }
         return true
     }
 
-    /// Starts a program; nil when posix_spawn failed.
-    static func start(_ argv: [String], fileActions: UnsafePointer<posix_spawn_file_actions_t>?, newSession: Bool = false) -> pid_t? {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The child starts with no signal blocked and default handlers, whatever thread of
-        // ours spawns it (Dispatch threads block signals; a daemon must see SIGTERM).
-        // POSIX_SPAWN_SETSID (glibc 2.26+) is hidden behind _GNU_SOURCE: its value is 0x80.
-        var flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-        if newSession { flags |= 0x80 }
-        posix_spawnattr_setflags(&attributes, flags)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        let arguments = argv.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
-        var pid = pid_t()
-        let result = posix_spawn(&pid, argv[0], fileActions, &attributes, arguments, environ)
-        return result == 0 ? pid : nil
+    /// Starts a program (signals unblocked and at their defaults in the child); nil when
+    /// posix_spawn failed.
+    static func start(_ argv: [String], descriptors: [Int32: ChildProcess.Inherited] = [:], newSession: Bool = false) -> ChildProcess? {
+        try? ChildProcess.start(argv, descriptors: descriptors, newSession: newSession)
     }
 
-    /// Waits for a child; its exit status (128 + signal when killed).
-    static func wait(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return -1 }
-        }
-        if status & 0x7f == 0 { return (status >> 8) & 0xff }
-        return 128 + (status & 0x7f)
+    /// Waits for a child; its exit status (128 + signal when killed), or -1.
+    static func wait(_ child: ChildProcess) -> Int32 {
+        (try? child.wait())?.shellStatus ?? -1
     }
 }

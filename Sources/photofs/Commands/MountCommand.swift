@@ -1,6 +1,6 @@
-import Glibc
 import PhotoCatalog
 import PhotoCore
+import SystemKit
 
 /// `photofs mount LIBRARY MOUNTPOINT`: mounts, indexes what is new (before the mount is
 /// ready only on a first mount), and goes to the background once the mount works (`-f`
@@ -49,9 +49,8 @@ enum MountCommand {
         if let path = arguments.value("log-file") { _ = try Logger.openLogFile(path) }
         _ = try AccessLogArguments.retention(arguments.value("log-retention"))
         try MountChecks.dependencies(environment)
-        var isDirectory = stat()
-        guard stat(library, &isDirectory) == 0 else { throw .notFound("the library '\(library)' does not exist.") }
-        guard isDirectory.st_mode & S_IFMT == S_IFDIR else { throw .usage("the library '\(library)' is not a directory.") }
+        guard let status = try? FileStatus.of(path: library) else { throw .notFound("the library '\(library)' does not exist.") }
+        guard status.kind == .directory else { throw .usage("the library '\(library)' is not a directory.") }
         try MountChecks.mountpoint(mountpoint, library: library, catalog: arguments.value("catalog"), environment: environment)
         let options = try mountOptions(arguments, library: library)
         if arguments.flag("foreground") {

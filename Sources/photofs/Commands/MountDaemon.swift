@@ -1,9 +1,9 @@
 import DaemonCore
 import FuseKit
-import Glibc
 import PhotoCatalog
 import PhotoCore
 import PhotoMetadata
+import SystemKit
 
 /// The foreground daemon of `photofs mount -f`: catalog, index, first snapshot, mount,
 /// readiness line, request loop, clean unmount.
@@ -40,7 +40,7 @@ enum MountDaemon {
         }
         clock.lap("views")
         var configuration = FileSystemConfiguration(
-            libraryPath: libraryPath, ownerUID: getuid(), ownerGID: getgid(), log: { logger.warning($0) })
+            libraryPath: libraryPath, ownerUID: CurrentProcess.realUserID, ownerGID: CurrentProcess.realGroupID, log: { logger.warning($0) })
         configuration.othersMayEnter = FuseMount.othersMayEnter(options)
         configuration.requestEvents = RequestNotifier(log: logger, environment: environment, catalog: context.catalogPath).handle
         let accessLog = try AccessLogging.start(arguments: arguments, catalog: context.catalog, logger: logger)
@@ -109,11 +109,10 @@ enum MountDaemon {
         readiness.readyWhenAnswering(
             mountpoint, readyFD: readyFD, status: Readiness.serving(state.current.snapshot, on: mountpoint), then: afterReady)
         if arguments.flag("detach") {
-            let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-            if null >= 0 {
-                dup2(null, 1)
-                dup2(null, 2)
-                close(null)
+            if let null = try? FileDescriptor.open("/dev/null", .readWrite) {
+                null.duplicate(as: 1)
+                null.duplicate(as: 2)
+                null.close()
             }
         }
         let result: Int32
@@ -126,7 +125,7 @@ enum MountDaemon {
         readiness.stopping("unmounting \(mountpoint)")
         mount.close()
         if result < 0 {
-            throw .failure("the FUSE loop for \(mountpoint) ended with an error: \(String(cString: strerror(-result))).")
+            throw .failure("the FUSE loop for \(mountpoint) ended with an error: \(Errno(rawValue: -result)).")
         }
         if !arguments.flag("quiet") { output.error("unmounted \(mountpoint)") }
         logger.info("unmounted \(mountpoint)")
@@ -187,7 +186,7 @@ enum MountDaemon {
     private static func describe(_ error: MountError, library: String, mountpoint: String) -> CLIError {
         switch error {
         case .libraryUnreadable(let code):
-            .failure("cannot open the library \(library): \(String(cString: strerror(code))).")
+            .failure("cannot open the library \(library): \(Errno(rawValue: code)).")
         case .sessionFailed:
             .usage("libfuse refused the mount options (see the message above).")
         case .mountFailed:

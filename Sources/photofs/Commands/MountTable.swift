@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// The photofs mounts the kernel knows, read from `/proc/self/mountinfo`: used by
 /// `status`, `unmount` and `mount` (to refuse mounting twice).
@@ -57,14 +57,12 @@ struct MountTable {
     }
 
     private static func readFile(_ path: String) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "" }
-        defer { close(fd) }
+        guard let descriptor = try? FileDescriptor.open(path, .readOnly) else { return "" }
+        defer { descriptor.close() }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            let count = (try? descriptor.read(into: &buffer)) ?? 0
             if count <= 0 { break }
             bytes += buffer[0..<count]
         }

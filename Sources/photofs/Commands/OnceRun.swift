@@ -1,7 +1,7 @@
 import DaemonCore
-import Glibc
 import PhotoCatalog
 import PhotoCore
+import SystemKit
 
 /// `photofs run --once APP -- COMMAND`: a one-time run, like Android's one-time permission.
 ///
@@ -15,7 +15,7 @@ import PhotoCore
 /// five times a second, ends the run: the revocation never depends on the child.
 enum OnceRun {
     static func run(
-        app: String, argv: [String], user: (uid: uid_t, gid: gid_t)?, mountpoint: String, targets: [String], arguments: ParsedArguments,
+        app: String, argv: [String], user: (uid: UInt32, gid: UInt32)?, mountpoint: String, targets: [String], arguments: ParsedArguments,
         environment: Environment
     ) throws(CLIError) -> Never {
         guard let owner = RunProcess.current() else {
@@ -29,17 +29,16 @@ enum OnceRun {
             write += [UInt8(ascii: "\n")] + command.serialized
         }
         try client.send(write)
-        let status: Int32
+        let ending: ChildProcess.Ending
         do throws(CLIError) {
-            status = try spawnAndWait(argv, as: user)
+            ending = try spawnAndWait(argv, as: user)
         } catch {
             end(app: app, owner: owner, client: client, environment: environment)
             throw error
         }
         end(app: app, owner: owner, client: client, environment: environment)
         // The command's exit code, or 128 + the signal that ended it, as a shell reports it.
-        let signal = status & 0x7F
-        exit(signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+        CurrentProcess.exit(ending.shellStatus)
     }
 
     /// Ends the run; when the daemon cannot be told, says that it ends the run itself.
@@ -62,25 +61,18 @@ enum OnceRun {
         return PickerClient(context: context, environment: environment.variables)
     }
 
-    /// Runs bwrap as a child (as `user` when given: root only) and returns its wait status.
-    private static func spawnAndWait(_ argv: [String], as user: (uid: uid_t, gid: gid_t)?) throws(CLIError) -> Int32 {
-        // Everything the child needs is made before fork: after it only system calls run.
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        guard let program = cArguments[0] else { throw .failure("cannot start the sandbox: out of memory.") }
-        let pid = fork()
-        if pid < 0 { throw .failure("cannot start the sandbox: \(String(cString: strerror(errno))).") }
-        if pid == 0 {
-            if let user {
-                guard setgroups(0, nil) == 0, setgid(user.gid) == 0, setuid(user.uid) == 0 else { _exit(126) }
-            }
-            execv(program, cArguments)
-            _exit(127)
+    /// Runs bwrap as a child (as `user` when given: root only) and says how it ended.
+    private static func spawnAndWait(_ argv: [String], as user: (uid: UInt32, gid: UInt32)?) throws(CLIError) -> ChildProcess.Ending {
+        let child: ChildProcess
+        do throws(Errno) {
+            child = try ChildProcess.forkAndExecute(argv, as: user)
+        } catch {
+            throw .failure(error == .noMemory ? "cannot start the sandbox: out of memory." : "cannot start the sandbox: \(error).")
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw .failure("cannot wait for the sandbox: \(String(cString: strerror(errno))).") }
+        do throws(Errno) {
+            return try child.wait()
+        } catch {
+            throw .failure("cannot wait for the sandbox: \(error).")
         }
-        return status
     }
 }

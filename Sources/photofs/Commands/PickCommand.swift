@@ -1,10 +1,10 @@
 import Dispatch
-import Glibc
 import PhotoCatalog
 import PhotoCore
 import PhotoImaging
 import PickerServer
 import Synchronization
+import SystemKit
 
 /// `photofs pick APP`: the person chooses photos for an app, in a browser page served on
 /// 127.0.0.1 (or in the terminal), answering the app's pending request if it has one.
@@ -42,7 +42,7 @@ enum PickCommand {
         // comes later, while the browser starts.
         let app = try knownApp(name, context: context)
         let actions = PickActions(client: client)
-        var lock: Int32 = -1
+        var lock = PickerLock.Taken.unlocked
         if let request = pending?.id, let mountpoint = client.mountpoint {
             guard let taken = PickerLock.take(app: name, request: request, mountpoint: mountpoint, environment: environment.variables)
             else {
@@ -178,7 +178,7 @@ enum PickCommand {
             throw .failure("nobody picked within an hour; nothing changed.")
         }
         // Let the last response reach the browser before the server goes away.
-        usleep(300_000)
+        SystemClock.sleep(milliseconds: 300)
         server.stop()
         environment.output.line(message.withLock { $0 })
         return .success

@@ -1,5 +1,5 @@
 import Dispatch
-import Glibc
+import SystemKit
 
 /// `photofs portal`: the desktop portal's FileChooser backend, in the foreground (started by
 /// D-Bus activation or its systemd user unit).
@@ -70,14 +70,14 @@ enum PortalCommand {
         do throws(BusError) {
             try backend.start()
         } catch {
-            if error.code == EEXIST {
+            if error.code == .fileExists {
                 throw .refused("another process already owns \(DesktopChooser.ownBusName) (is 'photofs portal' running?).")
             }
             throw .failure("\(error).")
         }
         // SIGTERM and SIGINT end the loop, so open picks are cancelled before the process exits.
-        let stops = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
+        let stops = [Signals.terminate, Signals.interrupt].map { number in
+            Signals.ignore(number)
             let source = DispatchSource.makeSignalSource(signal: number)
             source.setEventHandler { bus.stop() }
             source.resume()

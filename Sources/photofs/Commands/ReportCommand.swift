@@ -1,10 +1,10 @@
 import Dispatch
-import Glibc
 import PhotoCatalog
 import PhotoCore
 import PhotoImaging
 import PickerServer
 import Synchronization
+import SystemKit
 
 /// `photofs report [APP]`: the privacy report page, served on 127.0.0.1 like the picker:
 /// per app a chart of photos read per day over the last 30 days, the last photos read,
@@ -76,7 +76,7 @@ enum ReportCommand {
         }
         let timedOut = closed.wait(timeout: .now() + 3600) == .timedOut
         // Let the last response reach the browser before the server goes away.
-        usleep(300_000)
+        SystemClock.sleep(milliseconds: 300)
         server.stop()
         environment.output.line(timedOut ? "The report page ended after an hour." : "The report page was closed.")
         return .success

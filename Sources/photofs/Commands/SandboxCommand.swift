@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// `photofs run APP -- COMMAND...`: runs a command under bubblewrap with nothing of the
 /// photo library but the app's view, read-only at `~/Pictures` (and `$PHOTOFS_DIR`).
@@ -111,8 +111,12 @@ enum SandboxCommand {
             // Several mounts: the one that has the app, if only one has it. A view bound to
             // another user exists too (stat is refused, not missing); a stale mount has none.
             let having = table.entries.filter { entry in
-                var status = stat()
-                return stat(entry.mountpoint + "/apps/" + app, &status) == 0 || errno == EACCES
+                do throws(Errno) {
+                    _ = try FileStatus.of(path: entry.mountpoint + "/apps/" + app)
+                    return true
+                } catch {
+                    return error == .permissionDenied
+                }
             }
             if having.count == 1 { return having[0].mountpoint }
             let list = (having.isEmpty ? table.entries : having).map(\.mountpoint).joined(separator: ", ")
@@ -124,33 +128,35 @@ enum SandboxCommand {
     }
 
     /// The app's view must be a directory in a live mount; returns the uid it belongs to.
-    static func checkView(_ view: String, app: String, mountpoint: String) throws(CLIError) -> uid_t {
-        var status = stat()
-        guard stat(view, &status) == 0 else {
-            switch errno {
-            case ENOENT: throw .notFound("no app named '\(app)' in \(mountpoint); 'photofs app list' shows the apps.")
-            case ENOTCONN:
+    static func checkView(_ view: String, app: String, mountpoint: String) throws(CLIError) -> UInt32 {
+        let status: FileStatus
+        do throws(Errno) {
+            status = try FileStatus.of(path: view)
+        } catch {
+            switch error {
+            case .noSuchFileOrDirectory: throw .notFound("no app named '\(app)' in \(mountpoint); 'photofs app list' shows the apps.")
+            case .notConnected:
                 throw .notFound(
                     "the mount \(mountpoint) is stale (its daemon is gone); run 'photofs unmount \(mountpoint)' and mount again.")
-            case EACCES: throw .refused("\(view) is not readable by you.")
-            default: throw .failure("cannot use \(view): \(String(cString: strerror(errno))).")
+            case .permissionDenied: throw .refused("\(view) is not readable by you.")
+            default: throw .failure("cannot use \(view): \(error).")
             }
         }
-        guard status.st_mode & S_IFMT == S_IFDIR else { throw .notFound("no app named '\(app)' in \(mountpoint).") }
-        return status.st_uid
+        guard status.kind == .directory else { throw .notFound("no app named '\(app)' in \(mountpoint).") }
+        return status.owner
     }
 
     /// The uid and gid to run the sandbox as: nil (as we are) for a view of our own; the
     /// view's uid and its group when root starts the sandbox of an app bound to a uid.
-    static func runAs(_ owner: uid_t, app: String) throws(CLIError) -> (uid: uid_t, gid: gid_t)? {
-        let me = getuid()
+    static func runAs(_ owner: UInt32, app: String) throws(CLIError) -> (uid: UInt32, gid: UInt32)? {
+        let me = CurrentProcess.realUserID
         if owner == me { return nil }
         guard me == 0 else {
             throw .refused(
                 "the app '\(app)' is bound to uid \(owner): only that user and root may enter its view; "
                     + "run 'photofs run' as root (it runs the command as uid \(owner)), or as that user.")
         }
-        let gid = getpwuid(owner).map { $0.pointee.pw_gid } ?? 65_534
+        let gid = UserAccount.groupID(of: owner) ?? 65_534
         return (owner, gid)
     }
 
@@ -191,44 +197,31 @@ enum SandboxCommand {
     /// `$HOME` when it is an absolute path other than `/`, else the passwd entry's.
     static func homeDirectory(_ environment: Environment) -> String {
         if let home = environment.variables["HOME"], home.hasPrefix("/"), home != "/" { return home }
-        if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
-            let home = String(cString: directory)
-            if home.hasPrefix("/"), home != "/" { return home }
-        }
+        if let home = UserAccount.homeDirectory(of: CurrentProcess.realUserID), home.hasPrefix("/"), home != "/" { return home }
         return "/home/photofs"
     }
 
     /// Replaces this process with bwrap, so signals and the exit code are the command's;
     /// as `user` when given (root only: drops supplementary groups, then group, then uid).
-    private static func exec(_ argv: [String], as user: (uid: uid_t, gid: gid_t)?) throws(CLIError) -> ExitCode {
+    private static func exec(_ argv: [String], as user: (uid: UInt32, gid: UInt32)?) throws(CLIError) -> ExitCode {
         if let user {
-            guard setgroups(0, nil) == 0, setgid(user.gid) == 0, setuid(user.uid) == 0, getuid() == user.uid, geteuid() == user.uid
-            else {
-                throw .failure("cannot switch to uid \(user.uid) and gid \(user.gid): \(String(cString: strerror(errno))).")
+            do throws(Errno) {
+                try CurrentProcess.become(uid: user.uid, gid: user.gid)
+            } catch {
+                throw .failure("cannot switch to uid \(user.uid) and gid \(user.gid): \(error).")
             }
         }
-        let cArguments = argv.map { strdup($0) } + [nil]
-        execv(argv[0], cArguments)
-        let code = errno
-        cArguments.forEach { free($0) }
-        throw .missingDependency("cannot run \(argv[0]): \(String(cString: strerror(code))).")
+        let code = CurrentProcess.replace(with: argv)
+        throw .missingDependency("cannot run \(argv[0]): \(code).")
     }
 
     /// The first executable `name` on `$PATH`.
     static func findProgram(_ name: String, _ environment: Environment) -> String? {
         let path = environment.variables["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first(where: FileSystem.isExecutable)
     }
 
-    private static func symlinkTarget(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    private static func symlinkTarget(_ path: String) -> String? { FileSystem.symbolicLinkTarget(path) }
 
-    private static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-    }
+    private static func isDirectory(_ path: String) -> Bool { (try? FileStatus.of(path: path))?.kind == .directory }
 }

@@ -1,7 +1,7 @@
-import Glibc
 import PhotoCatalog
 import PhotoCore
 import PhotoImaging
+import SystemKit
 
 /// Where `photofs show` says an asset's compatible JPEGs are: one per app with the
 /// compatible representation (at its quality and location policy), in the cache of the user
@@ -24,7 +24,7 @@ extension ShowCommand {
                 let key = try? CompatibleCache.Key(path: source, quality: app.quality, location: app.locationPolicy)
             else { return nil }
             let path = cache.path(for: key)
-            return CompatibleFile(app: app.name, path: path, cached: access(path, F_OK) == 0)
+            return CompatibleFile(app: app.name, path: path, cached: FileSystem.exists(path))
         }
     }
 }

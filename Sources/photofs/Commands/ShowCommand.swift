@@ -1,7 +1,7 @@
-import Glibc
 import MediaFormats
 import PhotoCatalog
 import PhotoCore
+import SystemKit
 
 /// `photofs show ASSET`: every field of one asset, and why anything is missing.
 enum ShowCommand {
@@ -57,7 +57,7 @@ enum ShowCommand {
         let group = groups.group(of: record.asset.id)
         let paths = Dictionary(snapshot.assets.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
         let root = Array(context.library.utf8) + [UInt8(ascii: "/")]
-        let sidecars = XMPSidecar.candidates(for: record.asset.path.bytes).filter { access(root + $0 + [0], F_OK) == 0 }
+        let sidecars = XMPSidecar.candidates(for: record.asset.path.bytes).filter { FileSystem.exists(root + $0) }
         let partners = groups.partners(of: record.asset.id).compactMap { paths[$0] }
         guard !partners.isEmpty || !sidecars.isEmpty else { return nil }
         var parts = partners.map { $0.display.replacingNewlines() }

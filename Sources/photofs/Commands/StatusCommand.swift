@@ -1,5 +1,3 @@
-import Glibc
-
 /// `photofs status`: lists the active photofs mounts and flags stale ones.
 enum StatusCommand {
     static let command = Command(

@@ -1,5 +1,3 @@
-import Glibc
-
 /// `photofs unmount MOUNTPOINT`: unmounts a photofs mount (also a stale one); the daemon
 /// then exits by itself.
 enum UnmountCommand {

@@ -1,8 +1,8 @@
 import DaemonCore
 import Foundation
 import FuseKit
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// What the daemon does for each call on its channel (`ChannelCall`): picker writes, the
 /// list of pending requests, a pick that grants and answers in one step, a cancel, a
@@ -15,7 +15,7 @@ struct DaemonChannel: Sendable {
 
     private var broker: RequestBroker { fileSystem.layer.requests }
 
-    func answer(_ call: ChannelCall, caller: uid_t) -> ChannelReply {
+    func answer(_ call: ChannelCall, caller: UInt32) -> ChannelReply {
         switch call {
         case .picker(let text): run(Array(text), caller: caller)
         case .requests: ChannelReply(requests: pendingRequests())
@@ -28,7 +28,7 @@ struct DaemonChannel: Sendable {
 
     /// One picker write, one transaction; the state published what changed (the kernel
     /// forgot it) before the reply.
-    private func run(_ bytes: [UInt8], caller: uid_t, exactIDs: Bool = false) -> ChannelReply {
+    private func run(_ bytes: [UInt8], caller: UInt32, exactIDs: Bool = false) -> ChannelReply {
         switch control.execute(bytes, caller: caller, exactIDs: exactIDs) {
         case .success:
             return ChannelReply()
@@ -52,10 +52,10 @@ struct DaemonChannel: Sendable {
     /// cancelled), the grants land in one transaction, and only then is it answered with
     /// the names the app now sees. If the grants fail, the claim is given back and the
     /// request waits as before: never granted without an answer, nor answered without grants.
-    private func pick(_ app: String, request: Int?, _ assets: [String], replace: Bool, caller: uid_t) -> ChannelReply {
+    private func pick(_ app: String, request: Int?, _ assets: [String], replace: Bool, caller: UInt32) -> ChannelReply {
         var ids: [AssetID] = []
         for text in assets {
-            guard let id = AssetID(text) else { return .refusal(EINVAL, "'\(text)' is not an asset id") }
+            guard let id = AssetID(text) else { return .refusal(Errno.invalidArgument.rawValue, "'\(text)' is not an asset id") }
             ids.append(id)
         }
         var claimed: RequestBroker.Pending?
@@ -63,7 +63,7 @@ struct DaemonChannel: Sendable {
             do throws(RequestBrokerError) {
                 claimed = try broker.claim(app, id: request)
             } catch {
-                return .refusal(ENOENT, "request \(request) of app \(app) is no longer waiting (answered, cancelled or expired)")
+                return .refusal(Errno.noSuchFileOrDirectory.rawValue, "request \(request) of app \(app) is no longer waiting (answered, cancelled or expired)")
             }
         }
         var lines: [String] = []
@@ -100,20 +100,20 @@ struct DaemonChannel: Sendable {
             return ChannelReply(message: "Cancelled: \(app) gets nothing new.", answer: Self.describe(.cancelled))
         } catch {
             switch error {
-            case .noPendingRequest: return .refusal(ENOENT, "request \(request) of app \(app) is no longer waiting")
-            case .beingAnswered: return .refusal(EBUSY, "request \(request) of app \(app) is being answered right now")
+            case .noPendingRequest: return .refusal(Errno.noSuchFileOrDirectory.rawValue, "request \(request) of app \(app) is no longer waiting")
+            case .beingAnswered: return .refusal(Errno.busy.rawValue, "request \(request) of app \(app) is being answered right now")
             }
         }
     }
 
     /// A request on `app`'s behalf; with `create`, an unknown app is made first with the
     /// defaults (location removed, no filter, no limit).
-    private func ask(_ app: String, text: String, title: String?, create: Bool, caller: uid_t) -> ChannelReply {
+    private func ask(_ app: String, text: String, title: String?, create: Bool, caller: UInt32) -> ChannelReply {
         var created = false
         if fileSystem.tree.snapshot.apps[app] == nil {
-            guard create else { return .refusal(ENOENT, "there is no app named '\(app)'") }
+            guard create else { return .refusal(Errno.noSuchFileOrDirectory.rawValue, "there is no app named '\(app)'") }
             let made = run(Array("app add \(app)\n".utf8), caller: caller)
-            if made.errno != 0 && made.errno != EEXIST { return made }
+            if made.errno != 0 && made.errno != Errno.fileExists.rawValue { return made }
             created = made.errno == 0
             if created { log.info("app \(app) made for a request asked on its behalf (location removed)") }
         }
@@ -131,7 +131,7 @@ struct DaemonChannel: Sendable {
         let (status, token) = broker.read(app, register: true) { _ in settled.signal() }
         switch status {
         case .pending(let pending) where pending.id == request:
-            guard let token else { return .refusal(EBUSY, "too many waiters on the request of app \(app)") }
+            guard let token else { return .refusal(Errno.busy.rawValue, "too many waiters on the request of app \(app)") }
             if settled.wait(timeout: .now() + min(60, max(0, seconds))) == .timedOut, broker.stopWaiting(app, token: token) {
                 return ChannelReply(answer: ChannelAnswer(status: "pending", names: []))
             }
@@ -147,15 +147,13 @@ struct DaemonChannel: Sendable {
         switch broker.status(of: app) {
         case .answered(let answer): ChannelReply(answer: Self.describe(answer))
         case .pending(let pending) where pending.id == request: ChannelReply(answer: ChannelAnswer(status: "pending", names: []))
-        default: .refusal(ENOENT, "request \(request) of app \(app) is gone (a later request replaced its answer)")
+        default: .refusal(Errno.noSuchFileOrDirectory.rawValue, "request \(request) of app \(app) is gone (a later request replaced its answer)")
         }
     }
 
     /// Monotonic seconds, the clock request times are kept in.
     static func monotonicNow() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        SystemClock.monotonicSeconds()
     }
 
     static func describe(_ answer: PickAnswer) -> ChannelAnswer {

@@ -1,7 +1,7 @@
 import Dispatch
 import FuseKit
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// Tells the owner about app requests: one log line per request and per answer, and a
 /// desktop notification (`notify-send`, else `gdbus` to org.freedesktop.Notifications)
@@ -70,7 +70,7 @@ struct RequestNotifier: Sendable {
     private static func find(_ program: String, in path: String) -> String? {
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(program)"
-            if access(candidate, X_OK) == 0 { return candidate }
+            if FileSystem.isExecutable(candidate) { return candidate }
         }
         return nil
     }

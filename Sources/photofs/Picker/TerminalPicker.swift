@@ -1,6 +1,6 @@
-import Glibc
 import PhotoCore
 import PickerServer
+import SystemKit
 
 /// `photofs pick APP --terminal`: the picker for a session without a browser. A list (date,
 /// camera, name, size) searched as you type, with the web picker's language (`PickerQuery`:
@@ -36,7 +36,7 @@ struct TerminalPicker {
     }
 
     func run() throws(CLIError) -> ExitCode {
-        guard isatty(0) != 0 else { throw .usage("--terminal needs a terminal on stdin.") }
+        guard Terminal.isTerminal(.standardInput) else { throw .usage("--terminal needs a terminal on stdin.") }
         // Printed once the terminal is back to normal.
         switch interact() {
         case .success(let text):
@@ -49,17 +49,11 @@ struct TerminalPicker {
     }
 
     private func interact() -> Result<String, PickerRefusal> {
-        var saved = termios()
-        tcgetattr(0, &saved)
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        raw.c_cc.6 = 1  // VMIN
-        raw.c_cc.5 = 0  // VTIME
-        tcsetattr(0, TCSANOW, &raw)
+        let saved = Terminal.enterKeyMode(.standardInput)
         output.out("\u{1B}[?1049h\u{1B}[?25l")
         defer {
             output.out("\u{1B}[?25h\u{1B}[?1049l")
-            tcsetattr(0, TCSANOW, &saved)
+            Terminal.restore(saved)
         }
         // A Live Photo or a RAW+JPEG pair is one line, badged, as it is one tile on the page;
         // Add grants every part offered (`PickActions.add`).
@@ -202,8 +196,8 @@ struct TerminalPicker {
     }
 
     private func screenHeight() -> Int {
-        var size = winsize()
-        return ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_row > 6 ? Int(size.ws_row) : 24
+        guard let rows = Terminal.rows(of: .standardOutput), rows > 6 else { return 24 }
+        return rows
     }
 
     private func draw(_ visible: [Row], _ state: inout State) {
@@ -245,14 +239,15 @@ struct TerminalPicker {
     /// One key press; an Escape alone is told from an arrow's escape sequence by the bytes
     /// that follow within 50 ms.
     private func readKey() -> Key {
-        var byte: UInt8 = 0
-        guard read(0, &byte, 1) == 1 else { return .end }
+        var buffer: [UInt8] = [0]
+        let input = FileDescriptor.standardInput
+        guard (try? input.read(into: &buffer)) == 1 else { return .end }
+        let byte = buffer[0]
         switch byte {
         case 0x1B:
-            var poller = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 50) > 0 else { return .escape }
+            guard (try? input.waitReadable(milliseconds: 50)) == .ready else { return .escape }
             var sequence = [UInt8](repeating: 0, count: 2)
-            let count = read(0, &sequence, 2)
+            let count = try? input.read(into: &sequence)
             if count == 2, sequence[0] == UInt8(ascii: "[") {
                 if sequence[1] == UInt8(ascii: "A") { return .up }
                 if sequence[1] == UInt8(ascii: "B") { return .down }

@@ -1,8 +1,8 @@
 import Dispatch
 import FuseKit
-import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// The daemon's end of the daemon channel: a Unix socket beside the mount (see
 /// `PickerSocketPath`), mode 0600 in a 0700 directory, on which each connection is one
@@ -15,7 +15,7 @@ import Synchronization
 /// (`SO_PEERCRED`), whatever the socket's mode says.
 final class PickerSocketServer: Sendable {
     let path: String
-    private let listener: Int32
+    private let listener: FileDescriptor
     private let channel: DaemonChannel
     private let log: Logger
     private let stopped = Atomic(false)
@@ -24,7 +24,7 @@ final class PickerSocketServer: Sendable {
     /// The most requests served at once; more are answered "busy" at once.
     private static let maximumConnections = 64
 
-    private init(path: String, listener: Int32, channel: DaemonChannel, log: Logger) {
+    private init(path: String, listener: FileDescriptor, channel: DaemonChannel, log: Logger) {
         self.path = path
         self.listener = listener
         self.channel = channel
@@ -43,34 +43,25 @@ final class PickerSocketServer: Sendable {
         }
         removeStaleSockets(in: directory)
         let path = PickerSocketPath.socket(mountpoint: mountpoint, environment: environment)
-        guard var address = PickerSocketPath.address(path) else {
+        guard FileDescriptor.fitsUnixSocketAddress(path) else {
             log.warning("no picker socket: the path \(path) is too long for a Unix socket")
-            return nil
-        }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else {
-            log.warning("no picker socket: socket() failed: \(String(cString: strerror(errno)))")
             return nil
         }
         // A socket left by a daemon that was killed answers nothing: replace it. A live one
         // belongs to another mount of the same path: leave it.
         if PickerSocketClient.isListening(path) {
-            close(fd)
             log.warning("no picker socket: another daemon listens on \(path)")
             return nil
         }
-        unlink(path)
-        let previous = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        umask(previous)
-        guard bound == 0, chmod(path, 0o600) == 0, listen(fd, 64) == 0 else {
-            log.warning("no picker socket: cannot listen on \(path): \(String(cString: strerror(errno)))")
-            close(fd)
+        try? FileSystem.remove(path)
+        let listener: FileDescriptor
+        do throws(Errno) {
+            listener = try FileDescriptor.listenUnixSocket(path, mode: 0o600, backlog: 64)
+        } catch {
+            log.warning("no picker socket: cannot listen on \(path): \(error)")
             return nil
         }
-        let server = PickerSocketServer(path: path, listener: fd, channel: channel, log: log)
+        let server = PickerSocketServer(path: path, listener: listener, channel: channel, log: log)
         server.finished.enter()
         DispatchQueue.global(qos: .userInitiated).async { server.acceptLoop() }
         log.debug("picker socket listening on \(path)")
@@ -80,50 +71,51 @@ final class PickerSocketServer: Sendable {
     /// Removes the sockets of daemons that were killed (nobody answers on them; a socket
     /// younger than a minute may be one another daemon is just setting up).
     private static func removeStaleSockets(in directory: String) {
-        guard let folder = opendir(directory) else { return }
-        defer { closedir(folder) }
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        guard let names = try? FileSystem.names(inDirectory: directory) else { return }
+        for name in names.map({ String(decoding: $0, as: UTF8.self) }) {
             guard name.hasPrefix("picker-"), name.hasSuffix(".sock") else { continue }
             let path = directory + "/" + name
-            var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK, time(nil) - status.st_ctim.tv_sec > 60 else { continue }
-            if !PickerSocketClient.isListening(path) { unlink(path) }
+            guard let status = try? FileStatus.ofLink(path: path), status.kind == .socket,
+                SystemClock.wallSeconds() - status.ctimeSeconds > 60
+            else { continue }
+            if !PickerSocketClient.isListening(path) { try? FileSystem.remove(path) }
         }
     }
 
     /// Stops accepting, waits (briefly) for requests under way, removes the socket.
     func stop() {
         guard stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
+        listener.shutdown()
         _ = finished.wait(timeout: .now() + 5)
-        close(listener)
-        unlink(path)
+        listener.close()
+        try? FileSystem.remove(path)
     }
 
     private func acceptLoop() {
         defer { finished.leave() }
         while !stopped.load(ordering: .acquiring) {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE {
-                    if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+            let connection: FileDescriptor
+            do throws(Errno) {
+                connection = try listener.accept()
+            } catch {
+                if error == .connectionAborted { continue }
+                if error == .tooManyOpenFiles || error == .tooManyOpenFilesInSystem {
+                    SystemClock.sleep(milliseconds: 10)
                     continue
                 }
-                if !stopped.load(ordering: .acquiring) { log.error("picker socket: accept failed: \(String(cString: strerror(errno)))") }
+                if !stopped.load(ordering: .acquiring) { log.error("picker socket: accept failed: \(error)") }
                 return
             }
-            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             guard connections.add(1, ordering: .relaxed).newValue <= Self.maximumConnections else {
                 connections.subtract(1, ordering: .relaxed)
-                send(ChannelCoding.encode(ChannelReply.refusal(EBUSY, "photofs: too many calls at once; try again")), to: connection)
-                close(connection)
+                send(ChannelCoding.encode(ChannelReply.refusal(Errno.busy.rawValue, "photofs: too many calls at once; try again")), to: connection)
+                connection.close()
                 continue
             }
             finished.enter()
             DispatchQueue.global(qos: .userInitiated).async { [self] in
                 defer {
-                    close(connection)
+                    connection.close()
                     connections.subtract(1, ordering: .relaxed)
                     finished.leave()
                 }
@@ -133,46 +125,44 @@ final class PickerSocketServer: Sendable {
     }
 
     /// One call: who asks, what, the daemon's answer, the reply.
-    private func serve(_ connection: Int32) {
-        guard let uid = PickerSocketPath.peerUID(connection), uid == getuid() || uid == 0 else {
+    private func serve(_ connection: FileDescriptor) {
+        guard let uid = connection.peerUserID(), uid == CurrentProcess.realUserID || uid == 0 else {
             send(
-                ChannelCoding.encode(ChannelReply.refusal(EACCES, "only the user who mounted the library (or root) may use its daemon")),
+                ChannelCoding.encode(ChannelReply.refusal(Errno.permissionDenied.rawValue, "only the user who mounted the library (or root) may use its daemon")),
                 to: connection)
             return
         }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        connection.setReceiveTimeout(seconds: 30)
         var request: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                log.info("daemon channel: uid \(uid) call not read: \(String(cString: strerror(errno)))")
+            let count: Int
+            do throws(Errno) {
+                count = try connection.receive(into: &buffer)
+            } catch {
+                log.info("daemon channel: uid \(uid) call not read: \(error)")
                 return
             }
+            if count == 0 { break }
             request += buffer[0..<count]
             if request.count > ChannelCoding.maximumCall {
                 send(
-                    ChannelCoding.encode(ChannelReply.refusal(EFBIG, "the call is larger than \(ChannelCoding.maximumCall >> 20) MiB")),
+                    ChannelCoding.encode(ChannelReply.refusal(Errno.fileTooLarge.rawValue, "the call is larger than \(ChannelCoding.maximumCall >> 20) MiB")),
                     to: connection)
                 return
             }
         }
         guard let call = ChannelCoding.decode(ChannelCall.self, from: request) else {
-            send(ChannelCoding.encode(ChannelReply.refusal(EINVAL, "not a call this photofs daemon understands")), to: connection)
+            send(ChannelCoding.encode(ChannelReply.refusal(Errno.invalidArgument.rawValue, "not a call this photofs daemon understands")), to: connection)
             return
         }
         send(ChannelCoding.encode(channel.answer(call, caller: uid)), to: connection)
     }
 
-    private func send(_ bytes: [UInt8], to connection: Int32) {
+    private func send(_ bytes: [UInt8], to connection: FileDescriptor) {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return }
+            guard let count = try? connection.send(bytes[sent...]), count > 0 else { return }
             sent += count
         }
     }

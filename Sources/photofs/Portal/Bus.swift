@@ -1,6 +1,6 @@
 import CSystemd
-import Glibc
 import Synchronization
+import SystemKit
 
 /// The backend's connection to the session bus over sd-bus, and the loop that serves it.
 ///
@@ -11,36 +11,36 @@ import Synchronization
 final class Bus: @unchecked Sendable {
     private let connection: OpaquePointer
     /// A pipe whose write end `post` writes a byte to, to wake the loop.
-    private let wake: (read: Int32, write: Int32)
+    private let wake: (read: FileDescriptor, write: FileDescriptor)
     private let posted = Mutex<[@Sendable () -> Void]>([])
     private let stopping = Atomic<Bool>(false)
 
-    private init(connection: OpaquePointer, wake: (read: Int32, write: Int32)) {
+    private init(connection: OpaquePointer, wake: (read: FileDescriptor, write: FileDescriptor)) {
         self.connection = connection
         self.wake = wake
     }
 
     deinit {
         sd_bus_flush_close_unref(connection)
-        close(wake.read)
-        close(wake.write)
+        wake.read.close()
+        wake.write.close()
     }
 
     /// Connects to the session bus of `DBUS_SESSION_BUS_ADDRESS` (else the user's default).
     static func session() throws(BusError) -> Bus {
         var connection: OpaquePointer?
         try BusError.check(sd_bus_open_user(&connection), "connect to the session bus")
-        guard let connection else { throw BusError("connect to the session bus", -EIO) }
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
+        guard let connection else { throw BusError("connect to the session bus", Errno.ioError) }
+        let wake: (read: FileDescriptor, write: FileDescriptor)
+        do throws(Errno) {
+            wake = try FileDescriptor.pipe()
+        } catch {
             sd_bus_unref(connection)
-            throw BusError("make a pipe", -errno)
+            throw BusError("make a pipe", error)
         }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        return Bus(connection: connection, wake: (fds[0], fds[1]))
+        wake.read.setNonBlocking()
+        wake.write.setNonBlocking()
+        return Bus(connection: connection, wake: wake)
     }
 
     /// This connection's unique name (`:1.42`).
@@ -112,8 +112,7 @@ final class Bus: @unchecked Sendable {
     func post(_ work: @escaping @Sendable () -> Void) {
         posted.withLock { $0.append(work) }
         // A full pipe already wakes the loop.
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        _ = try? wake.write.write([UInt8(1)])
     }
 
     /// Makes `run` return soon; callable from any thread (a signal handler's queue).
@@ -128,7 +127,7 @@ final class Bus: @unchecked Sendable {
             if stopping.load(ordering: .acquiring) { return .stopped }
             while true {
                 let result = sd_bus_process(connection, nil)
-                if result == -ECONNRESET || result == -ENOTCONN { return .disconnected }
+                if result == -Errno.connectionReset.rawValue || result == -Errno.notConnected.rawValue { return .disconnected }
                 try BusError.check(result, "read from the session bus")
                 if result == 0 { break }
             }
@@ -138,15 +137,19 @@ final class Bus: @unchecked Sendable {
             }
             for item in work { item() }
             if !work.isEmpty { continue }
-            var fds = [
-                pollfd(fd: sd_bus_get_fd(connection), events: Int16(truncatingIfNeeded: sd_bus_get_events(connection)), revents: 0),
-                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
-            ]
-            let ready = poll(&fds, 2, timeoutMilliseconds())
-            if ready < 0 && errno != EINTR { throw BusError("wait for the session bus", -errno) }
-            if fds[1].revents & Int16(POLLIN) != 0 {
+            let seen: [Int16]
+            do throws(Errno) {
+                seen = try Poll.wait(
+                    [
+                        Poll.Entry(FileDescriptor(rawValue: sd_bus_get_fd(connection)), events: Int16(truncatingIfNeeded: sd_bus_get_events(connection))),
+                        Poll.Entry(wake.read, events: Poll.readable),
+                    ], milliseconds: timeoutMilliseconds())
+            } catch {
+                throw BusError("wait for the session bus", error)
+            }
+            if seen[1] & Poll.readable != 0 {
                 var drain = [UInt8](repeating: 0, count: 256)
-                while read(wake.read, &drain, drain.count) > 0 {}
+                while ((try? wake.read.read(into: &drain)) ?? 0) > 0 {}
             }
         }
     }
@@ -164,9 +167,7 @@ final class Bus: @unchecked Sendable {
     private func timeoutMilliseconds() -> Int32 {
         var deadline: UInt64 = 0
         guard sd_bus_get_timeout(connection, &deadline) >= 0, deadline != UInt64.max else { return -1 }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let current = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        let current = UInt64(SystemClock.monotonicNanoseconds()) / 1000
         guard deadline > current else { return 0 }
         return Int32(clamping: (deadline - current + 999) / 1000)
     }
@@ -192,7 +193,7 @@ final class BusExport {
             to: photofs_bus_target(
                 handler: { message, context, _ in
                     let export = Unmanaged<BusExport>.fromOpaque(context!).takeUnretainedValue()
-                    guard let message else { return -EINVAL }
+                    guard let message else { return -Errno.invalidArgument.rawValue }
                     return export.handler(BusMessage(retaining: message))
                 }, context: nil))
         target.pointee.context = Unmanaged.passUnretained(self).toOpaque()

@@ -1,18 +1,23 @@
-import Glibc
+import SystemKit
 
 /// Why a D-Bus step failed: what was being done and sd-bus's errno.
 struct BusError: Error, Sendable, CustomStringConvertible {
     /// The step (`connect to the session bus`, `own org.freedesktop.impl.portal.desktop.photofs`).
     let step: String
-    /// The positive errno sd-bus returned (negated).
-    let code: Int32
+    /// The errno sd-bus returned (negated).
+    let code: Errno
 
     init(_ step: String, _ result: Int32) {
         self.step = step
-        self.code = result < 0 ? -result : result
+        self.code = Errno(rawValue: result < 0 ? -result : result)
     }
 
-    var description: String { "cannot \(step): \(String(cString: strerror(code)))" }
+    init(_ step: String, _ code: Errno) {
+        self.step = step
+        self.code = code
+    }
+
+    var description: String { "cannot \(step): \(code)" }
 
     /// Throws when `result` (an sd-bus return value) is negative.
     @discardableResult

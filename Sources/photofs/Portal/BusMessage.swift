@@ -1,5 +1,5 @@
 import CSystemd
-import Glibc
+import SystemKit
 
 /// One D-Bus message (an sd-bus `sd_bus_message`), held by reference: a method call kept
 /// until its reply is sent, or a message being read or built. Reads and appends one value

@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// The backend's way to the daemon of a mount, over its channel (`ChannelCall`): ask for a
 /// pick on an app's behalf (making the app, location removed, when photofs does not know
@@ -21,7 +21,7 @@ struct DaemonPicks: Sendable {
         /// No daemon answers for that mount (not mounted by this user, or an older photofs).
         case unreachable(String)
         /// The daemon refused the call: its errno and reason.
-        case refused(Int32, String)
+        case refused(Errno, String)
         /// The daemon answered something this backend does not understand.
         case unexpected(String)
 
@@ -63,7 +63,7 @@ struct DaemonPicks: Sendable {
     private func call(_ call: ChannelCall, _ mountpoint: String) throws(Failure) -> ChannelReply {
         switch PickerSocketClient.call(call, mountpoint: Array(mountpoint.utf8), environment: environment) {
         case .replied(let reply) where reply.errno == 0: return reply
-        case .replied(let reply): throw .refused(reply.errno, reply.message)
+        case .replied(let reply): throw .refused(Errno(rawValue: reply.errno), reply.message)
         case .failed(let why): throw .unreachable(why)
         case .unavailable: throw .unreachable("no daemon channel for \(mountpoint)")
         }

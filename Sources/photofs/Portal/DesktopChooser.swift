@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// The desktop's own FileChooser backend (gtk, gnome, kde...), which gets every dialog
 /// that is not a photo pick: named on the command line, else found the way
@@ -127,23 +127,17 @@ struct DesktopChooser: Equatable, Sendable {
     }
 
     private static func listing(_ directory: String) -> [String] {
-        guard let folder = opendir(directory) else { return [] }
-        defer { closedir(folder) }
-        var names: [String] = []
-        while let entry = readdir(folder) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) })
-        }
-        return names.sorted()
+        guard let names = try? FileSystem.names(inDirectory: directory) else { return [] }
+        return names.map { String(decoding: $0, as: UTF8.self) }.sorted()
     }
 
     private static func readText(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard let descriptor = try? FileDescriptor.open(path, .readOnly) else { return nil }
+        defer { descriptor.close() }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 8192)
         while bytes.count < 1 << 20 {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = (try? descriptor.read(into: &buffer)) ?? 0
             if count <= 0 { break }
             bytes += buffer[..<count]
         }
