@@ -14,7 +14,9 @@ extension ChildProcess {
     /// blocked and SIGINT, SIGTERM, SIGHUP and SIGPIPE at their defaults, whatever thread of
     /// ours spawns it (Dispatch threads block signals; a daemon must see SIGTERM); with
     /// `newSession`, in a session of its own (`setsid`).
-    public static func start(_ argv: [String], descriptors: [Int32: Inherited] = [:], newSession: Bool = false) throws(Errno) -> ChildProcess {
+    public static func start(_ argv: [String], descriptors: [Int32: Inherited] = [:], newSession: Bool = false) throws(Errno)
+        -> ChildProcess
+    {
         guard let executable = argv.first else { throw .invalidArgument }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

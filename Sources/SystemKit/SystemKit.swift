@@ -5,11 +5,15 @@
 // Supports what the code calls: descriptors (open, openat, pread, read, write, fstat,
 // fadvise, mmap), sockets of a socket pair (send, recv, poll, shutdown), child processes
 // (posix_spawn, kill, waitpid), paths (mkdir, rename, unlink, utimensat, realpath,
-// access, readdir), the monotonic and wall clocks, mktime, memcmp and cos; one opener of
+// access, readdir, readlink, chmod, mkdtemp, statvfs), local sockets bound to a path
+// (socket, bind, listen, accept, connect, SO_PEERCRED), pipes, dup2, flock, several
+// descriptors at once (poll), the terminal (isatty, TIOCGWINSZ, termios), signal
+// dispositions, syslog, getpwuid, becoming another user and exec, gmtime and strftime,
+// the monotonic and wall clocks, mktime, memcmp and cos; one opener of
 // library files (`SourceOpener`, through `CSystem`'s openat2 helper); malloc_trim.
 // Every call that can be interrupted by a signal goes through `Syscall.retrying`.
 //
 // The one C struct that crosses is `stat`, and only inward: `FileStatus.init(_:)` takes
 // what `stat`, `fstat` or `fstatat` filled, for callers (the FUSE adapter) that hold one.
 // Not yet here: inotify and the directory walk with fstatat (the catalog's watcher and
-// walker), and what FuseKit, DaemonCore and photofs call directly.
+// walker), and what FuseKit and DaemonCore call directly.

@@ -40,7 +40,8 @@ enum MountDaemon {
         }
         clock.lap("views")
         var configuration = FileSystemConfiguration(
-            libraryPath: libraryPath, ownerUID: CurrentProcess.realUserID, ownerGID: CurrentProcess.realGroupID, log: { logger.warning($0) })
+            libraryPath: libraryPath, ownerUID: CurrentProcess.realUserID, ownerGID: CurrentProcess.realGroupID, log: { logger.warning($0) }
+        )
         configuration.othersMayEnter = FuseMount.othersMayEnter(options)
         configuration.requestEvents = RequestNotifier(log: logger, environment: environment, catalog: context.catalogPath).handle
         let accessLog = try AccessLogging.start(arguments: arguments, catalog: context.catalog, logger: logger)

@@ -50,17 +50,19 @@ enum ThumbnailsCommand {
         // the other decodes, so the cores stay busy.
         let jobs = try positiveNumber(arguments.value("jobs"), name: "jobs") ?? 2 * ProcessInfo.processInfo.activeProcessorCount
         let timeLimit = Double(try positiveNumber(arguments.value("time-limit"), name: "time-limit") ?? 30)
-        let files: [(path: [UInt8], display: String)]
+        // A library's files open as the mount opens them (below the root, through no
+        // symbolic link, only as the catalogued version); a mount's are plain paths.
+        let files: [(job: Job, display: String)]
         if let mountpoint = arguments.value("mount") {
             guard arguments.positionals.isEmpty, arguments.value("library") == nil, arguments.value("catalog") == nil else {
                 throw .usage("--mount takes the files from the mount, not from a LIBRARY or a catalog")
             }
-            files = try MountedFiles.list(mountpoint: mountpoint)
+            files = try MountedFiles.list(mountpoint: mountpoint).map { (.file($0.path), $0.display) }
         } else {
             let context = try LibraryContext.existing(arguments: parsed, environment: environment)
             do throws(CatalogError) {
                 let root = try context.catalog.libraryRoot ?? Array(CatalogLocation.canonicalLibraryPath(context.library))
-                files = try context.catalog.snapshot().assets.map { (root + [UInt8(ascii: "/")] + $0.path.bytes, $0.path.display) }
+                files = try context.catalog.snapshot().assets.map { (.asset($0, root: root), $0.path.display) }
             } catch {
                 throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
             }
@@ -84,10 +86,15 @@ enum ThumbnailsCommand {
                         return value
                     }
                     guard index < files.count else { return }
-                    let (path, display) = files[index]
+                    let (job, display) = files[index]
                     let outcome: Result<ThumbnailService.Thumbnail, ImagingError>
                     do throws(ImagingError) {
-                        outcome = .success(try service.thumbnail(forFile: path, size: size, force: force))
+                        switch job {
+                        case .asset(let asset, let root):
+                            outcome = .success(try service.thumbnail(of: asset, libraryRoot: root, size: size, force: force))
+                        case .file(let path):
+                            outcome = .success(try service.thumbnail(forFile: path, size: size, force: force))
+                        }
                     } catch {
                         outcome = .failure(error)
                     }
@@ -117,6 +124,14 @@ enum ThumbnailsCommand {
         guard let text else { return nil }
         guard let value = Int(text), value > 0 else { throw .usage("--\(name) must be a positive whole number, not '\(text)'") }
         return value
+    }
+
+    /// One file to make a thumbnail of.
+    enum Job: Sendable {
+        /// A catalogued asset below the library folder `root`.
+        case asset(Asset, root: [UInt8])
+        /// A file at an absolute path (under a mount).
+        case file([UInt8])
     }
 
     /// What the run did so far.

@@ -55,7 +55,7 @@ struct DaemonChannel: Sendable {
     private func pick(_ app: String, request: Int?, _ assets: [String], replace: Bool, caller: UInt32) -> ChannelReply {
         var ids: [AssetID] = []
         for text in assets {
-            guard let id = AssetID(text) else { return .refusal(Errno.invalidArgument.rawValue, "'\(text)' is not an asset id") }
+            guard let id = AssetID(text) else { return .refusal(.invalidArgument, "'\(text)' is not an asset id") }
             ids.append(id)
         }
         var claimed: RequestBroker.Pending?
@@ -63,7 +63,8 @@ struct DaemonChannel: Sendable {
             do throws(RequestBrokerError) {
                 claimed = try broker.claim(app, id: request)
             } catch {
-                return .refusal(Errno.noSuchFileOrDirectory.rawValue, "request \(request) of app \(app) is no longer waiting (answered, cancelled or expired)")
+                return .refusal(
+                    .noSuchFileOrDirectory, "request \(request) of app \(app) is no longer waiting (answered, cancelled or expired)")
             }
         }
         var lines: [String] = []
@@ -87,7 +88,7 @@ struct DaemonChannel: Sendable {
             _ = try broker.settle(app, id: claimed.id, with: answer, claimed: true)
         } catch {
             // A claimed request is settled only here: this cannot happen.
-            return .refusal(EIO, "granted, but the request vanished while it was claimed: \(error)")
+            return .refusal(.ioError, "granted, but the request vanished while it was claimed: \(error)")
         }
         fileSystem.announceSettled(claimed, answer)
         return ChannelReply(message: message, answer: Self.describe(answer))
@@ -100,8 +101,8 @@ struct DaemonChannel: Sendable {
             return ChannelReply(message: "Cancelled: \(app) gets nothing new.", answer: Self.describe(.cancelled))
         } catch {
             switch error {
-            case .noPendingRequest: return .refusal(Errno.noSuchFileOrDirectory.rawValue, "request \(request) of app \(app) is no longer waiting")
-            case .beingAnswered: return .refusal(Errno.busy.rawValue, "request \(request) of app \(app) is being answered right now")
+            case .noPendingRequest: return .refusal(.noSuchFileOrDirectory, "request \(request) of app \(app) is no longer waiting")
+            case .beingAnswered: return .refusal(.busy, "request \(request) of app \(app) is being answered right now")
             }
         }
     }
@@ -111,7 +112,7 @@ struct DaemonChannel: Sendable {
     private func ask(_ app: String, text: String, title: String?, create: Bool, caller: UInt32) -> ChannelReply {
         var created = false
         if fileSystem.tree.snapshot.apps[app] == nil {
-            guard create else { return .refusal(Errno.noSuchFileOrDirectory.rawValue, "there is no app named '\(app)'") }
+            guard create else { return .refusal(.noSuchFileOrDirectory, "there is no app named '\(app)'") }
             let made = run(Array("app add \(app)\n".utf8), caller: caller)
             if made.errno != 0 && made.errno != Errno.fileExists.rawValue { return made }
             created = made.errno == 0
@@ -131,7 +132,7 @@ struct DaemonChannel: Sendable {
         let (status, token) = broker.read(app, register: true) { _ in settled.signal() }
         switch status {
         case .pending(let pending) where pending.id == request:
-            guard let token else { return .refusal(Errno.busy.rawValue, "too many waiters on the request of app \(app)") }
+            guard let token else { return .refusal(.busy, "too many waiters on the request of app \(app)") }
             if settled.wait(timeout: .now() + min(60, max(0, seconds))) == .timedOut, broker.stopWaiting(app, token: token) {
                 return ChannelReply(answer: ChannelAnswer(status: "pending", names: []))
             }
@@ -147,7 +148,7 @@ struct DaemonChannel: Sendable {
         switch broker.status(of: app) {
         case .answered(let answer): ChannelReply(answer: Self.describe(answer))
         case .pending(let pending) where pending.id == request: ChannelReply(answer: ChannelAnswer(status: "pending", names: []))
-        default: .refusal(Errno.noSuchFileOrDirectory.rawValue, "request \(request) of app \(app) is gone (a later request replaced its answer)")
+        default: .refusal(.noSuchFileOrDirectory, "request \(request) of app \(app) is gone (a later request replaced its answer)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SystemKit
 
 /// One call on the daemon channel (the picker socket): what the CLI, the pages and the
 /// portal ask of the daemon of a mount. Each connection carries one call as JSON and gets
@@ -70,6 +71,9 @@ struct ChannelReply: Codable, Sendable, Equatable {
     static func refusal(_ code: Int32, _ message: String) -> ChannelReply {
         ChannelReply(errno: code, message: message.split(whereSeparator: \.isNewline).joined(separator: " "))
     }
+
+    /// A refusal with `code` and its reason on one line.
+    static func refusal(_ code: Errno, _ message: String) -> ChannelReply { refusal(code.rawValue, message) }
 }
 
 /// JSON in and out, one value per connection.

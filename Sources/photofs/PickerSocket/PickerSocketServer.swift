@@ -108,7 +108,7 @@ final class PickerSocketServer: Sendable {
             }
             guard connections.add(1, ordering: .relaxed).newValue <= Self.maximumConnections else {
                 connections.subtract(1, ordering: .relaxed)
-                send(ChannelCoding.encode(ChannelReply.refusal(Errno.busy.rawValue, "photofs: too many calls at once; try again")), to: connection)
+                send(ChannelCoding.encode(ChannelReply.refusal(.busy, "photofs: too many calls at once; try again")), to: connection)
                 connection.close()
                 continue
             }
@@ -128,7 +128,8 @@ final class PickerSocketServer: Sendable {
     private func serve(_ connection: FileDescriptor) {
         guard let uid = connection.peerUserID(), uid == CurrentProcess.realUserID || uid == 0 else {
             send(
-                ChannelCoding.encode(ChannelReply.refusal(Errno.permissionDenied.rawValue, "only the user who mounted the library (or root) may use its daemon")),
+                ChannelCoding.encode(
+                    ChannelReply.refusal(.permissionDenied, "only the user who mounted the library (or root) may use its daemon")),
                 to: connection)
             return
         }
@@ -147,13 +148,14 @@ final class PickerSocketServer: Sendable {
             request += buffer[0..<count]
             if request.count > ChannelCoding.maximumCall {
                 send(
-                    ChannelCoding.encode(ChannelReply.refusal(Errno.fileTooLarge.rawValue, "the call is larger than \(ChannelCoding.maximumCall >> 20) MiB")),
+                    ChannelCoding.encode(
+                        ChannelReply.refusal(.fileTooLarge, "the call is larger than \(ChannelCoding.maximumCall >> 20) MiB")),
                     to: connection)
                 return
             }
         }
         guard let call = ChannelCoding.decode(ChannelCall.self, from: request) else {
-            send(ChannelCoding.encode(ChannelReply.refusal(Errno.invalidArgument.rawValue, "not a call this photofs daemon understands")), to: connection)
+            send(ChannelCoding.encode(ChannelReply.refusal(.invalidArgument, "not a call this photofs daemon understands")), to: connection)
             return
         }
         send(ChannelCoding.encode(channel.answer(call, caller: uid)), to: connection)

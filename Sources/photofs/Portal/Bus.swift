@@ -141,7 +141,9 @@ final class Bus: @unchecked Sendable {
             do throws(Errno) {
                 seen = try Poll.wait(
                     [
-                        Poll.Entry(FileDescriptor(rawValue: sd_bus_get_fd(connection)), events: Int16(truncatingIfNeeded: sd_bus_get_events(connection))),
+                        Poll.Entry(
+                            FileDescriptor(rawValue: sd_bus_get_fd(connection)),
+                            events: Int16(truncatingIfNeeded: sd_bus_get_events(connection))),
                         Poll.Entry(wake.read, events: Poll.readable),
                     ], milliseconds: timeoutMilliseconds())
             } catch {
