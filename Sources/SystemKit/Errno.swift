@@ -54,4 +54,12 @@ public struct Errno: Error, Hashable, Sendable, RawRepresentable, CustomStringCo
     public static let timedOut = Errno(rawValue: ETIMEDOUT)
     /// EPIPE: the reading end is gone.
     public static let brokenPipe = Errno(rawValue: EPIPE)
+    /// EDQUOT: a quota would be exceeded.
+    public static let quotaExceeded = Errno(rawValue: EDQUOT)
+    /// EBUSY: the resource is in use.
+    public static let busy = Errno(rawValue: EBUSY)
+    /// EFBIG: the file (or write) is too large.
+    public static let fileTooLarge = Errno(rawValue: EFBIG)
+    /// ENOTCONN: not connected (a FUSE session that has ended).
+    public static let notConnected = Errno(rawValue: ENOTCONN)
 }
