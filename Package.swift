@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "FuseKit", dependencies: ["MediaFormats", "PhotoCore", "SystemKit", "CFuse"]),
         // The live state and what runs while mounted; publishes each change to one
         // `ChangeSink` (PhotoCore), which FuseKit implements: neither depends on the other.
-        .target(name: "DaemonCore", dependencies: ["MediaFormats", "PhotoCore", "PhotoCatalog"]),
+        .target(name: "DaemonCore", dependencies: ["MediaFormats", "PhotoCore", "PhotoCatalog", "SystemKit"]),
         .target(name: "PickerServer", dependencies: ["MediaFormats", "PhotoCore", "SystemKit", "CMicroHTTPD"]),
         .target(
             name: "PhotoImaging",

@@ -1,7 +1,7 @@
 import Dispatch
-import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// The access log's background thread: every `interval` (sooner when the queue is half
 /// full) it takes the queued reads, merges them per (app, asset, UTC day) and writes the
@@ -123,9 +123,5 @@ public final class AccessLogFlusher: Sendable {
         }
     }
 
-    private static func now() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
+    private static func now() -> Int64 { SystemClock.wallNanoseconds() }
 }

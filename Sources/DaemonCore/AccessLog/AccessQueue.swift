@@ -1,7 +1,7 @@
 import Dispatch
-import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// The access log's side of the READ path: a bounded in-memory queue of (app, asset, time)
 /// that the READ handler appends to and `AccessLogFlusher` empties.
@@ -36,9 +36,7 @@ public final class AccessQueue: AccessRecorder {
 
     public func recordRead(in scope: ViewScope, of asset: AssetID) {
         guard case .app(let app) = scope else { return }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let event = Event(app: app, asset: asset, nanoseconds: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
+        let event = Event(app: app, asset: asset, nanoseconds: SystemClock.wallNanoseconds())
         let capacity = self.capacity
         let count = pending.withLock { (events: inout [Event]) -> Int in
             guard events.count < capacity else { return -1 }

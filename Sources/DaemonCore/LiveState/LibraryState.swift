@@ -1,7 +1,7 @@
-import Glibc
 import PhotoCatalog
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// The live state of one catalogued library, and its one owner: the current snapshot, an
 /// index of its assets, the views computed from them, and the one path by which picker
@@ -300,9 +300,7 @@ public final class LibraryState: ViewSource {
     }
 
     private static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        SystemClock.wallNanoseconds()
     }
 
     /// The text a fresh read of `.picker` shows: every app and its selection.

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Glibc
 import PhotoCatalog
+import SystemKit
 
 /// What a daemon does once its mount answers and nothing waits for: the picker's asset
 /// groups (every select asks for them; derived now rather than by the first select), its
@@ -23,7 +23,7 @@ public final class AfterReadyWork: Sendable {
         done.enter()
         Thread.detachNewThread { [done] in
             defer { done.leave() }
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+            ThreadPriority.setNice(10)
             state.current.assets.prepare(dateOrder: true)
             do throws(SnapshotFileError) {
                 if try state.saveLoadedSnapshot() { logger.debug("saved the snapshot file for the next mount") }

@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// Times the daemon's startup phases on the monotonic clock, with the resident memory
 /// after each, for the debug log: where the seconds between `photofs mount` and a ready
@@ -22,21 +22,14 @@ public struct PhaseClock {
     }
 
     private static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        SystemClock.monotonicSeconds()
     }
 
     /// VmRSS of this process in KiB, from /proc/self/statm (pages), or 0 when unreadable.
     private static func residentKB() -> Int {
-        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return 0 }
-        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+        guard let bytes = SmallFile.read("/proc/self/statm", limit: 128) else { return 0 }
+        let fields = bytes.split(separator: UInt8(ascii: " "))
         guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+        return pages * Memory.pageSize / 1024
     }
 }

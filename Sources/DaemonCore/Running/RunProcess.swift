@@ -1,11 +1,11 @@
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// Names processes for one-time runs (`photofs run --once`) and tells whether one still runs.
 public enum RunProcess {
     /// This process.
     public static func current() -> RunOwner? {
-        owner(of: getpid())
+        owner(of: CurrentProcess.id)
     }
 
     /// The process `pid` as it is now, or nil when there is none.
@@ -38,12 +38,7 @@ public enum RunProcess {
     }
 
     private static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self)
+        guard let bytes = SmallFile.read(path, limit: 4096) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
