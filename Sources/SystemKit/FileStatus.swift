@@ -4,7 +4,7 @@ import Glibc
 public struct FileStatus: Sendable, Equatable {
     /// The kind of file (`st_mode & S_IFMT`).
     public enum Kind: Sendable, Equatable {
-        case regular, directory, symbolicLink, socket, other
+        case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, other
     }
 
     public var kind: Kind
@@ -19,8 +19,6 @@ public struct FileStatus: Sendable, Equatable {
     public var ctimeNanoseconds: Int64
     /// Whole seconds of the modification time (`st_mtim.tv_sec`).
     public var mtimeSeconds: Int64
-    /// Whole seconds of the status change time (`st_ctim.tv_sec`).
-    public var ctimeSeconds: Int64 { ctimeNanoseconds / 1_000_000_000 }
 
     /// The status of `raw`, as `stat`, `fstat` or `fstatat` filled it.
     public init(_ raw: stat) {
@@ -28,7 +26,10 @@ public struct FileStatus: Sendable, Equatable {
         case S_IFREG: kind = .regular
         case S_IFDIR: kind = .directory
         case S_IFLNK: kind = .symbolicLink
+        case S_IFIFO: kind = .fifo
         case S_IFSOCK: kind = .socket
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
         default: kind = .other
         }
         permissions = UInt32(raw.st_mode & 0o7777)

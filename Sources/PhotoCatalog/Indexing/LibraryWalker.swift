@@ -1,4 +1,5 @@
-// Walks a library directory tree with openat/fdopendir/fstatat, names as raw bytes.
+// Walks a library directory tree with openat, a directory stream and fstatat (SystemKit),
+// names as raw bytes.
 // Supports: names with any bytes but `/` and NUL, deep trees (one descriptor per level),
 // loops through bind mounts (directories are recognised by device and inode).
 // Does not follow symbolic links at all, neither to files nor to folders, inside or
@@ -7,9 +8,9 @@
 // with `.` (hidden files and folders: .DS_Store, .thumbnails, .git, editors' temporary
 // files).
 import Dispatch
-import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// The identity and state of a file as `lstat` sees it: what incremental indexing compares.
 /// The ctime is part of it because it cannot be set back: a same-size rewrite whose mtime
@@ -50,7 +51,7 @@ extension LibraryWalkError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpenLibrary(let path, let errno):
-            "cannot open the library folder \(path): \(String(cString: strerror(errno)))"
+            "cannot open the library folder \(path): \(Errno(rawValue: errno))"
         }
     }
 }
@@ -63,22 +64,33 @@ enum LibraryWalker {
     static func walk(
         root: [UInt8], scope: IndexScope, found: @escaping @Sendable (Int) -> Void = { _ in }, entering: ((LibraryPath) -> Void)? = nil
     ) throws(LibraryWalkError) -> WalkResult {
-        let rootFD = open(cString: root, at: AT_FDCWD, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard rootFD >= 0 else { throw .cannotOpenLibrary(path: LibraryPath(bytes: root).display, errno: errno) }
-        defer { close(rootFD) }
+        let rootFD: FileDescriptor
+        do throws(Errno) {
+            rootFD = try FileDescriptor.open(root, .directory)
+        } catch {
+            throw .cannotOpenLibrary(path: LibraryPath(bytes: root).display, errno: error.rawValue)
+        }
+        defer { rootFD.close() }
         var walk = Walk(shared: WalkShared(found: found), entering: entering)
         switch scope {
         case .everything:
-            walk.directoryOnEveryCore(fd: dup(rootFD), path: LibraryPath(bytes: []))
+            do throws(Errno) {
+                walk.directoryOnEveryCore(fd: try rootFD.duplicate(), path: LibraryPath(bytes: []))
+            } catch {
+                walk.result.unreadableFolders.append((LibraryPath(bytes: []), error.rawValue))
+            }
         case .folders(let folders):
             // Recursive scopes first: a folder already walked is not walked again, so a
             // non-recursive scope walked first would hide the sub-folders of a recursive one.
             for folder in folders.sorted(by: { $0.recursive && !$1.recursive }) {
-                let fd = openBelow(rootFD, folder.path)
-                guard fd >= 0 else {
-                    let error = errno
+                let fd: FileDescriptor
+                do throws(Errno) {
+                    fd = try openBelow(rootFD, folder.path)
+                } catch {
                     // A folder that vanished is simply empty now; anything else is unreadable.
-                    if error != ENOENT && error != ENOTDIR { walk.result.unreadableFolders.append((folder.path, error)) }
+                    if error != .noSuchFileOrDirectory && error != .notDirectory {
+                        walk.result.unreadableFolders.append((folder.path, error.rawValue))
+                    }
                     continue
                 }
                 walk.directory(fd: fd, path: folder.path, recursive: folder.recursive)
@@ -93,20 +105,22 @@ enum LibraryWalker {
     }
 
     /// Opens a folder below the root one component at a time, refusing symlinks and
-    /// hidden names on the way. Returns a descriptor or -1 with errno set.
-    static func openBelow(_ rootFD: Int32, _ path: LibraryPath) -> Int32 {
-        var fd = dup(rootFD)
+    /// hidden names on the way (ENOENT).
+    static func openBelow(_ rootFD: FileDescriptor, _ path: LibraryPath) throws(Errno) -> FileDescriptor {
+        var fd = try rootFD.duplicate()
         for component in path.components {
-            guard fd >= 0 else { return -1 }
             if component.first == UInt8(ascii: ".") {
-                close(fd)
-                errno = ENOENT
-                return -1
+                fd.close()
+                throw .noSuchFileOrDirectory
             }
-            let next = open(cString: component, at: fd, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            let error = errno
-            close(fd)
-            errno = error
+            let next: FileDescriptor
+            do throws(Errno) {
+                next = try fd.openAt(component, [.directory, .noFollow])
+            } catch {
+                fd.close()
+                throw error
+            }
+            fd.close()
             fd = next
         }
         return fd
@@ -118,15 +132,9 @@ enum LibraryWalker {
         a.withUnsafeBytes { x in
             b.withUnsafeBytes { y in
                 let common = min(x.count, y.count)
-                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                let order = common == 0 ? 0 : Memory.compare(x.baseAddress!, y.baseAddress!, count: common)
                 return order != 0 ? order < 0 : x.count < y.count
             }
-        }
-    }
-
-    static func open(cString bytes: [UInt8], at dirFD: Int32, flags: Int32) -> Int32 {
-        (bytes + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { Glibc.openat(dirFD, $0.baseAddress!, flags) }
         }
     }
 }
@@ -171,14 +179,14 @@ private struct Walk {
     }
 
     /// The kind of a file that is neither regular nor a folder.
-    static func special(_ kind: mode_t) -> SpecialFile? {
+    static func special(_ kind: FileStatus.Kind) -> SpecialFile? {
         switch kind {
-        case S_IFLNK: .symbolicLink
-        case S_IFIFO: .fifo
-        case S_IFSOCK: .socket
-        case S_IFCHR: .characterDevice
-        case S_IFBLK: .blockDevice
-        default: nil
+        case .symbolicLink: .symbolicLink
+        case .fifo: .fifo
+        case .socket: .socket
+        case .characterDevice: .characterDevice
+        case .blockDevice: .blockDevice
+        case .regular, .directory, .other: nil
         }
     }
 
@@ -188,9 +196,9 @@ private struct Walk {
         /// folder's whole subtree where its paths fall among its siblings' paths.
         var key: [UInt8]
         var stat: FileStat
-        var kind: mode_t
+        var kind: FileStatus.Kind
 
-        init(key: [UInt8], stat: FileStat, kind: mode_t) {
+        init(key: [UInt8], stat: FileStat, kind: FileStatus.Kind) {
             self.key = key
             self.stat = stat
             self.kind = kind
@@ -198,25 +206,26 @@ private struct Walk {
 
         init(folder name: [UInt8]) {
             self.init(
-                key: name + [UInt8(ascii: "/")], stat: FileStat(size: 0, mtimeNanoseconds: 0, inode: 0, ctimeNanoseconds: 0), kind: S_IFDIR)
+                key: name + [UInt8(ascii: "/")], stat: FileStat(size: 0, mtimeNanoseconds: 0, inode: 0, ctimeNanoseconds: 0),
+                kind: .directory)
         }
     }
 
     /// An open folder with its entries sorted.
     private struct OpenFolder {
-        let dir: OpaquePointer
+        let stream: DirectoryStream
         let entries: [Entry]
     }
 
     /// Reads one open directory (takes ownership of `fd`) and, when `recursive`, its
     /// sub-folders, adding files in bytewise path order (a folder's entries sorted by
     /// name, a sub-folder as its name plus `/`): no sort of all paths afterwards.
-    mutating func directory(fd: Int32, path: LibraryPath, recursive: Bool) {
+    mutating func directory(fd: FileDescriptor, path: LibraryPath, recursive: Bool) {
         guard let folder = read(fd: fd, path: path, recursive: recursive) else { return }
-        defer { closedir(folder.dir) }
+        defer { folder.stream.close() }
         for entry in folder.entries {
-            if entry.kind == S_IFDIR {
-                subfolder(entry.key.dropLast(), in: dirfd(folder.dir), of: path)
+            if entry.kind == .directory {
+                subfolder(entry.key.dropLast(), in: folder.stream.descriptor, of: path)
             } else {
                 add(entry, in: path)
             }
@@ -226,13 +235,13 @@ private struct Walk {
     /// `directory` with the root's sub-folders walked on every core, each into results of
     /// its own that are joined in path order. Only without `entering`, whose callers expect
     /// one thread.
-    mutating func directoryOnEveryCore(fd: Int32, path: LibraryPath) {
+    mutating func directoryOnEveryCore(fd: FileDescriptor, path: LibraryPath) {
         guard entering == nil else { return directory(fd: fd, path: path, recursive: true) }
         guard let folder = read(fd: fd, path: path, recursive: true) else { return }
-        defer { closedir(folder.dir) }
-        let subfolders = folder.entries.filter { $0.kind == S_IFDIR }.map { Array($0.key.dropLast()) }
+        defer { folder.stream.close() }
+        let subfolders = folder.entries.filter { $0.kind == .directory }.map { Array($0.key.dropLast()) }
         let parts = Mutex<[WalkResult]>(Array(repeating: WalkResult(), count: subfolders.count))
-        let (shared, parentFD) = (self.shared, dirfd(folder.dir))
+        let (shared, parentFD) = (self.shared, folder.stream.descriptor)
         DispatchQueue.concurrentPerform(iterations: subfolders.count) { index in
             var part = Walk(shared: shared, entering: nil)
             part.subfolder(subfolders[index][...], in: parentFD, of: path)
@@ -241,7 +250,7 @@ private struct Walk {
         let results = parts.withLock { $0 }
         var next = 0
         for entry in folder.entries {
-            guard entry.kind == S_IFDIR else {
+            guard entry.kind == .directory else {
                 add(entry, in: path)
                 continue
             }
@@ -256,67 +265,64 @@ private struct Walk {
 
     /// Opens a folder's descriptor as a directory stream and reads its entries, sorted;
     /// nil when it cannot be read (recorded) or was seen already.
-    private mutating func read(fd: Int32, path: LibraryPath, recursive: Bool) -> OpenFolder? {
-        guard fd >= 0 else { return nil }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            result.unreadableFolders.append((path, errno))
-            close(fd)
+    private mutating func read(fd: FileDescriptor, path: LibraryPath, recursive: Bool) -> OpenFolder? {
+        let info: FileStatus
+        do throws(Errno) {
+            info = try fd.status()
+        } catch {
+            result.unreadableFolders.append((path, error.rawValue))
+            fd.close()
             return nil
         }
-        guard shared.firstVisit(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) else {
-            close(fd)
+        guard shared.firstVisit(device: info.device, inode: info.inode) else {
+            fd.close()
             return nil
         }
-        guard let dir = fdopendir(fd) else {
-            result.unreadableFolders.append((path, errno))
-            close(fd)
+        let stream: DirectoryStream
+        do throws(Errno) {
+            stream = try DirectoryStream.open(fd)
+        } catch {
+            result.unreadableFolders.append((path, error.rawValue))
+            fd.close()
             return nil
         }
         result.folders.append(path)
         entering?(path)
         var entries: [Entry] = []
         while true {
-            errno = 0
-            guard let entry = readdir(dir) else {
-                if errno != 0 { result.unreadableFolders.append((path, errno)) }
+            let entry: DirectoryStream.Entry
+            do throws(Errno) {
+                guard let next = try stream.next() else { break }
+                entry = next
+            } catch {
+                result.unreadableFolders.append((path, error.rawValue))
                 break
             }
-            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> [UInt8] in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                let length = bytes.firstIndex(of: 0) ?? bytes.count
-                return Array(bytes[..<length])
-            }
             // Hidden names, `.` and `..` all start with a dot.
-            guard let first = name.first, first != UInt8(ascii: ".") else { continue }
-            if entry.pointee.d_type == UInt8(DT_DIR) {
-                if recursive { entries.append(Entry(folder: name)) }
+            guard entry.firstByte != UInt8(ascii: ".") else { continue }
+            if entry.isKnownDirectory {
+                if recursive { entries.append(Entry(folder: Array(entry.name))) }
                 continue
             }
-            var st = stat()
-            // d_name is NUL-terminated in place: no copy per file.
-            let rc = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                fstatat(dirfd(dir), raw.baseAddress!.assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW)
-            }
-            guard rc == 0 else { continue }  // vanished between readdir and stat
-            let kind = st.st_mode & S_IFMT
-            if kind == S_IFDIR {
-                if recursive { entries.append(Entry(folder: name)) }
+            // The name is read in place by fstatat: no copy per file.
+            guard let status = try? stream.status(of: entry) else { continue }  // vanished between readdir and stat
+            if status.kind == .directory {
+                if recursive { entries.append(Entry(folder: Array(entry.name))) }
                 continue
             }
-            let mtime = Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec)
-            let ctime = Int64(st.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_ctim.tv_nsec)
-            let stat = FileStat(size: Int64(st.st_size), mtimeNanoseconds: mtime, inode: UInt64(st.st_ino), ctimeNanoseconds: ctime)
-            entries.append(Entry(key: name, stat: stat, kind: kind))
+            let stat = FileStat(
+                size: status.size, mtimeNanoseconds: status.mtimeNanoseconds, inode: status.inode, ctimeNanoseconds: status.ctimeNanoseconds
+            )
+            entries.append(Entry(key: Array(entry.name), stat: stat, kind: status.kind))
         }
         entries.sort { LibraryWalker.bytewiseLess($0.key, $1.key) }
-        return OpenFolder(dir: dir, entries: entries)
+        return OpenFolder(stream: stream, entries: entries)
     }
 
     /// Adds a file or special file found in the folder `path`.
     private mutating func add(_ entry: Entry, in path: LibraryPath) {
         let file = WalkedFile(path: entry.key.withUnsafeBufferPointer { paths.path(path, appending: $0) }, stat: entry.stat)
-        if entry.kind == S_IFREG {
+        if entry.kind == .regular {
             result.files.append(file)
             shared.countFile()
         } else if let special = Self.special(entry.kind) {
@@ -326,14 +332,15 @@ private struct Walk {
 
     /// Opens the sub-folder `name` of the folder `path` (open as `parentFD`) without
     /// following a symlink, and walks it.
-    mutating func subfolder(_ name: ArraySlice<UInt8>, in parentFD: Int32, of path: LibraryPath) {
+    mutating func subfolder(_ name: ArraySlice<UInt8>, in parentFD: FileDescriptor, of path: LibraryPath) {
         let name = Array(name)
-        let child = LibraryWalker.open(cString: name, at: parentFD, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard child >= 0 else {
-            let error = errno
+        let child: FileDescriptor
+        do throws(Errno) {
+            child = try parentFD.openAt(name, [.directory, .noFollow])
+        } catch {
             // ELOOP: it became a symlink since readdir; ENOENT: it went away.
-            if error != ELOOP && error != ENOENT && error != ENOTDIR {
-                result.unreadableFolders.append((path.appending(name), error))
+            if error != .tooManySymbolicLinkLevels && error != .noSuchFileOrDirectory && error != .notDirectory {
+                result.unreadableFolders.append((path.appending(name), error.rawValue))
             }
             return
         }

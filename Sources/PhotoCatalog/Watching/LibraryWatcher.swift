@@ -6,9 +6,9 @@
 // inside the library (no close event; the next full index finds it), or file systems whose
 // changes inotify does not see (network mounts changed by other hosts).
 import Dispatch
-import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// Why the watcher could not start.
 public enum WatchError: Error, Hashable, Sendable {
@@ -21,7 +21,7 @@ public enum WatchError: Error, Hashable, Sendable {
 extension WatchError: CustomStringConvertible {
     public var description: String {
         switch self {
-        case .cannotWatch(let errno): "cannot watch the library with inotify: \(String(cString: strerror(errno)))"
+        case .cannotWatch(let errno): "cannot watch the library with inotify: \(Errno(rawValue: errno))"
         case .library(let error): error.description
         }
     }
@@ -50,9 +50,9 @@ public final class LibraryWatcher: Sendable {
     private let state = Mutex(State())
 
     struct State {
-        var fd: Int32 = -1
+        var inotify: Inotify?
         /// A pipe whose write end `stop()` writes to, to wake the loop.
-        var stopPipe: (read: Int32, write: Int32) = (-1, -1)
+        var stopPipe: (read: FileDescriptor, write: FileDescriptor)?
         var folders: [Int32: LibraryPath] = [:]
         var unwatched: Set<LibraryPath> = []
         var pending: Set<FolderScope> = []
@@ -65,9 +65,9 @@ public final class LibraryWatcher: Sendable {
 
     /// No IN_MODIFY: a file is read when its writer closes it (IN_CLOSE_WRITE), so a copy
     /// in progress is not hashed half-way, over and over.
-    private static let folderMask =
-        UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF)
-        | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW) | UInt32(IN_EXCL_UNLINK)
+    private static let folderMask: Inotify.Events = [
+        .create, .delete, .closeWrite, .attributes, .movedFrom, .movedTo, .deleteSelf, .onlyDirectory, .dontFollow, .excludeUnlinked,
+    ]
 
     /// A watcher that hands each run's summary to `onCatalogChange`.
     public init(
@@ -102,19 +102,21 @@ public final class LibraryWatcher: Sendable {
     /// Creates the inotify instance. From now on, changes in a folder are queued by the
     /// kernel as soon as that folder has a watch (`watch`), and handled once `run` is called.
     public func open() throws(WatchError) {
-        let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
-        guard fd >= 0 else { throw .cannotWatch(errno: errno) }
-        var pipeFDs: [Int32] = [-1, -1]
-        guard pipe(&pipeFDs) == 0 else {
-            let error = errno
-            close(fd)
-            throw .cannotWatch(errno: error)
+        let inotify: Inotify
+        let stopPipe: (read: FileDescriptor, write: FileDescriptor)
+        do throws(Errno) {
+            inotify = try Inotify.open()
+        } catch {
+            throw .cannotWatch(errno: error.rawValue)
         }
-        let stopPipe = (read: pipeFDs[0], write: pipeFDs[1])
-        _ = fcntl(stopPipe.read, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(stopPipe.write, F_SETFD, FD_CLOEXEC)
+        do throws(Errno) {
+            stopPipe = try FileDescriptor.pipe()
+        } catch {
+            inotify.close()
+            throw .cannotWatch(errno: error.rawValue)
+        }
         state.withLock { s in
-            s.fd = fd
+            s.inotify = inotify
             s.stopPipe = stopPipe
             s.running = true
         }
@@ -131,27 +133,26 @@ public final class LibraryWatcher: Sendable {
 
     /// Starts handling the queued and future events on the watcher's own thread.
     public func run() {
-        let (running, fd, stopFD) = state.withLock { s in (s.running, s.fd, s.stopPipe.read) }
-        guard running else { return }
-        queue.async { [self] in loop(fd: fd, stopFD: stopFD) }
+        let (running, inotify, stopPipe) = state.withLock { s in (s.running, s.inotify, s.stopPipe) }
+        guard running, let inotify, let stopPipe else { return }
+        queue.async { [self] in loop(inotify: inotify, stop: stopPipe.read) }
     }
 
     /// Stops watching and waits for an index run in progress to finish. Safe to call twice.
     public func stop() {
-        let (running, fd, stopPipe) = state.withLock { s in (s.running, s.fd, s.stopPipe) }
-        guard running else { return }
-        var byte: UInt8 = 1
-        _ = write(stopPipe.write, &byte, 1)
+        let (running, inotify, stopPipe) = state.withLock { s in (s.running, s.inotify, s.stopPipe) }
+        guard running, let inotify, let stopPipe else { return }
+        _ = try? stopPipe.write.writeAll([1])
         queue.sync {}  // the loop has returned (or never ran)
         state.withLock { s in
             s.running = false
-            s.fd = -1
-            s.stopPipe = (-1, -1)
+            s.inotify = nil
+            s.stopPipe = nil
             s.folders.removeAll()
         }
-        close(fd)
-        close(stopPipe.read)
-        close(stopPipe.write)
+        inotify.close()
+        stopPipe.read.close()
+        stopPipe.write.close()
     }
 
     /// Folders that could not get a watch (limit reached, or unreadable).
@@ -163,19 +164,20 @@ public final class LibraryWatcher: Sendable {
     // MARK: events
 
     /// Waits for events; `coalescing` seconds after the first one of a burst, indexes.
-    private func loop(fd: Int32, stopFD: Int32) {
+    private func loop(inotify: Inotify, stop: FileDescriptor) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var deadline: Double?
         while true {
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
             let timeout = deadline.map { Int32(max(0, ($0 - Indexer.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
-            let ready = poll(&fds, 2, timeout)
-            if ready < 0 && errno != EINTR { return }
-            if fds[1].revents != 0 { return }
-            if fds[0].revents != 0 {
+            guard let ready = try? FileDescriptor.waitReadable(inotify.descriptor, stop, milliseconds: timeout) else { return }
+            if ready.second { return }
+            if ready.first {
                 while true {
-                    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                    guard count > 0 else { break }
+                    // Nothing more queued: EAGAIN (the descriptor does not block).
+                    guard
+                        let count = try? buffer.withUnsafeMutableBytes({ bytes throws(Errno) in try inotify.descriptor.read(into: bytes) }),
+                        count > 0
+                    else { break }
                     state.withLock { s in Self.parse(buffer[0..<count], library: indexer.library, state: &s) }
                 }
                 let pending = state.withLock { $0.fullRescan || !$0.pending.isEmpty }
@@ -194,13 +196,13 @@ public final class LibraryWatcher: Sendable {
     /// Turns raw inotify records into pending scopes and watch changes.
     static func parse(_ bytes: ArraySlice<UInt8>, library: [UInt8], state s: inout State) {
         var offset = bytes.startIndex
-        let header = 16
+        let header = Inotify.recordHeaderSize
         while offset + header <= bytes.endIndex {
             func u32(_ at: Int) -> UInt32 {
                 UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
             }
             let wd = Int32(bitPattern: u32(offset))
-            let mask = u32(offset + 4)
+            let mask = Inotify.Events(rawValue: u32(offset + 4))
             let length = Int(u32(offset + 12))
             let nameStart = offset + header
             let nameEnd = min(bytes.endIndex, nameStart + length)
@@ -208,33 +210,33 @@ public final class LibraryWatcher: Sendable {
             let name = Array(rawName.prefix { $0 != 0 })
             offset = nameEnd
 
-            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            if mask.contains(.queueOverflow) {
                 s.fullRescan = true
                 continue
             }
             guard let folder = s.folders[wd] else { continue }
-            if mask & UInt32(IN_IGNORED) != 0 {
+            if mask.contains(.ignored) {
                 s.folders[wd] = nil
                 continue
             }
-            if mask & UInt32(IN_DELETE_SELF) != 0 {
+            if mask.contains(.deleteSelf) {
                 s.pending.insert(FolderScope(path: folder, recursive: true))
                 continue
             }
             guard let first = name.first, first != UInt8(ascii: ".") else { continue }
             let path = folder.appending(name)
-            if mask & UInt32(IN_ISDIR) != 0 {
+            if mask.contains(.isDirectory) {
                 s.pending.insert(FolderScope(path: path, recursive: true))
-                if mask & UInt32(IN_MOVED_FROM | IN_DELETE) != 0 {
+                if !mask.isDisjoint(with: [.movedFrom, .delete]) {
                     // Its watches would follow it out of the library or name stale paths.
                     removeWatches(under: path, state: &s)
                 }
-                if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                if !mask.isDisjoint(with: [.create, .movedTo]) {
                     let sub =
                         (try? LibraryWalker.walk(root: library, scope: .folders([FolderScope(path: path, recursive: true)])).folders) ?? []
                     for folder in sub { addWatch(folder, library: library, state: &s) }
                 }
-            } else if mask & ~UInt32(IN_CREATE) != 0 {
+            } else if !mask.subtracting(.create).isEmpty {
                 // A file's IN_CREATE alone is the start of a write: wait for its IN_CLOSE_WRITE.
                 s.pending.insert(FolderScope(path: folder, recursive: false))
             }
@@ -243,10 +245,7 @@ public final class LibraryWatcher: Sendable {
 
     private static func addWatch(_ folder: LibraryPath, library: [UInt8], state s: inout State) {
         let absolute = folder.bytes.isEmpty ? library : library + [UInt8(ascii: "/")] + folder.bytes
-        let wd = (absolute + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { inotify_add_watch(s.fd, $0.baseAddress!, folderMask) }
-        }
-        if wd >= 0 {
+        if let wd = try? s.inotify?.addWatch(absolute, for: folderMask) {
             s.folders[wd] = folder
             s.unwatched.remove(folder)
         } else {
@@ -257,7 +256,7 @@ public final class LibraryWatcher: Sendable {
     private static func removeWatches(under folder: LibraryPath, state s: inout State) {
         let scope = FolderScope(path: folder, recursive: true)
         for (wd, path) in s.folders where path == folder || scope.contains(path) {
-            inotify_rm_watch(s.fd, wd)
+            s.inotify?.removeWatch(wd)
             s.folders[wd] = nil
         }
     }
