@@ -1,7 +1,7 @@
 import CFuse
-import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// READs of pending requests, kept until the request is settled or the reader gives up.
 ///
@@ -63,7 +63,7 @@ final class DeferredReads: Sendable {
     func interrupted(_ id: Int, broker: RequestBroker) {
         guard let read = reads.withLock({ $0.open[id] }), read.claim() else { return }
         if let waiting = read.waiting.withLock({ $0 }) { _ = broker.stopWaiting(waiting.app, token: waiting.token) }
-        fuse_reply_err(read.request.request, EINTR)
+        fuse_reply_err(read.request.request, Errno.interrupted.rawValue)
         finish(read)
     }
 

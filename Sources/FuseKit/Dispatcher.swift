@@ -1,6 +1,6 @@
 import CFuse
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// What a request is answered with. Built by an operation, sent by `respond`.
 enum Reply {
@@ -59,7 +59,7 @@ extension PhotoFileSystem {
         case .open(let handle, let keepCache, let directIO, let cacheReaddir):
             guard let info else {
                 configuration.log("\(operation): no file info to open with")
-                fuse_reply_err(request, EIO)
+                fuse_reply_err(request, Errno.ioError.rawValue)
                 return
             }
             info.pointee.fh = handle.retainedNumber()
@@ -72,7 +72,7 @@ extension PhotoFileSystem {
             }
         case .plainOpen:
             guard let info else {
-                fuse_reply_err(request, EIO)
+                fuse_reply_err(request, Errno.ioError.rawValue)
                 return
             }
             info.pointee.fh = 0

@@ -1,7 +1,7 @@
 import CFuse
-import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// One mounted session of a `PhotoFileSystem`, through the libfuse3 low-level API:
 /// `fuse_session_new` (ops table + the file system as userdata) → signal handlers
@@ -46,7 +46,7 @@ public final class FuseMount: @unchecked Sendable {
         let options = Self.withKernelPermissions(options)
         if !options.isEmpty { argv += ["-o", options.joined(separator: ",")] }
         if debug { argv.append("-d") }
-        let arguments = argv.map { strdup($0) } + [nil]
+        let arguments = argv.map { Self.copy($0) } + [nil]
         self.arguments = arguments
         // Read at INIT with the configuration: either one letting others in keeps OPENDIR.
         fileSystem.optionsLetOthersIn.store(Self.othersMayEnter(options), ordering: .relaxed)
@@ -64,10 +64,7 @@ public final class FuseMount: @unchecked Sendable {
         session = created
         // SIGINT/SIGTERM/SIGHUP end the loop; a parent may have started us with them
         // blocked, and the worker threads inherit this thread's mask.
-        var endSignals = sigset_t()
-        sigemptyset(&endSignals)
-        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&endSignals, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &endSignals, nil)
+        EndSignal.unblockOnCurrentThread()
         guard fuse_set_signal_handlers(session) == 0 else {
             fuse_session_destroy(session)
             Self.free(arguments)
@@ -91,7 +88,7 @@ public final class FuseMount: @unchecked Sendable {
         defer { fuse_loop_cfg_destroy(config) }
         fuse_loop_cfg_set_max_threads(config, UInt32(max(1, fileSystem.configuration.maxThreads)))
         fuse_loop_cfg_set_idle_threads(config, UInt32(max(1, fileSystem.configuration.maxThreads / 2)))
-        let waker = LoopWaker(session: session, loopThread: pthread_self())
+        let waker = LoopWaker(session: session, loopThread: .current)
         defer { waker.stop() }
         return fuse_session_loop_mt(session, config)
     }
@@ -116,6 +113,14 @@ public final class FuseMount: @unchecked Sendable {
     }
 
     private static func free(_ arguments: [UnsafeMutablePointer<CChar>?]) {
-        for argument in arguments { Glibc.free(argument) }
+        for argument in arguments { argument?.deallocate() }
+    }
+
+    /// A C string of `text` that lives until `free` (the arguments libfuse keeps).
+    private static func copy(_ text: String) -> UnsafeMutablePointer<CChar> {
+        let bytes = Array(text.utf8CString)
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        copy.initialize(from: bytes, count: bytes.count)
+        return copy
     }
 }

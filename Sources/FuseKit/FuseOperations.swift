@@ -1,6 +1,6 @@
 import CFuse
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// The libfuse low-level operations table: one `@convention(c)` function per operation,
 /// each finding the `PhotoFileSystem` through the request's userdata and handing over to
@@ -20,7 +20,7 @@ enum FuseOperations {
                 // libfuse derives max_pages from max_write: ceil(max_write / page size).
                 let maxWrite = Int(connection.pointee.max_write)
                 fileSystem.controlFile.maxWrite.store(maxWrite, ordering: .relaxed)
-                fileSystem.controlFile.maxWritePages.store((maxWrite - 1) / Int(getpagesize()) + 1, ordering: .relaxed)
+                fileSystem.controlFile.maxWritePages.store((maxWrite - 1) / Memory.pageSize + 1, ordering: .relaxed)
             }
         }
         ops.lookup = { request, parent, name in
@@ -100,7 +100,7 @@ enum FuseOperations {
     static func with(_ request: fuse_req_t?, _ body: (PhotoFileSystem, fuse_req_t) -> Void) {
         guard let request else { return }
         guard let fileSystem = PhotoFileSystem.from(request) else {
-            fuse_reply_err(request, EIO)
+            fuse_reply_err(request, Errno.ioError.rawValue)
             return
         }
         body(fileSystem, request)

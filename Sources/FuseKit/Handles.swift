@@ -1,6 +1,6 @@
-import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// What a FUSE file handle (`fi->fh`) points at: a retained object made at open or
 /// opendir and released at release or releasedir. Photos have no handles (their OPEN is

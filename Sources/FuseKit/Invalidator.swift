@@ -1,6 +1,5 @@
 import CFuse
 import Dispatch
-import Glibc
 import PhotoCore
 import Synchronization
 import SystemKit
@@ -130,7 +129,8 @@ public final class Invalidator: Sendable {
 
     private func report(_ result: Int32, _ what: String) {
         // -ENOENT: the kernel never looked it up. -ENOTCONN/-EBADF: unmounting.
-        if result < 0, -result != ENOENT, -result != ENOTCONN, -result != EBADF {
+        let code = Errno(rawValue: -result)
+        if result < 0, code != .noSuchFileOrDirectory, code != .notConnected, code != .badFileDescriptor {
             log("could not invalidate a cached \(what): errno \(-result)")
         }
     }

@@ -1,4 +1,3 @@
-import Glibc
 import PhotoCore
 import SystemKit
 
@@ -14,13 +13,13 @@ public struct LibraryFileReader: SourceReading {
     public init(libraryFD: Int32) { self.libraryFD = libraryFD }
 
     public func read(_ asset: Asset, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ViewLayerError) -> Int {
-        let fd = try open(asset)
-        defer { close(fd) }
+        let fd = FileDescriptor(rawValue: try open(asset))
+        defer { fd.close() }
         return try readAll(fd, at: offset, into: buffer)
     }
 
     public func checkSource(_ asset: Asset) throws(ViewLayerError) {
-        close(try open(asset))
+        FileDescriptor(rawValue: try open(asset)).close()
     }
 
     public func openSource(_ asset: Asset) throws(ViewLayerError) -> Int32 {
@@ -28,27 +27,19 @@ public struct LibraryFileReader: SourceReading {
     }
 
     public func read(_ file: RepresentedFile, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ViewLayerError) -> Int? {
-        let fd = file.path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) == file.size else { return nil }
+        guard let fd = try? FileDescriptor.open(file.path, .noFollow) else { return nil }
+        defer { fd.close() }
+        guard let status = try? fd.status(), status.kind == .regular, status.size == file.size else { return nil }
         return try readAll(fd, at: offset, into: buffer)
     }
 
     /// Reads from `fd` at `offset` until `buffer` is full or the file ends.
-    private func readAll(_ fd: Int32, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ViewLayerError) -> Int {
-        var total = 0
-        while total < buffer.count {
-            let count = pread(fd, buffer.baseAddress! + total, buffer.count - total, off_t(offset + total))
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system(errno: errno, call: "pread")
-            }
-            if count == 0 { break }
-            total += count
+    private func readAll(_ fd: FileDescriptor, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ViewLayerError) -> Int {
+        do throws(Errno) {
+            return try fd.readAll(into: buffer, at: Int64(offset))
+        } catch {
+            throw .system(errno: error.rawValue, call: "pread")
         }
-        return total
     }
 
     /// Opens an asset's source and checks it is the file the catalog describes: otherwise

@@ -1,7 +1,7 @@
 import CFuse
 import Dispatch
-import Glibc
 import Synchronization
+import SystemKit
 
 /// Makes sure a signalled FUSE loop ends. libfuse's handler for SIGINT, SIGTERM and
 /// SIGHUP only marks the session as exited; the loop notices when the signal interrupts
@@ -18,12 +18,12 @@ final class LoopWaker {
     private let timer: any DispatchSourceTimer
 
     /// Starts watching `session`, whose loop runs on `loopThread`.
-    init(session: OpaquePointer, loopThread: pthread_t) {
+    init(session: OpaquePointer, loopThread: ThreadHandle) {
         let pointer = SessionPointer(pointer: session)
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(200), repeating: .milliseconds(200))
         timer.setEventHandler {
-            if fuse_session_exited(pointer.pointer) != 0 { pthread_kill(loopThread, SIGTERM) }
+            if fuse_session_exited(pointer.pointer) != 0 { loopThread.send(.terminate) }
         }
         timer.resume()
     }

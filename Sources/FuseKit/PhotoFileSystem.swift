@@ -1,7 +1,7 @@
 import CFuse
-import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// The daemon's file system, handed to every FUSE callback as the session userdata: the
 /// view layer that decides every answer (`ViewLayer`, over the views of the one owner of
@@ -48,8 +48,12 @@ public final class PhotoFileSystem: Sendable {
         configuration: FileSystemConfiguration, views: any ViewSource, plans: any RedactionPlanSource, control: (any ControlHandling)?,
         sink: KernelSink? = nil
     ) throws(MountError) {
-        let fd = configuration.libraryPath.withCString { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard fd >= 0 else { throw .libraryUnreadable(errno: errno) }
+        let fd: Int32
+        do throws(Errno) {
+            fd = try FileDescriptor.open(configuration.libraryPath, .directory).rawValue
+        } catch {
+            throw .libraryUnreadable(errno: error.rawValue)
+        }
         self.configuration = configuration
         let broker = RequestBroker()
         self.layer = ViewLayer(
@@ -61,14 +65,12 @@ public final class PhotoFileSystem: Sendable {
         self.buffers = ThreadBuffers()
         self.sink = sink ?? KernelSink(log: configuration.log)
         self.ownerPublishes = sink != nil
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        self.startTime = now
+        self.startTime = Self.fileTime(nanoseconds: SystemClock.wallNanoseconds())
         self.sink.subscribe { [weak self] in self?.prepareRepresentations() }
     }
 
     deinit {
-        close(libraryFD)
+        FileDescriptor(rawValue: libraryFD).close()
     }
 
     /// The tree requests are answered from right now.

@@ -1,6 +1,7 @@
-import Glibc
+import CFuse
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// The texts `.picker` shows, one inode per state: every lookup of `.picker` answers with
 /// the inode of the current rendering, whose content never changes afterwards.
@@ -65,8 +66,7 @@ final class PickerGenerations: Sendable {
                 text = current
             } else {
                 let generation = (state.current?.generation ?? 0) &+ 1
-                var now = timespec()
-                clock_gettime(CLOCK_REALTIME, &now)
+                let now = PhotoFileSystem.fileTime(nanoseconds: SystemClock.wallNanoseconds())
                 text = Text(inode: Self.firstInode + generation % Self.slots, generation: generation, bytes: fresh, made: now)
                 if let old = state.current, state.entries[old.inode]?.lookups == 0 { state.entries.removeValue(forKey: old.inode) }
                 state.entries[text.inode] = Entry(text: text, lookups: 0)

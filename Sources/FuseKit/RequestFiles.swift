@@ -1,8 +1,8 @@
 import CFuse
 import Dispatch
-import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// What the daemon hears about requests (for its log line and the desktop notification).
 public enum RequestEvent: Sendable {
@@ -85,9 +85,7 @@ final class RequestFiles: Sendable {
 
     /// Monotonic seconds.
     static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        SystemClock.monotonicSeconds()
     }
 }
 

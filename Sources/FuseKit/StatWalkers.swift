@@ -1,5 +1,5 @@
-import Glibc
 import Synchronization
+import SystemKit
 
 /// Which READDIRPLUS chunks carry each name's attributes and which carry names alone.
 ///
@@ -91,17 +91,8 @@ final class StatWalkers: Sendable {
     /// name, its program's unless it renamed itself); nil when it cannot be read.
     static func programName(_ tid: Int32) -> [UInt8]? {
         guard tid > 0 else { return nil }
-        var path = (0..<32).map { _ in CChar(0) }
-        _ = path.withUnsafeMutableBufferPointer { buffer in
-            withVaList([tid]) { vsnprintf(buffer.baseAddress, buffer.count, "/proc/%d/comm", $0) }
-        }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 32)
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        var end = count
+        guard let bytes = SmallFile.read("/proc/\(tid)/comm", limit: 32) else { return nil }
+        var end = bytes.count
         while end > 0, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
         return Array(bytes[0..<end])
     }

@@ -1,4 +1,4 @@
-import Glibc
+import SystemKit
 
 /// One reusable read buffer per FUSE worker thread (a `pthread` key whose destructor frees
 /// it when the thread ends): allocating a fresh buffer per request halves throughput.
@@ -7,32 +7,20 @@ final class ThreadBuffers: Sendable {
     static let initialCapacity = 1 << 20
     /// The largest buffer handed out; bigger requests are cut (the kernel then asks again).
     static let maximumCapacity = 16 << 20
-    private let key: pthread_key_t
+    private let slot = ThreadLocalSlot<ThreadBuffer>()
 
-    init() {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<ThreadBuffer>.fromOpaque(pointer).release()
-        }
-        self.key = key
-    }
-
-    deinit {
-        pthread_key_delete(key)
-    }
+    init() {}
 
     /// This thread's buffer, at least `count` bytes long (up to `maximumCapacity`).
     func buffer(atLeast count: Int) -> UnsafeMutableRawBufferPointer {
         let wanted = min(max(count, 1), Self.maximumCapacity)
-        if let pointer = pthread_getspecific(key) {
-            let buffer = Unmanaged<ThreadBuffer>.fromOpaque(pointer).takeUnretainedValue()
+        if let buffer = slot.value {
             if buffer.bytes.count >= wanted { return buffer.bytes }
             buffer.grow(to: wanted)
             return buffer.bytes
         }
         let buffer = ThreadBuffer(capacity: max(wanted, Self.initialCapacity))
-        pthread_setspecific(key, Unmanaged.passRetained(buffer).toOpaque())
+        slot.set(buffer)
         return buffer.bytes
     }
 }

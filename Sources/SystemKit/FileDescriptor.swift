@@ -36,9 +36,12 @@ public struct FileDescriptor: Sendable, Hashable {
         try at(nil, path, options, mode: mode)
     }
 
-    /// Opens `path` as `open` does.
+    /// Opens `path` as `open` does (its C string in place: no copy for a native string).
     public static func open(_ path: String, _ options: Options, mode: UInt32 = 0o644) throws(Errno) -> FileDescriptor {
-        try open(Array(path.utf8), options, mode: mode)
+        guard !path.utf8.contains(0) else { throw .invalidArgument }
+        let flags = options.rawValue | O_CLOEXEC
+        let fd = try Syscall.retrying { path.withCString { openat(AT_FDCWD, $0, flags, mode_t(mode)) } }
+        return FileDescriptor(rawValue: fd)
     }
 
     /// Opens `path` relative to this directory (`openat`).

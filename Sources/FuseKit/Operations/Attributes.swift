@@ -1,6 +1,6 @@
 import CFuse
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// GETATTR and SETATTR, and the attributes every reply carries: ownership and mode bits
 /// come from the view layer (`ViewLayer.attributes`, which restates the access model), the
@@ -75,7 +75,7 @@ extension PhotoFileSystem {
         status.st_nlink = attributes.kind == .directory ? 2 : 1
         switch attributes.kind {
         case .control:
-            status.st_mode = S_IFREG | mode_t(attributes.permissions)
+            status.st_mode = mode_t(S_IFREG) | mode_t(attributes.permissions)
             status.st_size = Int(attributes.size)
             if let picker {
                 // The size and times of the rendering the caller reads, one inode each.
@@ -89,13 +89,13 @@ extension PhotoFileSystem {
             status.st_ctim = status.st_mtim
             return status
         case .directory:
-            status.st_mode = S_IFDIR | mode_t(attributes.permissions)
+            status.st_mode = mode_t(S_IFDIR) | mode_t(attributes.permissions)
             // glibc sizes a directory stream's buffer by st_blksize (up to 1 MiB) and the
             // kernel asks for listing chunks that large (up to max_pages, 1 MiB here): a
             // folder of 100,000 names then comes in about 17 READDIRPLUS replies rather than 130.
             status.st_blksize = 1 << 20
         case .file:
-            status.st_mode = S_IFREG | mode_t(attributes.permissions)
+            status.st_mode = mode_t(S_IFREG) | mode_t(attributes.permissions)
             status.st_size = Int(attributes.size)
             status.st_blocks = Int((attributes.size &+ 511) / 512)
             status.st_atim = Self.fileTime(nanoseconds: attributes.changed ?? 0)
@@ -108,9 +108,9 @@ extension PhotoFileSystem {
     }
 
     /// Nanoseconds since 1970 as a `timespec` (floored, so times before 1970 work too).
-    static func fileTime(nanoseconds: Int64) -> Glibc.timespec {
+    static func fileTime(nanoseconds: Int64) -> timespec {
         let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
-        return Glibc.timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds - seconds * 1_000_000_000))
+        return timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds - seconds * 1_000_000_000))
     }
 
     /// How long the kernel may trust attributes: never for `.picker` and the request files

@@ -1,6 +1,6 @@
 import CFuse
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// READ, WRITE and the attributes of `.picker`, the control file.
 ///
@@ -54,7 +54,7 @@ extension PhotoFileSystem {
     /// alignment the daemon cannot see).
     func mayBeSplit(size: Int, offset: Int, direct: Bool) -> Bool {
         let maxWrite = controlFile.maxWrite.load(ordering: .relaxed)
-        let pageSize = Int(getpagesize())
+        let pageSize = Memory.pageSize
         let pageSpan = controlFile.maxWritePages.load(ordering: .relaxed) * pageSize
         if direct { return size >= min(maxWrite, pageSpan - pageSize) }
         return size >= maxWrite || offset % pageSize + size >= pageSpan

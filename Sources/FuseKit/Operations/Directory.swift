@@ -1,6 +1,6 @@
 import CFuse
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// OPENDIR, READDIR, READDIRPLUS, RELEASEDIR.
 ///
@@ -177,7 +177,7 @@ extension PhotoFileSystem {
             let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
             var status = stat()
             status.st_ino = __ino_t(inode)
-            if case .directory = kind { status.st_mode = S_IFDIR } else { status.st_mode = S_IFREG }
+            if case .directory = kind { status.st_mode = mode_t(S_IFDIR) } else { status.st_mode = mode_t(S_IFREG) }
             guard plus else { return fuse_add_direntry(request, space, capacity - used, terminated.baseAddress, &status, off_t(next)) }
             var entry = fuse_entry_param()
             entry.attr = status

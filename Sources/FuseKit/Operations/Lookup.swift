@@ -1,6 +1,6 @@
 import CFuse
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// LOOKUP: the view layer resolves the name (`ViewLayer.lookup`) and answers its
 /// attributes (`ViewLayer.getattr`); this builds the entry.
@@ -16,7 +16,7 @@ extension PhotoFileSystem {
         var answered: (name: [UInt8], inode: UInt64)?
         respond(request, "lookup") { () throws(ViewLayerError) -> Reply in
             guard let name else { throw .invalidArgument }
-            let bytes = Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+            let bytes = Array(UnsafeRawBufferPointer(start: name, count: Memory.stringLength(name)))
             statWalkers.lookedUp(tid: fuse_req_ctx(request)?.pointee.pid ?? 0, parent: parent)
             let tree = self.tree
             let caller = try caller(of: request, in: tree)

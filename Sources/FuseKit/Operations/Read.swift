@@ -1,6 +1,6 @@
 import CFuse
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// OPEN, READ, RELEASE and FLUSH of every file (`.picker` and the request files add their
 /// handles, see `Control.swift` and `Requests.swift`).
@@ -29,7 +29,7 @@ extension PhotoFileSystem {
     /// files get a handle and direct I/O (`openControl`, `openSpecial`).
     func open(_ request: fuse_req_t, _ inode: UInt64, _ info: UnsafeMutablePointer<fuse_file_info>?) {
         guard let info else {
-            fuse_reply_err(request, EIO)
+            fuse_reply_err(request, Errno.ioError.rawValue)
             return
         }
         respond(request, "open", info: info) { () throws(ViewLayerError) -> Reply in
@@ -53,7 +53,7 @@ extension PhotoFileSystem {
             let tree = self.tree
             let caller = try caller(of: request, in: tree)
             let buffer = buffers.buffer(atLeast: size)
-            let blocking = (info?.pointee.flags ?? O_RDONLY) & O_NONBLOCK == 0
+            let blocking = (info?.pointee.flags ?? 0) & FileDescriptor.Options.nonBlocking.rawValue == 0
             let answer = try layer.read(
                 Self.treeInode(inode), caller: caller, at: offset, size: size, into: buffer, in: tree, now: RequestFiles.now(),
                 waiter: blocking

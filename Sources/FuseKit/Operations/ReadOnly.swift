@@ -1,6 +1,6 @@
 import CFuse
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// Every operation that would change the tree answers what `ViewLayer.changeTree` says (EROFS).
 extension PhotoFileSystem {

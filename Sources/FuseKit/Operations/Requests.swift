@@ -1,6 +1,6 @@
 import CFuse
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// The request files: `apps/APP/.request`, where a confined app asks the person to pick
 /// photos and reads the answer, and `.requests` at the root, where the owner's tools list
@@ -63,7 +63,7 @@ extension PhotoFileSystem {
         }
         let (readable, registered) = layer.poll(Self.treeInode(inode), in: tree, notify: notify)
         if let handle, !registered { fuse_pollhandle_destroy(handle) }
-        fuse_reply_poll(request, readable ? UInt32(POLLIN | POLLRDNORM) : 0)
+        fuse_reply_poll(request, readable ? PollEvents.readable : 0)
     }
 }
 

@@ -1,6 +1,6 @@
 import CFuse
-import Glibc
 import PhotoCore
+import SystemKit
 
 /// STATFS: the library's file system sizes (what `df` shows is where the photos are),
 /// photofs's own node count and the 255-byte name limit.
@@ -8,7 +8,7 @@ extension PhotoFileSystem {
     func statfs(_ request: fuse_req_t) {
         respond(request, "statfs") { () throws(ViewLayerError) -> Reply in
             var status = statvfs()
-            guard fstatvfs(libraryFD, &status) == 0 else { throw .system(errno: errno, call: "fstatvfs") }
+            guard fstatvfs(libraryFD, &status) == 0 else { throw .system(errno: Errno.current.rawValue, call: "fstatvfs") }
             status.f_files = fsfilcnt_t(tree.nodeCount)
             status.f_ffree = 0
             status.f_favail = 0
