@@ -71,11 +71,15 @@ let package = Package(
             dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoMetadata", "PhotoSamples", "SystemKit", "TestSupport"]),
         .testTarget(
             name: "PhotoCatalogTests",
-            dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "TestSupport"]
+            dependencies: [
+                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "SystemKit", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "DaemonCoreTests",
-            dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "DaemonCore", "TestSupport"]),
+            dependencies: [
+                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "DaemonCore", "SystemKit", "TestSupport",
+            ]),
         .testTarget(
             name: "PhotoFSTests",
             dependencies: [
@@ -85,7 +89,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ViewLayerTests",
-            dependencies: ["PhotoCore", "PhotoCatalog", "DaemonCore", "FuseKit", "PhotoImaging", "PhotoMetadata", "TestSupport"]
+            dependencies: [
+                "PhotoCore", "PhotoCatalog", "DaemonCore", "FuseKit", "PhotoImaging", "PhotoMetadata", "SystemKit", "TestSupport",
+            ]
         ),
         .testTarget(name: "PickerServerTests", dependencies: ["MediaFormats", "PhotoCore", "PickerServer", "SystemKit", "TestSupport"]),
         .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "SystemKit", "TestSupport"]),

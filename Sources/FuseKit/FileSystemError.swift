@@ -25,7 +25,7 @@ extension ViewLayerError {
         case .notImplemented: .noFunction
         case .representationUnavailable: .ioError
         case .planUnavailable: .ioError
-        case .system(let code, _): code == 0 ? .ioError : Errno(rawValue: code)
+        case .system(let code, _): code.rawValue == 0 ? .ioError : code
         case .unexpected: .ioError
         }
     }
@@ -37,7 +37,7 @@ extension ViewLayerError {
     var isWorthLogging: Bool {
         switch self {
         case .unexpected, .representationUnavailable, .planUnavailable: true
-        case .system(let code, _): code != Errno.noSuchFileOrDirectory.rawValue
+        case .system(let code, _): code != .noSuchFileOrDirectory
         default: false
         }
     }

@@ -38,7 +38,7 @@ public struct LibraryFileReader: SourceReading {
         do throws(Errno) {
             return try fd.readAll(into: buffer, at: Int64(offset))
         } catch {
-            throw .system(errno: error.rawValue, call: "pread")
+            throw .system(errno: error, call: "pread")
         }
     }
 
@@ -55,7 +55,7 @@ public struct LibraryFileReader: SourceReading {
         } catch {
             switch error {
             case .changed, .system(.noSuchFileOrDirectory): throw .stale
-            case .system(let code): throw .system(errno: code.rawValue, call: "open")
+            case .system(let code): throw .system(errno: code, call: "open")
             }
         }
     }

@@ -1,4 +1,5 @@
 import PhotoCore
+import SystemKit
 
 extension Catalog {
     /// The asset with this id, if catalogued.
@@ -105,7 +106,7 @@ enum FailureRows {
             let kind = s.text(4)
             let reason: AnalysisError =
                 if kind == "unreadable" {
-                    .unreadable(errno: Int32(truncatingIfNeeded: s.int64(5)))
+                    .unreadable(errno: Errno(rawValue: Int32(truncatingIfNeeded: s.int64(5))))
                 } else if kind.hasPrefix("special-"), let special = SpecialFile(rawValue: String(kind.dropFirst(8))) {
                     .notRegularFile(special)
                 } else {
@@ -134,7 +135,7 @@ enum FailureRows {
             try s.bind(6, 0)
         case .unreadable(let errno):
             try s.bind(5, "unreadable")
-            try s.bind(6, Int(errno))
+            try s.bind(6, Int(errno.rawValue))
         case .notRegularFile(let kind):
             try s.bind(5, "special-" + kind.rawValue)
             try s.bind(6, 0)

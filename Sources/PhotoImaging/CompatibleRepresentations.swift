@@ -99,14 +99,14 @@ public final class CompatibleRepresentations: RepresentationProviding {
         do throws(ImagingError) {
             bytes = try FileBytes(owning: fd, name: name)
         } catch {
-            if case .io(_, let code) = error { throw .sourceUnreadable(errno: code.rawValue) }
-            throw .sourceUnreadable(errno: Errno.ioError.rawValue)
+            if case .io(_, let code) = error { throw .sourceUnreadable(errno: code) }
+            throw .sourceUnreadable(errno: .ioError)
         }
         let status: FileStatus
         do throws(Errno) {
             status = try FileDescriptor(rawValue: fd).status()
         } catch {
-            throw .sourceUnreadable(errno: error.rawValue)
+            throw .sourceUnreadable(errno: error)
         }
         let key = CompatibleCache.Key(status: status, quality: quality, location: location)
         if let size = cache.lookup(key) { return RepresentedFile(path: cache.path(for: key), size: size) }
@@ -116,7 +116,7 @@ public final class CompatibleRepresentations: RepresentationProviding {
             jpeg = try pool.image(.compatibleJPEGData(bytes: data, quality: quality, location: location)).bytes
         } catch {
             switch error {
-            case .io(_, let code): throw .sourceUnreadable(errno: code.rawValue)
+            case .io(_, let code): throw .sourceUnreadable(errno: code)
             // A busy machine, not the file: the next look tries again.
             case .timedOut, .workerUnavailable: break
             default: refused.withLock { $0[version] = "\(error)" }
@@ -126,8 +126,8 @@ public final class CompatibleRepresentations: RepresentationProviding {
         do throws(ImagingError) {
             return RepresentedFile(path: try cache.store(jpeg, for: key), size: Int64(jpeg.count))
         } catch {
-            if case .io(_, let code) = error { throw .cacheUnwritable(errno: code.rawValue) }
-            throw .cacheUnwritable(errno: Errno.ioError.rawValue)
+            if case .io(_, let code) = error { throw .cacheUnwritable(errno: code) }
+            throw .cacheUnwritable(errno: .ioError)
         }
     }
 }

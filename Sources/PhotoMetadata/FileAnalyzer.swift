@@ -27,7 +27,7 @@ public struct FileAnalyzer: AssetAnalyzing {
             source = try FileByteSource(path: absolutePath)
         } catch {
             switch error {
-            case .system(let code): throw .unreadable(errno: code.rawValue)
+            case .system(let code): throw .unreadable(errno: code)
             case .notRegularFile: throw .notMedia
             }
         }
@@ -62,8 +62,8 @@ public struct FileAnalyzer: AssetAnalyzing {
             source = try SampledFileSource(file)
         } catch {
             switch error {
-            case .io(let code): throw .unreadable(errno: code)
-            case .outOfRange: throw .unreadable(errno: Errno.ioError.rawValue)
+            case .io(let code): throw .unreadable(errno: Errno(rawValue: code))
+            case .outOfRange: throw .unreadable(errno: .ioError)
             }
         }
         guard let format = MediaSniffer.format(of: source) else { throw .notMedia }
@@ -86,8 +86,8 @@ public struct FileAnalyzer: AssetAnalyzing {
             return try SampledFileSource(file).fingerprint
         } catch {
             switch error {
-            case .io(let code): throw .unreadable(errno: code)
-            case .outOfRange: throw .unreadable(errno: Errno.ioError.rawValue)
+            case .io(let code): throw .unreadable(errno: Errno(rawValue: code))
+            case .outOfRange: throw .unreadable(errno: .ioError)
             }
         }
     }

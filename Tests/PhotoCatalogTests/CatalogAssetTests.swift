@@ -1,6 +1,7 @@
 import Glibc
 import MediaFormats
 import PhotoCore
+import SystemKit
 import Testing
 
 @testable import PhotoCatalog
@@ -140,7 +141,8 @@ struct CatalogAssetTests {
             FailureRecord(
                 path: LibraryPath(bytes: [0x61, 0xFF]), size: 3, mtimeNanoseconds: 9, inode: 4, reason: .notMedia, recordedAtNanoseconds: 1),
             FailureRecord(
-                path: LibraryPath("b/c.txt"), size: 0, mtimeNanoseconds: -1, inode: UInt64.max, reason: .unreadable(errno: EACCES),
+                path: LibraryPath("b/c.txt"), size: 0, mtimeNanoseconds: -1, inode: UInt64.max,
+                reason: .unreadable(errno: .permissionDenied),
                 recordedAtNanoseconds: 2),
         ]
         try catalog.withIndexTransaction { (writer: IndexWriter) throws(CatalogError) in

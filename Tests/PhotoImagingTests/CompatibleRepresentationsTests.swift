@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import MediaFormats
 import PhotoCore
+import SystemKit
 import TestSupport
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
         func open() throws(RepresentationError) -> Int32 {
             calls += 1
             let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw .sourceUnreadable(errno: errno) }
+            guard fd >= 0 else { throw .sourceUnreadable(errno: .current) }
             return fd
         }
     }
@@ -105,7 +106,7 @@ import Testing
         }
         #expect(opener.calls == 2)
         // A source that cannot be opened says so.
-        #expect(throws: RepresentationError.sourceUnreadable(errno: ENOENT)) {
+        #expect(throws: RepresentationError.sourceUnreadable(errno: .noSuchFileOrDirectory)) {
             try provider.file(of: Self.asset("gone.heic", size: 1), as: .compatibleJPEG(quality: 80), location: .strip) {
                 () throws(RepresentationError) -> Int32 in try Opener(dir + "/gone.heic").open()
             }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import MediaFormats
 import PhotoCore
+import SystemKit
 import TestSupport
 import Testing
 
@@ -56,7 +57,7 @@ import Testing
             let provider = CompatibleRepresentations(cache: cache, pool: pool)
             let jpeg = try provider.file(of: asset, as: form, location: .strip) { () throws(RepresentationError) -> Int32 in
                 let fd = open(source, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else { throw .sourceUnreadable(errno: errno) }
+                guard fd >= 0 else { throw .sourceUnreadable(errno: .current) }
                 return fd
             }
             return Fixture.corners(try JPEGCodec.decode(Fixture.read(jpeg.path)))

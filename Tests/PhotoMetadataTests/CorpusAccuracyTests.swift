@@ -39,7 +39,7 @@ import Testing
                 case .notMedia:
                     rejected.append("\(path) (\(entry["fileType"] as? String ?? "unknown type")): not a photo or video format")
                 case .unreadable(let code):
-                    Issue.record("\(path): unreadable, errno \(code)")
+                    Issue.record("\(path): unreadable, errno \(code.rawValue)")
                 case .notRegularFile(let kind):
                     Issue.record("\(path): \(kind.description)")
                 }

@@ -4,6 +4,7 @@ import MediaFormats
 import PhotoCore
 import PhotoHashing
 import PhotoSamples
+import SystemKit
 import Testing
 
 @testable import PhotoMetadata
@@ -113,7 +114,7 @@ import Testing
         #expect(throws: AnalysisError.notMedia) { try FileAnalyzer().analyze(absolutePath: text) }
         let bmp = try directory.write(name: Array("a.bmp".utf8), bytes: [0x42, 0x4D] + [UInt8](repeating: 0, count: 60))
         #expect(throws: AnalysisError.notMedia) { try FileAnalyzer().analyze(absolutePath: bmp) }
-        #expect(throws: AnalysisError.unreadable(errno: ENOENT)) {
+        #expect(throws: AnalysisError.unreadable(errno: .noSuchFileOrDirectory)) {
             try FileAnalyzer().analyze(absolutePath: directory.path + Array("/missing.jpg".utf8))
         }
     }

@@ -2,6 +2,7 @@ import FuseKit
 import Glibc
 import PhotoCore
 import Synchronization
+import SystemKit
 import TestSupport
 
 /// The behaviour suite's client over the view layer itself, through the entry points the
@@ -168,7 +169,7 @@ final class InProcessClient: ViewClient {
 
     /// One READ through an open handle; never waits (a pending request answers EAGAIN).
     private func readChunk(_ handle: Int, at offset: Int, size: Int) throws(ViewLayerError) -> [UInt8] {
-        guard let (inode, rendering) = handles[handle] else { throw .system(errno: EBADF, call: "read") }
+        guard let (inode, rendering) = handles[handle] else { throw .system(errno: .badFileDescriptor, call: "read") }
         let (caller, tree) = try request()
         var bytes = [UInt8](repeating: 0, count: size)
         let result = bytes.withUnsafeMutableBytes { buffer in

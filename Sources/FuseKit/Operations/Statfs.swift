@@ -8,7 +8,7 @@ extension PhotoFileSystem {
     func statfs(_ request: fuse_req_t) {
         respond(request, "statfs") { () throws(ViewLayerError) -> Reply in
             var status = statvfs()
-            guard fstatvfs(libraryFD, &status) == 0 else { throw .system(errno: Errno.current.rawValue, call: "fstatvfs") }
+            guard fstatvfs(libraryFD, &status) == 0 else { throw .system(errno: .current, call: "fstatvfs") }
             status.f_files = fsfilcnt_t(tree.nodeCount)
             status.f_ffree = 0
             status.f_favail = 0

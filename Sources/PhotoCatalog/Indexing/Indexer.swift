@@ -314,7 +314,7 @@ private struct IndexRun {
         _ batch: [WalkedFile], paths: [[UInt8]], folderHasXMP: [Bool], analyzer: any AssetAnalyzing, done: @Sendable (Int, Int64) -> Void
     ) -> [Result<AssetAnalysis, AnalysisError>] {
         let slots = Mutex<[Result<AssetAnalysis, AnalysisError>]>(
-            Array(repeating: .failure(.unreadable(errno: Errno.ioError.rawValue)), count: batch.count))
+            Array(repeating: .failure(.unreadable(errno: .ioError)), count: batch.count))
         let chunks = (batch.count + analysisChunk - 1) / analysisChunk
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let range = chunk * analysisChunk..<min(batch.count, (chunk + 1) * analysisChunk)
@@ -340,7 +340,7 @@ private struct IndexRun {
         _ file: WalkedFile, _ outcome: Result<AssetAnalysis, AnalysisError>, writer: IndexWriter, summary: inout IndexSummary
     ) throws(CatalogError) {
         switch outcome {
-        case .failure(.unreadable(let error)) where error == Errno.noSuchFileOrDirectory.rawValue || error == Errno.notDirectory.rawValue:
+        case .failure(.unreadable(let error)) where error == .noSuchFileOrDirectory || error == .notDirectory:
             return  // gone while we looked; its row, if any, stays in the pool and is removed
         case .failure(let reason):
             try writer.write(

@@ -1,3 +1,5 @@
+import SystemKit
+
 /// Why the view layer refused or failed a request: a closed set, which the FUSE adapter
 /// turns into an errno in one table and the in-process callers (tests, tools) match on.
 public enum ViewLayerError: Error, Hashable, Sendable {
@@ -37,7 +39,7 @@ public enum ViewLayerError: Error, Hashable, Sendable {
     /// the read serves nothing).
     case planUnavailable(String)
     /// A system call on the library failed with this errno.
-    case system(errno: Int32, call: String)
+    case system(errno: Errno, call: String)
     /// A bug or an impossible state (EIO, logged).
     case unexpected(String)
 

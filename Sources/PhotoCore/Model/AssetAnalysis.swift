@@ -1,4 +1,5 @@
 import MediaFormats
+import SystemKit
 
 /// Everything the indexer learns by reading one file: computed by an `AssetAnalyzing`
 /// (PhotoMetadata's libexif-backed analyzer), stored by the catalog.
@@ -25,7 +26,7 @@ public enum AnalysisError: Error, Hashable, Sendable {
     /// The magic bytes match no supported photo or video format.
     case notMedia
     /// The file could not be opened or read (errno).
-    case unreadable(errno: Int32)
+    case unreadable(errno: Errno)
     /// Not a regular file: nothing to read (a device, a pipe) or not followed (a link).
     case notRegularFile(SpecialFile)
 }
@@ -70,7 +71,7 @@ extension AnalysisError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .notMedia: "not a photo or video format photofs knows (decided from the file's first bytes)"
-        case .unreadable(let errno): "the file could not be read (errno \(errno))"
+        case .unreadable(let errno): "the file could not be read (errno \(errno.rawValue))"
         case .notRegularFile(let kind): "not a regular file: \(kind.description)"
         }
     }

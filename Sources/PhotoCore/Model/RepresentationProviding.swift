@@ -1,4 +1,5 @@
 import MediaFormats
+import SystemKit
 
 /// Makes and keeps the files of representations other than the original (the compatible
 /// JPEG of a HEIC photo), for the file system to serve. The daemon injects one at mount; the
@@ -48,9 +49,9 @@ public enum RepresentationError: Error, Sendable, Equatable {
     /// The source is not the file the catalog describes (changed or gone).
     case sourceChanged
     /// The source could not be opened or read (errno).
-    case sourceUnreadable(errno: Int32)
+    case sourceUnreadable(errno: Errno)
     /// The source could not be converted (its decoder's reason; never metadata values).
     case cannotConvert(String)
     /// The made file could not be stored (errno).
-    case cacheUnwritable(errno: Int32)
+    case cacheUnwritable(errno: Errno)
 }

@@ -3,6 +3,7 @@ import MediaFormats
 import PhotoCore
 import PhotoHashing
 import Synchronization
+import SystemKit
 
 /// Tiny JPEGs made in code: SOI, a comment that makes each one unique, a frame header with
 /// the given size, a scan and EOI. Enough for magic-byte detection and the container walker.
@@ -22,9 +23,9 @@ enum TinyJPEG {
 struct CoreAnalyzer: AssetAnalyzing {
     func analyze(absolutePath: [UInt8]) throws(AnalysisError) -> AssetAnalysis {
         let fd = FileOps.cString(absolutePath) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw .unreadable(errno: errno) }
+        guard fd >= 0 else { throw .unreadable(errno: .current) }
         close(fd)
-        guard let bytes = FileOps.read(absolutePath) else { throw .unreadable(errno: errno) }
+        guard let bytes = FileOps.read(absolutePath) else { throw .unreadable(errno: .current) }
         let source = MemoryByteSource(bytes)
         guard let format = MediaSniffer.format(of: source) else { throw .notMedia }
         let layout = ContainerWalker.layout(of: source, format: format)
