@@ -39,9 +39,3 @@ public struct ThreadHandle: @unchecked Sendable {
     /// of that thread is interrupted.
     public func send(_ signal: EndSignal) { _ = pthread_kill(thread, signal.number) }
 }
-
-/// Bits of `poll`'s event mask, as FUSE's POLL reply carries them.
-public enum PollEvents {
-    /// Readable, normal data (POLLIN | POLLRDNORM).
-    public static let readable = UInt32(POLLIN | POLLRDNORM)
-}

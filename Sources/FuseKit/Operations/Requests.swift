@@ -63,7 +63,7 @@ extension PhotoFileSystem {
         }
         let (readable, registered) = layer.poll(Self.treeInode(inode), in: tree, notify: notify)
         if let handle, !registered { fuse_pollhandle_destroy(handle) }
-        fuse_reply_poll(request, readable ? PollEvents.readable : 0)
+        fuse_reply_poll(request, readable ? Poll.readableReply : 0)
     }
 }
 

@@ -169,9 +169,10 @@ public final class LibraryWatcher: Sendable {
         var deadline: Double?
         while true {
             let timeout = deadline.map { Int32(max(0, ($0 - Indexer.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
-            guard let ready = try? FileDescriptor.waitReadable(inotify.descriptor, stop, milliseconds: timeout) else { return }
-            if ready.second { return }
-            if ready.first {
+            let entries = [Poll.Entry(inotify.descriptor, events: Poll.readable), Poll.Entry(stop, events: Poll.readable)]
+            guard let ready = try? Poll.wait(entries, milliseconds: timeout) else { return }
+            if ready[1] != 0 { return }
+            if ready[0] != 0 {
                 while true {
                     // Nothing more queued: EAGAIN (the descriptor does not block).
                     guard
