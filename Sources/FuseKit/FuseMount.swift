@@ -64,7 +64,7 @@ public final class FuseMount: @unchecked Sendable {
         session = created
         // SIGINT/SIGTERM/SIGHUP end the loop; a parent may have started us with them
         // blocked, and the worker threads inherit this thread's mask.
-        EndSignal.unblockOnCurrentThread()
+        Signals.unblockOnCurrentThread([Signals.interrupt, Signals.terminate, Signals.hangUp])
         guard fuse_set_signal_handlers(session) == 0 else {
             fuse_session_destroy(session)
             Self.free(arguments)

@@ -23,7 +23,7 @@ final class LoopWaker {
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(200), repeating: .milliseconds(200))
         timer.setEventHandler {
-            if fuse_session_exited(pointer.pointer) != 0 { loopThread.send(.terminate) }
+            if fuse_session_exited(pointer.pointer) != 0 { loopThread.send(Signals.terminate) }
         }
         timer.resume()
     }

@@ -19,6 +19,8 @@ public struct FileStatus: Sendable, Equatable {
     public var ctimeNanoseconds: Int64
     /// Whole seconds of the modification time (`st_mtim.tv_sec`).
     public var mtimeSeconds: Int64
+    /// Whole seconds of the status change time (`st_ctim.tv_sec`).
+    public var ctimeSeconds: Int64 { ctimeNanoseconds / 1_000_000_000 }
 
     /// The status of `raw`, as `stat`, `fstat` or `fstatat` filled it.
     public init(_ raw: stat) {
