@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
-import Glibc
 import PhotoCatalog
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// The walk of the library that a mount compares with its catalog, on a thread of its own,
 /// to find what is new, changed or gone. With a watcher, each folder is watched just before
@@ -39,7 +39,7 @@ public final class StartupScan: Sendable {
     public func start(comparingWith snapshot: LibrarySnapshot, belowRequests: Bool = false) {
         done.enter()
         Thread.detachNewThread { [self] in
-            if belowRequests { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+            if belowRequests { ThreadPriority.setNice(10) }
             let result: Result<(LibraryScan, Bool), IndexError>
             do throws(IndexError) {
                 let scan = try indexer.scan(entering: watcher.map { watcher in { watcher.watch($0) } })
