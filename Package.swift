@@ -61,6 +61,10 @@ let package = Package(
 
         // What every test target shares: external readers (exiftool, PIL) and the skip rule.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // A library, its catalog and tiny JPEGs on disk: what the catalog and daemon-core tests share.
+        .target(
+            name: "CatalogTestSupport", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "SystemKit"],
+            path: "Tests/CatalogTestSupport"),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "PhotoSamples", "TestSupport"]),
         .testTarget(name: "PhotoCoreTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "TestSupport"]),
@@ -72,13 +76,13 @@ let package = Package(
         .testTarget(
             name: "PhotoCatalogTests",
             dependencies: [
-                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "SystemKit", "TestSupport",
+                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "SystemKit", "CatalogTestSupport", "TestSupport",
             ]
         ),
         .testTarget(
             name: "DaemonCoreTests",
             dependencies: [
-                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "DaemonCore", "SystemKit", "TestSupport",
+                "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "DaemonCore", "SystemKit", "CatalogTestSupport", "TestSupport",
             ]),
         .testTarget(
             name: "PhotoFSTests",

@@ -26,14 +26,10 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
         let fd: FileDescriptor
         let status: FileStatus
         do throws(Errno) {
-            fd = try FileDescriptor.open(path, [.readOnly, .noFollow, .nonBlocking])
+            (fd, status) = try FileDescriptor.openedWithStatus { () throws(Errno) in
+                try FileDescriptor.open(path, [.readOnly, .noFollow, .nonBlocking])
+            }
         } catch {
-            throw .system(error)
-        }
-        do throws(Errno) {
-            status = try fd.status()
-        } catch {
-            fd.close()
             throw .system(error)
         }
         guard status.kind == .regular else {

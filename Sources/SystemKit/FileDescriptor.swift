@@ -72,6 +72,18 @@ public struct FileDescriptor: Sendable, Hashable {
         return try body()
     }
 
+    /// Opens with `open` and reads the opened file's status, closing the descriptor again
+    /// when the status cannot be read: what every opener that checks the file it got does.
+    public static func openedWithStatus(_ open: () throws(Errno) -> FileDescriptor) throws(Errno) -> (FileDescriptor, FileStatus) {
+        let fd = try open()
+        do throws(Errno) {
+            return (fd, try fd.status())
+        } catch {
+            fd.close()
+            throw error
+        }
+    }
+
     /// The status of the open file.
     public func status() throws(Errno) -> FileStatus {
         var raw = stat()

@@ -27,15 +27,7 @@ public enum FileSystem {
 
     /// The names in the folder at `path` (without `.` and `..`), as bytes.
     public static func names(inDirectory path: String) throws(Errno) -> [[UInt8]] {
-        guard let folder = opendir(path) else { throw .current }
-        defer { closedir(folder) }
-        var names: [[UInt8]] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
-            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-            names.append(name)
-        }
-        return names
+        try names(inDirectory: Array(path.utf8))
     }
 
     /// The absolute path of `path` with every symbolic link, `.` and `..` resolved

@@ -81,14 +81,8 @@ public struct SourceOpener: Sendable {
         let fd: FileDescriptor
         let status: FileStatus
         do throws(Errno) {
-            fd = try open(path)
+            (fd, status) = try FileDescriptor.openedWithStatus { () throws(Errno) in try open(path) }
         } catch {
-            throw .system(error)
-        }
-        do throws(Errno) {
-            status = try fd.status()
-        } catch {
-            fd.close()
             throw .system(error)
         }
         guard version.matches(status) else {

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import PhotoCatalog
 import PhotoCore
 import Synchronization

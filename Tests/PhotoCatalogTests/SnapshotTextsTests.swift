@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import MediaFormats
 import PhotoCore
 import Testing

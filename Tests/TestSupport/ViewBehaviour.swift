@@ -6,8 +6,9 @@ import Testing
 /// app through `.picker`, so the cases do not depend on one another.
 ///
 /// Shared scenarios: 31 (every `public static func` of this type and its extensions, in
-/// `ViewBehaviour+Names`, `+Picker`, `+Requests`, `+More`; each target has one `@Test` per
-/// scenario). Run by one target only, and why:
+/// `ViewBehaviour+Names`, `+Picker`, `+Requests`, `+More`, listed once in `shared`
+/// (`ViewBehaviour+Scenarios`); each target runs the list through one parameterized test,
+/// a test case per scenario). Run by one target only, and why:
 /// - in process only (`Tests/ViewLayerTests`): `aBoundUIDSeesOnlyItsApp`, calls as other
 ///   uids and a stranger's EACCES, which the kernel target (one process, as root) cannot
 ///   make (`CallerErrnoTests`, `UIDBindingTests` do it through the kernel with a second

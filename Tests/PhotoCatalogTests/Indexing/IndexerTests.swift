@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Glibc
 import MediaFormats
 import PhotoCore

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Glibc
 import PhotoCore
 import Testing

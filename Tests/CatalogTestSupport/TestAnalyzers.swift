@@ -7,8 +7,8 @@ import SystemKit
 
 /// Tiny JPEGs made in code: SOI, a comment that makes each one unique, a frame header with
 /// the given size, a scan and EOI. Enough for magic-byte detection and the container walker.
-enum TinyJPEG {
-    static func bytes(comment: String, width: Int = 16, height: Int = 8) -> [UInt8] {
+public enum TinyJPEG {
+    public static func bytes(comment: String, width: Int = 16, height: Int = 8) -> [UInt8] {
         func be16(_ v: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)] }
         func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] { [0xFF, marker] + be16(payload.count + 2) + payload }
         return [0xFF, 0xD8] + segment(0xFE, Array(comment.utf8)) + segment(0xC0, [8] + be16(height) + be16(width) + [1, 1, 0x11, 0])
@@ -20,8 +20,8 @@ enum TinyJPEG {
 /// magic bytes, walks the container for dimensions, plans redaction and fingerprints the
 /// content with SHA-256. A stand-in for PhotoMetadata's libexif analyzer where a test is
 /// about the catalog, not about EXIF.
-struct CoreAnalyzer: AssetAnalyzing {
-    func analyze(absolutePath: [UInt8]) throws(AnalysisError) -> AssetAnalysis {
+public struct CoreAnalyzer: AssetAnalyzing {
+    public func analyze(absolutePath: [UInt8]) throws(AnalysisError) -> AssetAnalysis {
         let fd = FileOps.cString(absolutePath) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw .unreadable(errno: .current) }
         close(fd)
@@ -37,26 +37,26 @@ struct CoreAnalyzer: AssetAnalyzing {
 }
 
 /// Wraps an analyzer and counts calls, per path, so tests can prove what was (not) read.
-final class CountingAnalyzer: AssetAnalyzing {
-    let inner: any AssetAnalyzing
-    let calls = Mutex<[[UInt8]]>([])
+public final class CountingAnalyzer: AssetAnalyzing {
+    public let inner: any AssetAnalyzing
+    public let calls = Mutex<[[UInt8]]>([])
 
-    init(_ inner: any AssetAnalyzing) { self.inner = inner }
+    public init(_ inner: any AssetAnalyzing) { self.inner = inner }
 
-    func analyze(absolutePath: [UInt8]) throws(AnalysisError) -> AssetAnalysis {
+    public func analyze(absolutePath: [UInt8]) throws(AnalysisError) -> AssetAnalysis {
         calls.withLock { $0.append(absolutePath) }
         return try inner.analyze(absolutePath: absolutePath)
     }
 
-    var count: Int { calls.withLock { $0.count } }
+    public var count: Int { calls.withLock { $0.count } }
 
-    func reset() { calls.withLock { $0.removeAll() } }
+    public func reset() { calls.withLock { $0.removeAll() } }
 }
 
 extension TinyJPEG {
     /// A tiny JPEG with an EXIF APP1 block (little-endian TIFF): IFD0 Make and Model and
     /// an Exif IFD with DateTimeOriginal ("YYYY:MM:DD HH:MM:SS").
-    static func withExif(comment: String, make: String, model: String, dateTimeOriginal: String) -> [UInt8] {
+    public static func withExif(comment: String, make: String, model: String, dateTimeOriginal: String) -> [UInt8] {
         func le16(_ v: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8)] }
         func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
         func be16(_ v: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)] }

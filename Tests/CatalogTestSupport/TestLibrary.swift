@@ -6,14 +6,14 @@ import PhotoMetadata
 /// A library in a temporary directory (`lib/`), its catalog beside it (`c.sqlite`) and an
 /// indexer with the real analyzer: the setup the scan, snapshot and watcher tests share.
 /// The directory goes when the value does.
-final class TestLibrary {
-    let dir: TemporaryDirectory
-    let catalog: Catalog
-    let indexer: Indexer
+public final class TestLibrary {
+    public let dir: TemporaryDirectory
+    public let catalog: Catalog
+    public let indexer: Indexer
 
     /// Makes `folders` below the library root, writes `photos` (library-relative path →
     /// the comment of a tiny JPEG), and indexes once when `indexed`.
-    init(folders: [String] = [], photos: [String: String] = [:], indexed: Bool = true) throws {
+    public init(folders: [String] = [], photos: [String: String] = [:], indexed: Bool = true) throws {
         dir = try TemporaryDirectory()
         try FileOps.makeDirectories(dir.child("lib"))
         for folder in folders { try FileOps.makeDirectories(dir.child("lib/" + folder)) }
@@ -25,19 +25,19 @@ final class TestLibrary {
 
     deinit { dir.remove() }
 
-    var catalogPath: String { dir.string + "/c.sqlite" }
+    public var catalogPath: String { dir.string + "/c.sqlite" }
 
     /// The absolute path of a library-relative path.
-    func path(_ relative: String) -> [UInt8] { dir.child("lib/" + relative) }
+    public func path(_ relative: String) -> [UInt8] { dir.child("lib/" + relative) }
 
     /// Writes a tiny JPEG with this comment at a library-relative path.
-    func writePhoto(_ relative: String, comment: String) throws {
+    public func writePhoto(_ relative: String, comment: String) throws {
         try FileOps.write(TinyJPEG.bytes(comment: comment), to: path(relative))
     }
 
     /// An indexer over the same library through a second connection (another process, as
     /// far as SQLite can tell).
-    func otherIndexer() throws -> Indexer {
+    public func otherIndexer() throws -> Indexer {
         Indexer(catalog: try Catalog.open(at: catalogPath), library: dir.child("lib"), analyzer: FileAnalyzer())
     }
 }

@@ -3,10 +3,10 @@ import PhotoCore
 
 /// A fresh directory under $TMPDIR (or /tmp), removed with everything in it by `remove()`.
 /// Paths are bytes so that tests can make names that are not UTF-8.
-final class TemporaryDirectory {
-    let path: [UInt8]
+public final class TemporaryDirectory {
+    public let path: [UInt8]
 
-    init() throws {
+    public init() throws {
         let base = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
         var template = Array((base + "/photofs-catalog-test-XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
@@ -15,30 +15,30 @@ final class TemporaryDirectory {
         path = template.dropLast().map { UInt8(bitPattern: $0) }
     }
 
-    var string: String { String(decoding: path, as: UTF8.self) }
+    public var string: String { String(decoding: path, as: UTF8.self) }
 
     /// The absolute path of `relative` (bytes) inside the directory.
-    func child(_ relative: [UInt8]) -> [UInt8] { path + [UInt8(ascii: "/")] + relative }
-    func child(_ relative: String) -> [UInt8] { child(Array(relative.utf8)) }
+    public func child(_ relative: [UInt8]) -> [UInt8] { path + [UInt8(ascii: "/")] + relative }
+    public func child(_ relative: String) -> [UInt8] { child(Array(relative.utf8)) }
 
-    func remove() {
+    public func remove() {
         _ = FileOps.run(["/bin/rm", "-rf", string])
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Small file operations on byte paths, for building test libraries.
-enum FileOps {
-    static func cString<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
+public enum FileOps {
+    public static func cString<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
         (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
     }
 
     /// Writes `bytes` to the file at `path`, creating or truncating it, and missing parents.
-    static func write(_ bytes: [UInt8], to path: [UInt8]) throws {
+    public static func write(_ bytes: [UInt8], to path: [UInt8]) throws {
         try makeDirectories(Array(path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? path.startIndex)]))
         let fd = cString(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw TestFailure("open for writing failed: errno \(errno)") }
@@ -51,7 +51,7 @@ enum FileOps {
         }
     }
 
-    static func read(_ path: [UInt8]) -> [UInt8]? {
+    public static func read(_ path: [UInt8]) -> [UInt8]? {
         let fd = cString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -64,7 +64,7 @@ enum FileOps {
         }
     }
 
-    static func makeDirectories(_ path: [UInt8]) throws {
+    public static func makeDirectories(_ path: [UInt8]) throws {
         var current: [UInt8] = []
         for component in path.split(separator: UInt8(ascii: "/")) {
             current += [UInt8(ascii: "/")] + component
@@ -72,34 +72,34 @@ enum FileOps {
         }
     }
 
-    static func rename(_ from: [UInt8], _ to: [UInt8]) throws {
+    public static func rename(_ from: [UInt8], _ to: [UInt8]) throws {
         try makeDirectories(Array(to[..<(to.lastIndex(of: UInt8(ascii: "/")) ?? to.startIndex)]))
         let rc = cString(from) { f in cString(to) { t in Glibc.rename(f, t) } }
         guard rc == 0 else { throw TestFailure("rename failed: errno \(errno)") }
     }
 
-    static func unlink(_ path: [UInt8]) throws {
+    public static func unlink(_ path: [UInt8]) throws {
         guard cString(path, { Glibc.unlink($0) }) == 0 else { throw TestFailure("unlink failed: errno \(errno)") }
     }
 
-    static func symlink(target: [UInt8], at path: [UInt8]) throws {
+    public static func symlink(target: [UInt8], at path: [UInt8]) throws {
         guard cString(target, { t in cString(path) { p in Glibc.symlink(t, p) } }) == 0 else {
             throw TestFailure("symlink failed: errno \(errno)")
         }
     }
 
-    static func chmod(_ path: [UInt8], _ mode: mode_t) {
+    public static func chmod(_ path: [UInt8], _ mode: mode_t) {
         _ = cString(path) { Glibc.chmod($0, mode) }
     }
 
     /// Sets the file's mtime (seconds and nanoseconds).
-    static func setMtime(_ path: [UInt8], seconds: Int, nanoseconds: Int = 0) {
+    public static func setMtime(_ path: [UInt8], seconds: Int, nanoseconds: Int = 0) {
         var times = [timespec(tv_sec: seconds, tv_nsec: nanoseconds), timespec(tv_sec: seconds, tv_nsec: nanoseconds)]
         _ = cString(path) { utimensat(AT_FDCWD, $0, &times, 0) }
     }
 
     /// Runs a program (absolute path) with arguments; returns its exit status.
-    static func run(_ arguments: [String]) -> Int32 {
+    public static func run(_ arguments: [String]) -> Int32 {
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -112,7 +112,7 @@ enum FileOps {
 
 extension FileOps {
     /// The target of a symbolic link, as text.
-    static func readLink(_ path: String) -> String? {
+    public static func readLink(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink(path, &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
