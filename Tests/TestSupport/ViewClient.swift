@@ -34,6 +34,16 @@ public protocol ViewClient: AnyObject {
     func change(_ change: ClientChange) -> Int32
 }
 
+extension ViewClient {
+    /// The whole file, as a fresh open + read + close: the same calls on both targets.
+    public func read(_ path: String) -> Result<[UInt8], ClientErrno> {
+        open(path).flatMap { handle in
+            defer { close(handle: handle) }
+            return read(handle: handle)
+        }
+    }
+}
+
 /// A change a read-only view refuses.
 public enum ClientChange: Sendable {
     case create(String)

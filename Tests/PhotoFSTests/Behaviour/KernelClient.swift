@@ -37,13 +37,6 @@ final class KernelClient: ViewClient {
         return .success(names)
     }
 
-    func read(_ path: String) -> Result<[UInt8], ClientErrno> {
-        open(path).flatMap { handle in
-            defer { close(handle: handle) }
-            return read(handle: handle)
-        }
-    }
-
     func read(_ path: String, at offset: Int, size: Int) -> Result<[UInt8], ClientErrno> {
         open(path).flatMap { handle in
             defer { close(handle: handle) }
