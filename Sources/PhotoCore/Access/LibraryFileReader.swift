@@ -1,4 +1,3 @@
-import PhotoCore
 import SystemKit
 
 /// The view layer's reader of library files: opens each source below the library root
