@@ -67,7 +67,7 @@ let package = Package(
             path: "Tests/CatalogTestSupport"),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "PhotoSamples", "TestSupport"]),
-        .testTarget(name: "PhotoCoreTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "TestSupport"]),
+        .testTarget(name: "PhotoCoreTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "SystemKit", "TestSupport"]),
         .testTarget(name: "PhotoSamplesTests", dependencies: ["MediaFormats", "PhotoSamples", "TestSupport"]),
         .testTarget(name: "PhotoHashingTests", dependencies: ["PhotoCore", "PhotoHashing", "TestSupport"]),
         .testTarget(

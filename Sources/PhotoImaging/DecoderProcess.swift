@@ -55,7 +55,7 @@ final class DecoderProcess {
         guard FrameIO.write(FrameCodec.encode(request), to: socket.rawValue) else { throw .workerCrashed(reap()) }
         let frame: [UInt8]
         do throws(FrameIO.ReadFailure) {
-            frame = try FrameIO.read(from: socket.rawValue, deadline: MonotonicClock.now() + timeLimit)
+            frame = try FrameIO.read(from: socket.rawValue, deadline: SystemClock.monotonicSeconds() + timeLimit)
         } catch {
             switch error {
             case .timedOut:

@@ -38,7 +38,7 @@ enum FrameIO {
         var done = 0
         while done < count {
             if let deadline {
-                let remaining = deadline - MonotonicClock.now()
+                let remaining = deadline - SystemClock.monotonicSeconds()
                 guard remaining > 0 else { throw .timedOut }
                 guard let ready = try? socket.waitReadable(milliseconds: Int32(min(remaining * 1000 + 1, 60_000))) else {
                     throw .closed
@@ -51,9 +51,4 @@ enum FrameIO {
         }
         return buffer
     }
-}
-
-/// Seconds on the monotonic clock.
-enum MonotonicClock {
-    static func now() -> Double { SystemClock.monotonicSeconds() }
 }

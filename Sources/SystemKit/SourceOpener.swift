@@ -60,14 +60,18 @@ public struct SourceOpener: Sendable {
     /// Opens `path` (relative to the library root) read-only, or throws why not.
     public func open(_ path: UnsafeBufferPointer<UInt8>) throws(Errno) -> FileDescriptor {
         guard Self.staysInsideLibrary(path), !path.contains(0) else { throw .noSuchFileOrDirectory }
-        let name = Array(path) + [0]
-        do throws(Errno) {
-            let fd = try Syscall.retrying {
-                name.withUnsafeBufferPointer { buffer in
-                    buffer.withMemoryRebound(to: CChar.self) { photofs_open_beneath(libraryFD, $0.baseAddress!, Self.flags) }
+        // The NUL-terminated name on the stack: every READ opens its source, so no heap copy.
+        let opened = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: path.count + 1) { name in
+            _ = name.initialize(fromContentsOf: path)
+            name[path.count] = 0
+            return name.withMemoryRebound(to: CChar.self) { terminated in
+                Result { () throws(Errno) in
+                    try Syscall.retrying { photofs_open_beneath(libraryFD, terminated.baseAddress!, Self.flags) }
                 }
             }
-            return FileDescriptor(rawValue: fd)
+        }
+        do throws(Errno) {
+            return FileDescriptor(rawValue: try opened.get())
         } catch {
             guard error == .noFunction else { throw error }
             return try openByComponents(path)

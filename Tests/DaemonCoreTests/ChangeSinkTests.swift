@@ -2,6 +2,7 @@ import CatalogTestSupport
 import PhotoCatalog
 import PhotoCore
 import Synchronization
+import SystemKit
 import Testing
 
 @testable import DaemonCore
@@ -138,7 +139,7 @@ struct ChangeSinkTests {
 
     @Test func aGrantThatExpiresPublishesOnce() throws {
         let (_, state, sink) = try Self.served(["a/one.jpg": "1", "a/two.jpg": "2"])
-        let now = WallClock.nanoseconds()
+        let now = SystemClock.wallNanoseconds()
         _ = try state.execute(
             write: Array("app add e --location keep\nselect e \(try Self.id(state, "one.jpg")) --for 1s\n".utf8), now: now)
         #expect(Self.appFiles(state, "e") == ["one.jpg"])
@@ -160,7 +161,7 @@ struct ChangeSinkTests {
         let gone = RunOwner(pid: 2_000_000_000, startTicks: 1, bootID: "0123-abcd")
         _ = try state.execute(
             write: Array("app add r --location keep\nonce begin r \(gone)\nselect r \(try Self.id(state, "one.jpg"))\n".utf8),
-            now: WallClock.nanoseconds())
+            now: SystemClock.wallNanoseconds())
         #expect(Self.appFiles(state, "r") == ["one.jpg"])
         _ = sink.take()
         let timer = GrantEndingTimer(state: state, log: .discarding)

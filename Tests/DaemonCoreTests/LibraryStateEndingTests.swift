@@ -1,5 +1,6 @@
 import CatalogTestSupport
 import PhotoCore
+import SystemKit
 import Testing
 
 @testable import DaemonCore
@@ -23,7 +24,7 @@ struct LibraryStateEndingTests {
         try state.load()
         let byName = Dictionary(uniqueKeysWithValues: state.current.snapshot.assets.map { ($0.path.fileName, $0.id.rawValue) })
         let (one, two) = (try #require(byName[Array("one.jpg".utf8)]), try #require(byName[Array("two.jpg".utf8)]))
-        let now = WallClock.nanoseconds()
+        let now = SystemClock.wallNanoseconds()
         // One grant already expired a second ago (as after a daemon that was down at its expiry).
         _ = try state.execute(
             write: Array("app add e --location keep\nselect e \(one) --for 1s\nselect e \(two)\n".utf8), now: now - 2 * Self.second)

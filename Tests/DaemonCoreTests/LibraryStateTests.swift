@@ -1,5 +1,6 @@
 import CatalogTestSupport
 import PhotoCore
+import SystemKit
 import Testing
 
 @testable import DaemonCore
@@ -73,7 +74,7 @@ struct LibraryStateTests {
             "deselect e --rule 'type:image'\n", "select e \(ids[7]) \(ids[0])\n", "clear e\n", "select e \(ids[5])\n",
         ] {
             let before = state.render()
-            _ = try state.execute(write: Array(write.utf8), now: WallClock.nanoseconds())
+            _ = try state.execute(write: Array(write.utf8), now: SystemClock.wallNanoseconds())
             #expect(state.render() != before, "\(write)")
             check(state)
         }

@@ -84,11 +84,11 @@ import Testing
     @Test func aHangingDecoderIsKilledAtItsTimeLimit() throws {
         let process = try DecoderProcess(executable: "/bin/sleep", arguments: ["60"])
         let pid = process.pid
-        let started = MonotonicClock.now()
+        let started = SystemClock.monotonicSeconds()
         #expect(throws: ImagingError.timedOut(seconds: 0.5)) {
             try process.run(.thumbnail(path: Array("/x".utf8), box: 128, text: []), timeLimit: 0.5)
         }
-        #expect(MonotonicClock.now() - started < 30)
+        #expect(SystemClock.monotonicSeconds() - started < 30)
         #expect(!process.isAlive)
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
     }

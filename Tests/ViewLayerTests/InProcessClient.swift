@@ -112,8 +112,8 @@ final class InProcessClient: ViewClient {
             let result = buffer.withUnsafeMutableBytes { raw in
                 Result { () throws(ViewLayerError) -> ViewLayer.ReadAnswer in
                     try layer.read(
-                        inode, caller: caller, at: 0, size: size, into: raw, in: tree, now: 0,
-                        waiter: { { answer in answered.withLock { $0 = answer.bytes } } })
+                        inode, caller: caller, at: 0, size: size, into: raw, in: tree, now: 0, mayWait: true,
+                        makeWaiter: { { answer in answered.withLock { $0 = answer.bytes } } })
                 }
             }
             switch try result.get() {

@@ -325,7 +325,7 @@ public final class LibraryState: ViewSource {
         var blocks: [[UInt8]] = [Array(PickerRenderer.header(appCount: apps.count).utf8)]
         var fresh: [String: RenderedBlock] = [:]
         let cached = renderedBlocks.withLock { $0 }
-        let now = WallClock.nanoseconds()
+        let now = SystemClock.wallNanoseconds()
         for name in apps.keys.sorted() {
             guard let app = apps[name] else { continue }
             let grants = current.snapshot.grants[name] ?? []

@@ -1,5 +1,6 @@
 import PhotoCatalog
 import PhotoCore
+import SystemKit
 
 /// The daemon's `.picker`, and `photofs select` and picks over its socket: hands each write
 /// to the library state (parser, executor, catalog), which publishes what changed before
@@ -25,7 +26,7 @@ public struct PickerControl: ControlHandling {
     public func execute(_ bytes: [UInt8], caller: UInt32, exactIDs: Bool) -> ControlOutcome {
         let resolver = FolderPathResolver(mountpoint: mountpoint, assets: state.current.assets)
         do throws(LibraryState.WriteError) {
-            let outcome = try state.execute(write: bytes, resolver: resolver, now: WallClock.nanoseconds(), exactIDs: exactIDs)
+            let outcome = try state.execute(write: bytes, resolver: resolver, now: SystemClock.wallNanoseconds(), exactIDs: exactIDs)
             let count = outcome.changes.count
             log.info(
                 "picker: uid \(caller) applied a write (\(count) change\(count == 1 ? "" : "s"))",

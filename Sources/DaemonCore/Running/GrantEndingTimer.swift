@@ -2,6 +2,7 @@ import Foundation
 import PhotoCatalog
 import PhotoCore
 import Synchronization
+import SystemKit
 
 /// The daemon's timer that ends grants without anyone asking: at an expiry, and when the
 /// process of a one-time run is gone (killed, crashed). It installs the revocation through
@@ -47,7 +48,7 @@ public final class GrantEndingTimer: Sendable {
             outlook.withLock { $0 = known }
         }
         guard let known else { return }
-        let now = WallClock.nanoseconds()
+        let now = SystemClock.wallNanoseconds()
         let due = known.nextExpiry.map { $0 <= now } ?? false
         // A handful of /proc reads; the state (and its lock) only when a run is over.
         guard due || known.runOwners.contains(where: { !RunProcess.isRunning($0) }) else { return }

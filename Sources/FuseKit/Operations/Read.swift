@@ -56,12 +56,12 @@ extension PhotoFileSystem {
             let blocking = (info?.pointee.flags ?? 0) & FileDescriptor.Options.nonBlocking.rawValue == 0
             let answer = try layer.read(
                 Self.treeInode(inode), caller: caller, at: offset, size: size, into: buffer, in: tree, now: RequestFiles.now(),
-                waiter: blocking
-                    ? {
-                        let read = self.requests.reads.make(request, size: size, offset: offset)
-                        deferred = read
-                        return self.replyLater(read)
-                    } : nil)
+                mayWait: blocking
+            ) {
+                let read = self.requests.reads.make(request, size: size, offset: offset)
+                deferred = read
+                return self.replyLater(read)
+            }
             switch answer {
             case .filled(let count):
                 return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))

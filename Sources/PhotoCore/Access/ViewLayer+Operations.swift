@@ -37,12 +37,14 @@ extension ViewLayer {
     /// `.requests` is rendered (its size depends on it); `rendering` is the `.picker` text
     /// the caller reads (the current one when nil). A node the caller may no longer see is
     /// one held open and answers EACCES (see `attributedNode`).
-    public func getattr(_ inode: UInt64, caller: ViewCaller, in tree: ViewTree, now: Double, rendering: [UInt8]? = nil)
+    public func getattr(
+        _ inode: UInt64, caller: ViewCaller, in tree: ViewTree, now: @autoclosure () -> Double, rendering: [UInt8]? = nil
+    )
         throws(ViewLayerError) -> ViewAttributes
     {
         switch try file(inode, caller: caller, in: tree, hidden: .permissionDenied) {
         case .special(let special):
-            return specialAttributes(special, in: tree, now: now)
+            return specialAttributes(special, in: tree, now: now())
         case .picker(let node):
             return attributes(of: node, in: tree, pickerSize: rendering.map { Int64($0.count) })
         case .node(let node):
@@ -97,14 +99,14 @@ extension ViewLayer {
     /// request file is accepted; everything else is read-only (EROFS). A truncated request
     /// file reports size 0 and no waiting read, so that the kernel does not read the page
     /// back before the write (which would wait for an answer).
-    public func setattr(_ inode: UInt64, _ change: AttributeChange, caller: ViewCaller, in tree: ViewTree, now: Double)
+    public func setattr(_ inode: UInt64, _ change: AttributeChange, caller: ViewCaller, in tree: ViewTree, now: @autoclosure () -> Double)
         throws(ViewLayerError) -> ViewAttributes
     {
         let truncatesToZero = change.size == nil || change.size == 0
         switch try file(inode, caller: caller, in: tree) {
         case .special(let special):
             guard truncatesToZero else { throw .readOnly }
-            var attributes = specialAttributes(special, in: tree, now: now)
+            var attributes = specialAttributes(special, in: tree, now: now())
             attributes.size = 0
             attributes.readWaits = false
             return attributes
@@ -156,12 +158,14 @@ extension ViewLayer {
     }
 
     /// READ of `size` bytes of `inode` at `offset` into `buffer` (photos) as `caller`; `now`
-    /// (monotonic seconds) is when `.requests` is rendered. A read of a pending request
-    /// registers the waiter `waiter` makes (called for a request file only, so a photo's
-    /// read makes none); without one the reader does not wait (EAGAIN).
+    /// (monotonic seconds, asked only for `.requests`) is when `.requests` is rendered. A
+    /// read of a pending request by a reader that `mayWait` registers the waiter
+    /// `makeWaiter` makes (called for a request file only: a photo's read reads no clock,
+    /// makes no waiter and allocates nothing for either); a reader that may not wait gets
+    /// EAGAIN.
     public func read(
         _ inode: UInt64, caller: ViewCaller, at offset: Int, size: Int, into buffer: UnsafeMutableRawBufferPointer, in tree: ViewTree,
-        now: Double, waiter: (() -> RequestBroker.Waiter)? = nil
+        now: @autoclosure () -> Double, mayWait: Bool = false, makeWaiter: () -> RequestBroker.Waiter = { { _ in } }
     ) throws(ViewLayerError) -> ReadAnswer {
         guard offset >= 0, size >= 0 else { throw .invalidArgument }
         if inode == ViewInode.picker {
@@ -175,11 +179,11 @@ extension ViewLayer {
         try checkSpecial(special, caller: caller, in: tree)
         switch special {
         case .requestList:
-            return .text(requestListText(now: now))
+            return .text(requestListText(now: now()))
         case .request(let app):
             var made: RequestBroker.Waiter = { _ in }
-            if let waiter { made = waiter() }
-            let (status, token) = requests.read(app, register: waiter != nil, waiter: made)
+            if mayWait { made = makeWaiter() }
+            let (status, token) = requests.read(app, register: mayWait, waiter: made)
             switch status {
             case .idle: return .text([])
             case .answered(let answer): return .text(answer.bytes)

@@ -9,9 +9,3 @@ public enum LocalTime {
             year: civil.year, month: civil.month, day: civil.day, hour: civil.hour, minute: civil.minute, second: civil.second)
     }
 }
-
-/// The wall clock, for deciding which grants have expired.
-public enum WallClock {
-    /// Nanoseconds since 1970.
-    public static func nanoseconds() -> Int64 { SystemClock.wallNanoseconds() }
-}

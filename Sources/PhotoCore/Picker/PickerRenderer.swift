@@ -1,3 +1,5 @@
+import SystemKit
+
 /// Renders what a fresh read of `.picker` shows: every app and its selection, written in
 /// the picker language itself so that the text can be edited and written back.
 ///
@@ -56,7 +58,7 @@ public enum PickerRenderer {
 
     /// One app's block, from the blank line that starts it: its caller may keep it until
     /// the app, its grants or the assets change.
-    public static func block(_ app: App, grants: [Grant], assets: AssetIndex, now: Int64 = WallClock.nanoseconds()) -> String {
+    public static func block(_ app: App, grants: [Grant], assets: AssetIndex, now: Int64 = SystemClock.wallNanoseconds()) -> String {
         let name = app.name
         let visibility = AppVisibility(app)
         var lines: [String] = []

@@ -1,6 +1,7 @@
 import Dispatch
 import MediaFormats
 import Synchronization
+import SystemKit
 
 extension ViewTree {
     /// Computes the tree for `snapshot`.
@@ -34,7 +35,7 @@ extension ViewTree {
         var appsByUID: [UInt32: Set<String>] = [:]
         // Built only if a rule app needs its capture-date order.
         let index = AssetIndex(snapshot.assets)
-        let now = WallClock.nanoseconds()
+        let now = SystemClock.wallNanoseconds()
         for name in snapshot.apps.keys.sorted() where parts[name] == nil {
             guard let app = snapshot.apps[name] else { continue }
             // Inodes are hashes of (view path, asset id): unique in practice, but a clash

@@ -1,3 +1,5 @@
+import SystemKit
+
 extension ViewTree {
     /// This tree with other apps and grants over the same assets, and what the kernel must
     /// forget. An app whose settings are the same and whose grants only lost some assets
@@ -10,7 +12,7 @@ extension ViewTree {
     /// order), so this is `replacingAccess` followed by `changes(to:)` at the cost of the
     /// change rather than of the app's grants.
     public func applyingAccess(
-        apps: [String: App], grants: [String: [Grant]], filters: some AppFilterResolving, now: Int64 = WallClock.nanoseconds()
+        apps: [String: App], grants: [String: [Grant]], filters: some AppFilterResolving, now: Int64 = SystemClock.wallNanoseconds()
     ) -> (tree: ViewTree, changes: ViewTreeChanges) {
         var snapshot = self.snapshot
         snapshot.apps = apps

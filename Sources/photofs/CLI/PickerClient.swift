@@ -38,7 +38,7 @@ struct PickerClient {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
         do throws(LibraryState.WriteError) {
-            _ = try state.execute(write: write, now: WallClock.nanoseconds())
+            _ = try state.execute(write: write, now: SystemClock.wallNanoseconds())
         } catch {
             switch error {
             case .refused(let reason): throw Self.cliError(errno: ViewLayerError(reason.errnoKind).errno, reason: reason.reason)

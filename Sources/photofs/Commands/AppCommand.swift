@@ -1,6 +1,7 @@
 import DaemonCore
 import PhotoCatalog
 import PhotoCore
+import SystemKit
 
 /// `photofs app add|set|remove|list|show`: the apps that get limited views.
 enum AppCommand {
@@ -142,7 +143,7 @@ enum AppCommand {
     /// The app's members that `AppVisibility` hides, in selection order.
     private static func hiddenGrants(of app: App, _ current: LibraryState.Current) -> [HiddenGrant] {
         let visibility = AppVisibility(app)
-        let members = AccessState(current.snapshot).members(of: app.name, in: current.assets, at: WallClock.nanoseconds())
+        let members = AccessState(current.snapshot).members(of: app.name, in: current.assets, at: SystemClock.wallNanoseconds())
         return members.compactMap { id in
             let asset = current.assets[id]
             let reason: String

@@ -1,6 +1,7 @@
 import PhotoCatalog
 import PhotoCore
 import PickerServer
+import SystemKit
 
 /// `photofs log [APP]`: which app read which photo and when, from the access log the
 /// daemon keeps in the catalog.
@@ -26,7 +27,7 @@ enum LogCommand {
         guard arguments.positionals.count <= 1 else { throw .usage("log takes at most one APP.") }
         let app = arguments.positionals.first
         let since = try arguments.value("since").map { text throws(CLIError) in
-            try AccessLogArguments.since(text, now: WallClock.nanoseconds())
+            try AccessLogArguments.since(text, now: SystemClock.wallNanoseconds())
         }
         let context = try LibraryContext.existing(arguments: arguments, environment: environment)
         let entries: [AccessLogEntry]

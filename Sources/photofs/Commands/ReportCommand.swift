@@ -60,7 +60,7 @@ enum ReportCommand {
             service: ThumbnailService(pool: decoders, cache: ThumbnailCache(environment: environment.variables)),
             plans: StoredPlans(path: data.context.catalog.path))
         let service = ReportService(
-            gate: gate, data: data, thumbnails: thumbnails, only: only, now: { WallClock.nanoseconds() }, closed: { closed.signal() })
+            gate: gate, data: data, thumbnails: thumbnails, only: only, now: { SystemClock.wallNanoseconds() }, closed: { closed.signal() })
         let boundPort = Atomic<UInt16>(0)
         let server = HTTPServer { request in service.handle(request, port: boundPort.load(ordering: .relaxed)) }
         guard server.start(port: port) else { throw .failure("cannot listen on 127.0.0.1:\(port).") }

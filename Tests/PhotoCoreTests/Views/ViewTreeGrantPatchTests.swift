@@ -1,4 +1,5 @@
 import MediaFormats
+import SystemKit
 import Testing
 
 @testable import PhotoCore
@@ -60,7 +61,7 @@ struct ViewTreeGrantPatchTests {
         }
         var tree = ViewTree.build(snapshot: LibrarySnapshot(assets: Self.assets, apps: Self.apps, grants: grants), filters: filters)
         let names = Self.apps.keys.sorted()
-        let future = WallClock.nanoseconds() + 3_600_000_000_000
+        let future = SystemClock.wallNanoseconds() + 3_600_000_000_000
         for step in 0..<300 {
             let app = names[random.next(names.count)]
             var list = grants[app] ?? []
@@ -95,7 +96,7 @@ struct ViewTreeGrantPatchTests {
             #expect(Set(changes.invalidatedInodes) == Set(expected.invalidatedInodes), "step \(step): inodes to forget")
             ViewFixtures.checkTables(patched)
             // The expired grant is gone from the state, as the daemon's timer removes it.
-            grants[app] = list.filter { !$0.terms.hasExpired(at: WallClock.nanoseconds()) }
+            grants[app] = list.filter { !$0.terms.hasExpired(at: SystemClock.wallNanoseconds()) }
             tree = patched.applyingAccess(apps: Self.apps, grants: grants, filters: filters).tree
         }
     }
