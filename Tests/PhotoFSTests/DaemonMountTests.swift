@@ -229,7 +229,7 @@ struct DaemonMountTests {
         mkdir(inside, 0o755)
         let nonEmpty = base + "/full"
         mkdir(nonEmpty, 0o755)
-        FileManager.default.createFile(atPath: nonEmpty + "/x", contents: Data())
+        try Data().write(to: URL(fileURLWithPath: nonEmpty + "/x"))
         let cases: [(String, String, Int32, String)] = [
             (library, inside, 2, "inside the library"),
             (library, base + "/missing", 4, "does not exist"),

@@ -47,9 +47,9 @@ import Testing
             cases.flatMap { ["\($0.jpeg)\t\($0.reference)", "\($0.best)\t\($0.reference)", "\($0.theirs)\t\($0.reference)"] }
             .joined(separator: "\n") + "\n"
         let script = dir + "/compare.py"
-        FileManager.default.createFile(atPath: script, contents: Data(HEIFReference.compareScript.utf8))
+        try Data(HEIFReference.compareScript.utf8).write(to: URL(fileURLWithPath: script))
         let inputFile = dir + "/pairs.txt"
-        FileManager.default.createFile(atPath: inputFile, contents: Data(input.utf8))
+        try Data(input.utf8).write(to: URL(fileURLWithPath: inputFile))
         let compared = try Fixture.run("/bin/sh", ["-c", "/usr/bin/python3 \"$0\" < \"$1\"", script, inputFile]).output
             .split(separator: "\n").map(String.init)
         #expect(compared.count == 3 * cases.count)

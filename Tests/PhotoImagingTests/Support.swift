@@ -69,8 +69,9 @@ enum Fixture {
         return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + Array("Exif\0\0".utf8) + tiff + jpeg[2...]
     }
 
+    /// Writes a fixture; a fixture that cannot be written stops the test run at once.
     static func write(_ bytes: [UInt8], to path: String) {
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write the fixture \(path)")
     }
 
     static func read(_ path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }

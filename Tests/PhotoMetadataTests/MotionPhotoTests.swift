@@ -89,14 +89,14 @@ import Testing
         let photo = layout == .google ? Self.google(still: still, video: video) : Self.samsung(still: still, video: video)
         let folder = try ExternalTools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        func write(_ name: String, _ bytes: some Collection<UInt8>) -> String {
+        func write(_ name: String, _ bytes: some Collection<UInt8>) throws -> String {
             let path = folder.appendingPathComponent(name).path
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
             return path
         }
-        let originalPath = write("original.jpg", photo.bytes)
+        let originalPath = try write("original.jpg", photo.bytes)
         // The parts are what they should be: the video cut out of the file holds the position.
-        #expect(!(try Self.gpsTags(write("original-video.mp4", photo.bytes[photo.videoRange]), exiftool: exiftool)).isEmpty)
+        #expect(!(try Self.gpsTags(try write("original-video.mp4", photo.bytes[photo.videoRange]), exiftool: exiftool)).isEmpty)
         #expect(Self.contains(photo.bytes, Self.position))
 
         let analysis = try FileAnalyzer().analyze(absolutePath: Array(originalPath.utf8))
@@ -118,9 +118,9 @@ import Testing
                 #expect(served.count == photo.bytes.count)
                 // The still is untouched when metadata is kept; its pixels are the same in every view.
                 if metadata == .keep { #expect(served[..<photo.stillEnd].elementsEqual(photo.bytes[..<photo.stillEnd]), "\(label)") }
-                let servedPath = write("\(policy)-\(metadata).jpg", served)
+                let servedPath = try write("\(policy)-\(metadata).jpg", served)
                 if let originalPixels { #expect(try Self.pixels(servedPath) == originalPixels, "\(label): pixels changed") }
-                let servedVideo = write("\(policy)-\(metadata).mp4", served[photo.videoRange])
+                let servedVideo = try write("\(policy)-\(metadata).mp4", served[photo.videoRange])
                 #expect(!Self.contains(served, Self.position), "\(label): the position survives")
                 if policy == .strip {
                     #expect(try Self.gpsTags(servedPath, exiftool: exiftool).isEmpty, "\(label)")
@@ -152,7 +152,7 @@ import Testing
         let folder = try ExternalTools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("motion").path
-        FileManager.default.createFile(atPath: file, contents: Data(bytes))
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
         let analysis = try FileAnalyzer().analyze(absolutePath: Array(file.utf8))
         #expect(analysis.metadata.locationSources.contains(.appendedVideo), "\(path): \(analysis.metadata.locationSources.names)")
         var served = bytes

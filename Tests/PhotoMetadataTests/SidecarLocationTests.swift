@@ -36,7 +36,7 @@ import Testing
         }
         #expect(try hasLocation().0 == false, "the corpus still has no position of its own")
         let sidecarPath = folder.appendingPathComponent(sidecar).path
-        FileManager.default.createFile(atPath: sidecarPath, contents: Data(try Self.corpusPacket(dir)))
+        try Data(try Self.corpusPacket(dir)).write(to: URL(fileURLWithPath: sidecarPath))
         let (located, sources) = try hasLocation()
         #expect(located)
         #expect(sources.contains(.sidecar) && sources.names.contains("XMP sidecar"))

@@ -65,10 +65,10 @@ public enum HEIFReference {
         -> [Result<Comparison, ComparisonFailure>]
     {
         let script = directory + "/compare.py"
-        FileManager.default.createFile(atPath: script, contents: Data(compareScript.utf8))
+        try Data(compareScript.utf8).write(to: URL(fileURLWithPath: script))
         let input = directory + "/pairs.txt"
         let lines = pairs.map { "\($0.jpeg)\t\($0.reference)" }.joined(separator: "\n") + "\n"
-        FileManager.default.createFile(atPath: input, contents: Data(lines.utf8))
+        try Data(lines.utf8).write(to: URL(fileURLWithPath: input))
         let result = try ExternalTools.run("/bin/sh", ["-c", "\"$0\" \"$1\" < \"$2\"", python, script, input])
         let output = result.stdout.split(separator: "\n").map(String.init)
         return pairs.indices.map { index in

@@ -242,7 +242,7 @@ import Testing
             ("original", bytes), ("strip", Self.patched(bytes, plans.strip)), ("coarse", Self.patched(bytes, plans.coarse)),
         ] {
             let path = folder.appendingPathComponent("\(name).jpg").path
-            FileManager.default.createFile(atPath: path, contents: Data(content))
+            try Data(content).write(to: URL(fileURLWithPath: path))
             paths.append(path)
         }
         let readings = try ExternalTools.exiftoolJSON(paths, extra: ["-a", "-G1"])

@@ -32,7 +32,7 @@ import Testing
                 var served = original
                 #expect(plans.plan(for: policy, metadata: .private).apply(to: &served, at: 0), "\(path) \(policy): withheld")
                 let out = folder.appendingPathComponent("\(index)-\(policy).jpg").path
-                FileManager.default.createFile(atPath: out, contents: Data(served))
+                try Data(served).write(to: URL(fileURLWithPath: out))
                 #expect(try makerNoteTags(out).isEmpty, "\(path) \(policy): a maker note survives")
                 #expect(!String(decoding: served, as: UTF8.self).contains("KDK"), "\(path) \(policy): Kodak's signature survives")
             }

@@ -62,7 +62,7 @@ import Testing
         let folder = try ExternalTools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let brokenPath = folder.appendingPathComponent("broken.mp4").path
-        FileManager.default.createFile(atPath: brokenPath, contents: Data(broken))
+        try Data(broken).write(to: URL(fileURLWithPath: brokenPath))
 
         func warnings(_ path: String) throws -> Set<String> {
             let out = try ExternalTools.run(exiftool, ["-a", "-s", "-s", "-s", "-warning", "-error", path]).stdout
@@ -83,7 +83,7 @@ import Testing
             var served = broken
             #expect(plan.apply(to: &served, at: 0), "\(label) withheld")
             let path = folder.appendingPathComponent("\(label.replacingOccurrences(of: " ", with: "-")).mp4").path
-            FileManager.default.createFile(atPath: path, contents: Data(served))
+            try Data(served).write(to: URL(fileURLWithPath: path))
             let new = try warnings(path).subtracting(before)
             #expect(new.isEmpty, "\(label): exiftool warns \(new)")
             let tags = try ExternalTools.run(exiftool, ["-ee", "-a", "-G1", "-s", "-XMP:all", path]).stdout

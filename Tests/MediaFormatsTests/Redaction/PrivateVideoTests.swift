@@ -109,8 +109,8 @@ import Testing
             PatchOverlay.apply(patches, to: &served, at: 0)
             let original = temp.appendingPathComponent("\(index)-original").path
             let servedPath = temp.appendingPathComponent("\(index)-private").path
-            FileManager.default.createFile(atPath: original, contents: Data(input.bytes))
-            FileManager.default.createFile(atPath: servedPath, contents: Data(served))
+            try Data(input.bytes).write(to: URL(fileURLWithPath: original))
+            try Data(served).write(to: URL(fileURLWithPath: servedPath))
             pairs.append((input.name, original, servedPath))
         }
         let rows = try ExternalTools.exiftoolJSON(pairs.flatMap { [$0.original, $0.served] }, extra: ["-ee", "-a", "-G1"])

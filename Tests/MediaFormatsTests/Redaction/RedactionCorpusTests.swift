@@ -184,7 +184,7 @@ import Testing
                 plan.apply(to: &patched, at: 0)
                 let ext = (item.path as NSString).pathExtension
                 let out = Self.tempRoot.appendingPathComponent(policy).appendingPathComponent("\(index).\(ext)").path
-                fm.createFile(atPath: out, contents: Data(patched))
+                try Data(patched).write(to: URL(fileURLWithPath: out))
                 if policy == "strip" {
                     row.stripped = out
                     row.patches = patches.count
@@ -374,7 +374,7 @@ import Testing
             var bytes = original
             #expect(plan.apply(to: &bytes, at: 0), "\(policy) withheld: \(plan)")
             let out = folder.appendingPathComponent("\(policy).\(ext)").path
-            FileManager.default.createFile(atPath: out, contents: Data(bytes))
+            try Data(bytes).write(to: URL(fileURLWithPath: out))
             outputs[policy] = out
         }
         let readings = Self.exiftool(Array(outputs.values))

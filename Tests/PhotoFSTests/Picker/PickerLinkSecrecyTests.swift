@@ -14,7 +14,8 @@ struct PickerLinkSecrecyTests {
         let record = base + "/browser-argv"
         let script = base + "/browser"
         let text = "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record).tmp' && mv '\(record).tmp' '\(record)'\nexec sleep 20\n"
-        FileManager.default.createFile(atPath: script, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
+        let made = FileManager.default.createFile(atPath: script, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
+        precondition(made, "cannot write the fake browser \(script)")
         return (script, record)
     }
 
