@@ -42,7 +42,10 @@ let package = Package(
         // The live state and what runs while mounted; publishes each change to one
         // `ChangeSink` (PhotoCore), which FuseKit implements: neither depends on the other.
         .target(name: "DaemonCore", dependencies: ["MediaFormats", "PhotoCore", "PhotoCatalog", "SystemKit"]),
-        .target(name: "PickerServer", dependencies: ["MediaFormats", "PhotoCore", "SystemKit", "CMicroHTTPD"]),
+        // How a process other than the daemon reaches a library's grants: the daemon channel's
+        // calls and replies, its socket client, the mount table, the catalog when unmounted.
+        .target(name: "DaemonClient", dependencies: ["DaemonCore", "PhotoCatalog", "PhotoCore", "PhotoHashing", "SystemKit"]),
+        .target(name: "PickerServer", dependencies: ["DaemonClient", "MediaFormats", "PhotoCore", "SystemKit", "CMicroHTTPD"]),
         .target(
             name: "PhotoImaging",
             dependencies: [
@@ -54,7 +57,7 @@ let package = Package(
             name: "photofs",
             dependencies: [
                 "MediaFormats", "SystemKit", "PhotoCore", "PhotoHashing", "PhotoSamples", "PhotoMetadata", "PhotoCatalog", "DaemonCore",
-                "FuseKit",
+                "DaemonClient", "FuseKit",
                 "PhotoImaging", "PickerServer", "CSystemd",
             ]
         ),
@@ -97,6 +100,7 @@ let package = Package(
                 "PhotoCore", "PhotoCatalog", "DaemonCore", "FuseKit", "PhotoImaging", "PhotoMetadata", "SystemKit", "TestSupport",
             ]
         ),
+        .testTarget(name: "DaemonClientTests", dependencies: ["DaemonClient"]),
         .testTarget(name: "PickerServerTests", dependencies: ["MediaFormats", "PhotoCore", "PickerServer", "SystemKit", "TestSupport"]),
         .testTarget(name: "PhotoImagingTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoImaging", "SystemKit", "TestSupport"]),
     ],

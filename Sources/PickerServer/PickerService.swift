@@ -21,7 +21,7 @@ public final class PickerService: Sendable {
     public let setup: PickerSetup
     let gate: PickerGate
     let thumbnails: any ThumbnailSource
-    let actions: any PickerActions
+    let actions: PickerActions
     let finished: @Sendable (String) -> Void
     /// Each candidate's place in `setup.candidates`, made on first use (`position(of:)`).
     private let positions = Mutex<[AssetID: Int]?>(nil)
@@ -40,7 +40,7 @@ public final class PickerService: Sendable {
     private let firstListBytes = Mutex<[UInt8]?>(nil)
 
     public init(
-        setup: PickerSetup, gate: PickerGate, thumbnails: any ThumbnailSource, actions: any PickerActions,
+        setup: PickerSetup, gate: PickerGate, thumbnails: any ThumbnailSource, actions: PickerActions,
         finished: @escaping @Sendable (String) -> Void
     ) {
         self.setup = setup

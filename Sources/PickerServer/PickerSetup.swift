@@ -65,15 +65,6 @@ public struct PickerSetup: Sendable {
     }
 }
 
-/// What Add and Cancel do: carried out by the command (through `.picker` and `.requests`).
-public protocol PickerActions: Sendable {
-    /// Grants `ids` in this order (one transaction) and answers the request; a sentence
-    /// for the page on success, or the refusal's reason.
-    func add(_ ids: [AssetID], setup: PickerSetup) -> Result<String, PickerRefusal>
-    /// Answers the request `cancelled` (grants stay as they are).
-    func cancel(setup: PickerSetup) -> Result<String, PickerRefusal>
-}
-
 /// A refused Add or Cancel: the reason shown on the page.
 public struct PickerRefusal: Error, Sendable {
     public var reason: String

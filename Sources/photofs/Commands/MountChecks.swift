@@ -1,3 +1,4 @@
+import DaemonClient
 import Dispatch
 import FuseKit
 import SystemKit

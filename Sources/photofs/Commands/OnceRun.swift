@@ -1,3 +1,4 @@
+import DaemonClient
 import DaemonCore
 import PhotoCatalog
 import PhotoCore

@@ -41,7 +41,7 @@ enum PickCommand {
         // The app is checked before anything opens; the long read of what it may be given
         // comes later, while the browser starts.
         let app = try knownApp(name, context: context)
-        let actions = PickActions(client: client)
+        let actions = PickerActions(grants: client.grants)
         var lock = PickerLock.Taken.unlocked
         if let request = pending?.id, let mountpoint = client.mountpoint {
             guard let taken = PickerLock.take(app: name, request: request, mountpoint: mountpoint, environment: environment.variables)
@@ -121,7 +121,7 @@ enum PickCommand {
     }
 
     private static func serve(
-        app name: String, requestID: Int?, load: () throws(CLIError) -> PickerSetup, plans: StoredPlans, actions: PickActions,
+        app name: String, requestID: Int?, load: () throws(CLIError) -> PickerSetup, plans: StoredPlans, actions: PickerActions,
         port: UInt16, opening: Opening, environment: Environment
     )
         throws(CLIError)

@@ -1,3 +1,4 @@
+import DaemonClient
 import Dispatch
 import SystemKit
 

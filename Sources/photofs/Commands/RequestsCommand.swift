@@ -1,3 +1,4 @@
+import DaemonClient
 /// `photofs requests`: the apps' pending pick requests on the mounts of this user.
 enum RequestsCommand {
     static let command = Command(

@@ -1,3 +1,4 @@
+import DaemonClient
 import SystemKit
 
 /// `photofs run APP -- COMMAND...`: runs a command under bubblewrap with nothing of the

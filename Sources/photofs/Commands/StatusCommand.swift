@@ -1,3 +1,4 @@
+import DaemonClient
 /// `photofs status`: lists the active photofs mounts and flags stale ones.
 enum StatusCommand {
     static let command = Command(

@@ -1,3 +1,4 @@
+import DaemonClient
 /// `photofs unmount MOUNTPOINT`: unmounts a photofs mount (also a stale one); the daemon
 /// then exits by itself.
 enum UnmountCommand {

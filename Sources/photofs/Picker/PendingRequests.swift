@@ -1,3 +1,4 @@
+import DaemonClient
 import PhotoCore
 
 /// A pending pick request of a mounted library, as its daemon lists it on the channel.

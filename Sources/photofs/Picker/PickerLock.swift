@@ -1,3 +1,4 @@
+import DaemonClient
 import SystemKit
 
 /// One picker per request: the daemon (on a request from a `.request` file) and the

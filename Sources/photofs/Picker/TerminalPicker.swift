@@ -10,7 +10,7 @@ import SystemKit
 /// that takes photos away from the app asks first.
 struct TerminalPicker {
     let setup: PickerSetup
-    let actions: PickActions
+    let actions: PickerActions
     let output: Output
 
     /// One row of the list.
@@ -56,7 +56,7 @@ struct TerminalPicker {
             Terminal.restore(saved)
         }
         // A Live Photo or a RAW+JPEG pair is one line, badged, as it is one tile on the page;
-        // Add grants every part offered (`PickActions.add`).
+        // Add grants every part offered (`PickerActions.add`).
         let groups = setup.groupTiles()
         let rows = setup.candidates.filter { !groups.hidden.contains($0.id) }.map { asset -> Row in
             let name = asset.path.display.split(separator: "/").last.map(String.init) ?? asset.path.display

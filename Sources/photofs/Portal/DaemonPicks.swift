@@ -1,3 +1,4 @@
+import DaemonClient
 import Foundation
 import PhotoCore
 import SystemKit

@@ -6,9 +6,9 @@ import SystemKit
 /// (`$XDG_RUNTIME_DIR/photofs`, else `/run/photofs` for root, else `/tmp/photofs-UID`),
 /// never inside the mount, named after the mountpoint's real path, so the daemon and the
 /// CLI of the same user find the same socket without asking anyone.
-enum PickerSocketPath {
+public enum PickerSocketPath {
     /// The socket directory for `uid` in `environment`.
-    static func directory(environment: [String: String], uid: UInt32 = CurrentProcess.realUserID) -> String {
+    public static func directory(environment: [String: String], uid: UInt32 = CurrentProcess.realUserID) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), runtime.count < 64 {
             return (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/photofs"
         }
@@ -16,13 +16,13 @@ enum PickerSocketPath {
     }
 
     /// The socket of the mount at `mountpoint` (its canonical path bytes).
-    static func socket(mountpoint: [UInt8], environment: [String: String]) -> String {
+    public static func socket(mountpoint: [UInt8], environment: [String: String]) -> String {
         directory(environment: environment) + "/picker-" + SHA256.hex(SHA256.hash(mountpoint)).prefix(16) + ".sock"
     }
 
     /// Why `directory` may not hold a picker socket, or nil when it is the caller's own:
     /// a real directory (not a symlink) owned by this uid that no one else may enter.
-    static func problem(with directory: String) -> String? {
+    public static func problem(with directory: String) -> String? {
         let status: FileStatus
         do throws(Errno) {
             status = try FileStatus.ofLink(path: directory)
@@ -40,7 +40,7 @@ enum PickerSocketPath {
 
     /// Creates the socket directory (0700) when missing, and narrows one of ours that
     /// others may enter; returns why it cannot be used, or nil.
-    static func prepare(_ directory: String) -> String? {
+    public static func prepare(_ directory: String) -> String? {
         do throws(Errno) {
             try FileSystem.makeDirectory(directory, mode: 0o700)
         } catch {

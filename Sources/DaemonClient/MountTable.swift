@@ -1,24 +1,25 @@
 import SystemKit
 
 /// The photofs mounts the kernel knows, read from `/proc/self/mountinfo`: used by
-/// `status`, `unmount` and `mount` (to refuse mounting twice).
-struct MountTable {
+/// `status`, `unmount` and `mount` (to refuse mounting twice), and every client that
+/// asks whether a library is mounted.
+public struct MountTable: Sendable {
     /// One `fuse.photofs` mount.
-    struct Entry: Equatable {
+    public struct Entry: Equatable, Sendable {
         /// The library as given in the mount's source (`fsname`).
-        let library: String
-        let mountpoint: String
+        public let library: String
+        public let mountpoint: String
     }
 
-    let entries: [Entry]
+    public let entries: [Entry]
 
     /// Reads the current table (empty when /proc is not mounted).
-    static func current() -> MountTable {
+    public static func current() -> MountTable {
         MountTable(parsing: readFile("/proc/self/mountinfo"))
     }
 
     /// Parses mountinfo text: fields 5 (mountpoint), then after ` - `: type and source.
-    init(parsing text: String) {
+    public init(parsing text: String) {
         var entries: [Entry] = []
         for line in text.split(separator: "\n") {
             let halves = line.components(separatedBy: " - ")
@@ -32,13 +33,24 @@ struct MountTable {
     }
 
     /// The mount at `mountpoint` (compared as given and as a real path), if any.
-    func entry(at mountpoint: String) -> Entry? {
-        let real = MountChecks.realPath(mountpoint) ?? mountpoint
+    public func entry(at mountpoint: String) -> Entry? {
+        let real = Self.realPath(mountpoint) ?? mountpoint
         return entries.first { $0.mountpoint == mountpoint || $0.mountpoint == real }
     }
 
+    /// The mount of `library` (compared as real paths), if one is active.
+    public func mountpoint(ofLibrary library: String) -> String? {
+        let real = Self.realPath(library) ?? library
+        return entries.first { (Self.realPath($0.library) ?? $0.library) == real }?.mountpoint
+    }
+
+    /// `path` with every symbolic link and `.`/`..` resolved, or nil when it cannot be.
+    public static func realPath(_ path: String) -> String? {
+        FileSystem.realPath(Array(path.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Undoes the kernel's octal escapes (`\040` for a space, `\012` for a newline, `\134` for `\`).
-    static func unescape(_ text: String) -> String {
+    public static func unescape(_ text: String) -> String {
         var bytes: [UInt8] = []
         let source = Array(text.utf8)
         var index = 0

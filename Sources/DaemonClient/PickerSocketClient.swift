@@ -2,9 +2,9 @@ import SystemKit
 
 /// The CLI's end of the daemon channel (the picker socket, see `PickerSocketServer`): one
 /// call, one reply.
-enum PickerSocketClient {
+public enum PickerSocketClient {
     /// What became of a call.
-    enum Outcome {
+    public enum Outcome {
         /// No daemon answers on that socket (none, or one of an older photofs).
         case unavailable
         /// The daemon's reply (its `errno` 0 is success).
@@ -15,7 +15,7 @@ enum PickerSocketClient {
     }
 
     /// Sends `call` to the daemon of `mountpoint` (canonical path bytes) and reads its reply.
-    static func call(_ call: ChannelCall, mountpoint: [UInt8], environment: [String: String]) -> Outcome {
+    public static func call(_ call: ChannelCall, mountpoint: [UInt8], environment: [String: String]) -> Outcome {
         let directory = PickerSocketPath.directory(environment: environment)
         // Only a directory of our own: anyone else could have put a socket there.
         guard PickerSocketPath.problem(with: directory) == nil else { return .unavailable }
@@ -62,7 +62,7 @@ enum PickerSocketClient {
     }
 
     /// Whether a daemon accepts connections on `path`.
-    static func isListening(_ path: String) -> Bool {
+    public static func isListening(_ path: String) -> Bool {
         guard let socket = try? FileDescriptor.connectUnixSocket(path) else { return false }
         socket.close()
         return true
