@@ -149,10 +149,16 @@ public final class PickerService: Sendable {
         }
     }
 
-    /// Makes what the page asks for first (its list, the candidates' places) ahead of the
-    /// page, on the caller's thread.
+    /// Makes what the page asks for first, its list, ahead of the page, on the caller's
+    /// thread (before `PickerLaunch.publish`).
     public func prepare() {
         _ = firstList()
+    }
+
+    /// Makes what the page asks for after its first paint, the candidates' places (which
+    /// thumbnails and labels look ids up in), on the caller's thread: after `publish`, so
+    /// the first list does not wait for them.
+    public func prepareLookups() {
         if let any = AssetID(number: 0) { _ = position(of: any) }
     }
 

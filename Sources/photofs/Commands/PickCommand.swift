@@ -168,9 +168,11 @@ enum PickCommand {
                 message.withLock { $0 = text }
                 finished.signal()
             })
-        // The first list and the id places are made before the page's first question.
+        // The first list is made before the page's first question, the id places after it
+        // is published (the page needs them only once the grid is painted).
         service.prepare()
         launch.publish(service)
+        service.prepareLookups()
         // The page answers within the request's life; an abandoned page ends after an hour.
         // (The server stops before the decoders it may be waiting on.)
         if finished.wait(timeout: .now() + 3600) == .timedOut {
