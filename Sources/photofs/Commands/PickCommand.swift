@@ -56,9 +56,11 @@ enum PickCommand {
                 PickerLock.release(lock, app: name, request: request, mountpoint: mountpoint, environment: environment.variables)
             }
         }
-        let load = { () throws(CLIError) -> PickerSetup in try makeSetup(app: app, pending: pending, context: context) }
+        let load = { () throws(CLIError) -> LoadedSetup in try makeSetup(app: app, pending: pending, context: context) }
         if arguments.flag("terminal") {
-            return try TerminalPicker(setup: try load(), actions: actions, output: environment.output).run()
+            var loaded = try load()
+            loaded.keepSnapshot()
+            return try TerminalPicker(setup: loaded.setup, actions: actions, output: environment.output).run()
         }
         var port: UInt16 = 0
         if let text = arguments.value("port") {
@@ -84,12 +86,31 @@ enum PickCommand {
         return app
     }
 
+    /// A picker's setup, and how to keep the catalog's assets it read for the next start.
+    struct LoadedSetup {
+        let setup: PickerSetup
+        let catalog: Catalog
+        /// The assets read from the catalog's table, with the ticket to keep them; nil when
+        /// they came from an up-to-date snapshot file.
+        var unsaved: (snapshot: LibrarySnapshot, ticket: Catalog.SnapshotFileTicket)?
+
+        /// Writes the snapshot file (as a mount does once it answers), so that the next
+        /// picker or mount reads the assets from it instead of the table; a failure costs
+        /// only that. Call it once the page is served; the assets are let go after it.
+        mutating func keepSnapshot() {
+            guard let unsaved else { return }
+            self.unsaved = nil
+            try? catalog.saveSnapshotFile(unsaved.snapshot, ticket: unsaved.ticket)
+        }
+    }
+
     /// What the picker offers `app` (its filter, and its pending request's media and limit).
-    static func makeSetup(app known: App, pending: PendingRequest?, context: LibraryContext) throws(CLIError) -> PickerSetup {
+    static func makeSetup(app known: App, pending: PendingRequest?, context: LibraryContext) throws(CLIError) -> LoadedSetup {
         // The snapshot alone: the picker needs no index or views of it.
         let snapshot: LibrarySnapshot
+        let ticket: Catalog.SnapshotFileTicket?
         do throws(CatalogError) {
-            snapshot = try context.catalog.snapshot()
+            (snapshot, ticket) = try context.catalog.snapshotForServing()
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
@@ -107,10 +128,11 @@ enum PickCommand {
         let groups = (try? context.catalog.assetGroups(of: snapshot)) ?? .none
         let candidates = PickerOffer.candidates(snapshot.assets, app: app, media: media, groups: groups)
         let root = String(decoding: (try? context.catalog.libraryRoot).flatMap { $0 } ?? Array(context.library.utf8), as: UTF8.self)
-        return PickerSetup(
+        let setup = PickerSetup(
             app: app, requestID: pending?.id, mode: pending?.mode ?? .replace, limit: limit, ordered: pending?.ordered ?? true,
             media: media?.filterText ?? "", candidates: candidates, preselected: grants, libraryRoot: root,
             title: pending?.title, newApp: pending?.newApp ?? false, groups: groups)
+        return LoadedSetup(setup: setup, catalog: context.catalog, unsaved: ticket.map { (snapshot, $0) })
     }
 
     /// How the page is shown besides the printed link.
@@ -121,7 +143,7 @@ enum PickCommand {
     }
 
     private static func serve(
-        app name: String, requestID: Int?, load: () throws(CLIError) -> PickerSetup, plans: StoredPlans, actions: PickerActions,
+        app name: String, requestID: Int?, load: () throws(CLIError) -> LoadedSetup, plans: StoredPlans, actions: PickerActions,
         port: UInt16, opening: Opening, environment: Environment
     )
         throws(CLIError)
@@ -149,9 +171,9 @@ enum PickCommand {
         } else {
             environment.output.line("Choose photos for \(name)\(request) at \(url)")
         }
-        let setup: PickerSetup
+        var loaded: LoadedSetup
         do throws(CLIError) {
-            setup = try load()
+            loaded = try load()
         } catch {
             launch.fail(error.message)
             throw error
@@ -163,7 +185,7 @@ enum PickCommand {
             service: ThumbnailService(pool: decoders, cache: ThumbnailCache(environment: environment.variables)),
             plans: plans)
         let service = PickerService(
-            setup: setup, gate: launch.gate, thumbnails: thumbnails, actions: actions,
+            setup: loaded.setup, gate: launch.gate, thumbnails: thumbnails, actions: actions,
             finished: { text in
                 message.withLock { $0 = text }
                 finished.signal()
@@ -173,6 +195,7 @@ enum PickCommand {
         service.prepare()
         launch.publish(service)
         service.prepareLookups()
+        loaded.keepSnapshot()
         // The page answers within the request's life; an abandoned page ends after an hour.
         // (The server stops before the decoders it may be waiting on.)
         if finished.wait(timeout: .now() + 3600) == .timedOut {
