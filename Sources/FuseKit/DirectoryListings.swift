@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// A listing is handed out only while the current views list the directory from the same
 /// stored nodes (`ViewListing.readsSameNodes`), so a position in it is the position in the
-/// current listing. Every views change drops them all (`dropAll`, from `Invalidator.submit`):
+/// current listing. Every views change drops them all (`dropAll`, from `Invalidator.submit`;
+/// the change moved `ChangeQueue.epoch` before):
 /// a kept listing holds the parts of the views it was made from, and the daemon must not
 /// keep a replaced library in memory until the next READDIR.
 final class DirectoryListings: Sendable {
@@ -22,14 +23,12 @@ final class DirectoryListings: Sendable {
 
     /// Most recently used last.
     private let kept = Mutex<[Kept]>([])
-    /// Counts `dropAll` calls: a listing made from views read before a drop is not kept.
-    /// Moved under `kept`'s lock, read without it (every LOOKUP reads it).
-    private let drops = Atomic<UInt64>(0)
+    /// Counts the changes: a listing made from views read before a change is not kept. A
+    /// change moves the count before its `dropAll`, so a listing kept before the count
+    /// moved is dropped by it.
+    private let changes: ChangeQueue
 
-    init() {}
-
-    /// The count of drops so far: read before the views a listing is made from.
-    var epoch: UInt64 { drops.load(ordering: .acquiring) }
+    init(changes: ChangeQueue) { self.changes = changes }
 
     /// The listing of `inode` in `current`: a kept one that reads the same nodes, or a new
     /// one made from `current` (kept unless the views changed since `epoch` was read).
@@ -45,7 +44,7 @@ final class DirectoryListings: Sendable {
         kept.withLock { kept in
             kept.removeAll { $0.inode == inode }
             // Made from views that a drop has replaced since: kept, it would outlive them.
-            guard drops.load(ordering: .relaxed) == epoch else { return }
+            guard changes.epoch == epoch else { return }
             if kept.count >= Self.capacity { kept.removeFirst() }
             kept.append(Kept(inode: inode, listing: made))
         }
@@ -54,9 +53,6 @@ final class DirectoryListings: Sendable {
 
     /// Forgets every kept listing (after the views changed).
     func dropAll() {
-        kept.withLock { kept in
-            kept.removeAll()
-            drops.add(1, ordering: .releasing)
-        }
+        kept.withLock { $0.removeAll() }
     }
 }

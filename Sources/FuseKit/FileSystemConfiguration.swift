@@ -17,8 +17,6 @@ public struct FileSystemConfiguration: Sendable {
     public var othersMayEnter = false
     /// Where log lines go (stderr in the daemon). Never given a GPS coordinate.
     public var log: @Sendable (String) -> Void
-    /// Told when an app writes a pick request and when one is settled (log line, notification).
-    public var requestEvents: (@Sendable (RequestEvent) -> Void)?
     /// Told of every READ an app's view serves (the access log); nil records nothing.
     public var accessRecorder: (any AccessRecorder)?
     /// Makes the files of representations other than the original (compatible JPEGs);

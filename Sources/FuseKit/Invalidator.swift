@@ -11,21 +11,24 @@ import SystemKit
 /// inode) deadlocks. Notifications for inodes the kernel does not know fail with ENOENT,
 /// which is expected and ignored.
 ///
-/// Owned by the file system's `KernelSink`, which the daemon makes before the file system
-/// (the owner of the live state publishes to it before the views exist); attached once mounted.
+/// Owned by the file system, fed by its `ChangeDrain` from the `ChangeQueue` the owner of
+/// the live state publishes to; attached once mounted. The queue counts the changes
+/// (`epoch`) and says when a library change is under way (`redo`).
 ///
 /// Every change also drops the listings the daemon keeps for READDIR without an open
 /// handle (`DirectoryListings`): each change of the views comes through here.
 public final class Invalidator: Sendable {
     private let queue = DispatchQueue(label: "photofs.invalidate")
     /// The listings READDIR keeps between the pages of a directory.
-    let listings = DirectoryListings()
+    let listings: DirectoryListings
+    /// Where the changes come from: their count and whether one is under way.
+    let changes: ChangeQueue
     private let session = Mutex<SessionPointer?>(nil)
-    /// How many changes are under way (`submit(wait:after:)`).
-    private let changing = Atomic<Int>(0)
     private let log: @Sendable (String) -> Void
 
-    public init(log: @escaping @Sendable (String) -> Void) {
+    init(changes: ChangeQueue, log: @escaping @Sendable (String) -> Void) {
+        self.changes = changes
+        self.listings = DirectoryListings(changes: changes)
         self.log = log
     }
 
@@ -41,31 +44,9 @@ public final class Invalidator: Sendable {
         queue.sync {}
     }
 
-    /// Runs `change`, which publishes new views and returns what the kernel must forget
-    /// from the old ones, and submits that. While it runs every reply counts as crossing a
-    /// change (`redo`): the invalidations are computed from the old views at one moment,
-    /// and the old views still answer until the new ones are published, naming what they
-    /// had not named yet (a library folder's files are named on first use), which those
-    /// invalidations then miss.
-    /// Returns what it submitted; nothing when `change` returns nil.
-    @discardableResult
-    public func submit<Failure: Error>(wait: Double, after change: () throws(Failure) -> ViewTreeChanges?) throws(Failure)
-        -> ViewTreeChanges?
-    {
-        changing.add(1, ordering: .sequentiallyConsistent)
-        // Counted down only after `submit` moved the epoch, so that no reply falls between.
-        defer { changing.subtract(1, ordering: .sequentiallyConsistent) }
-        guard let changes = try change() else { return nil }
-        submit(changes, wait: wait)
-        return changes
-    }
-
-    /// Queues the notifications for `changes`; waits up to `wait` seconds for them to be sent.
-    /// For a change of the library's part use `submit(wait:after:)`; this form is for
-    /// changes of the access state alone (picker writes, ended grants), whose invalidations
-    /// read only the apps' parts, which are built whole.
-    /// Empty `changes` only drop the kept listings.
-    public func submit(_ changes: ViewTreeChanges, wait: Double) {
+    /// Queues the notifications for `changes` (one change the `ChangeDrain` took); waits up
+    /// to `wait` seconds for them to be sent. Empty `changes` only drop the kept listings.
+    func submit(_ changes: ViewTreeChanges, wait: Double) {
         listings.dropAll()
         guard !changes.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)
@@ -81,29 +62,21 @@ public final class Invalidator: Sendable {
     }
 
     /// Counts the views' changes: read before the views an answer is made from (`redo`).
-    var epoch: UInt64 { listings.epoch }
+    var epoch: UInt64 { changes.epoch }
 
     /// Drops again what one reply may have put in the kernel's caches, when the views
     /// changed since `epoch` (read before the views that reply was made from) or a change
-    /// is under way (`submit(wait:after:)`). Such a reply can reach the kernel after the
+    /// is under way (`ChangeQueue.isChanging`). Such a reply can reach the kernel after the
     /// change's own notifications, or hold what they were computed without, and the kernel
     /// would then trust the old answer for the whole cache timeout (a day). A reply checked
     /// before the change began was made before its invalidations were computed and sent
     /// before they were queued: they cover it. Queued like every notification, never sent
     /// from the handler itself.
-    func redo(since epoch: UInt64, _ changes: () -> ViewTreeChanges) {
-        guard changing.load(ordering: .sequentiallyConsistent) > 0 || listings.epoch != epoch else { return }
-        let changes = changes()
-        guard !changes.isEmpty else { return }
-        queue.async { [self] in send(changes) }
-    }
-
-    /// Hands the pages freed by a replaced tree back to the system: without this glibc
-    /// keeps them for the next build and the daemon stays at twice its size after a
-    /// library change. Not after a picker write (it frees one app's part; a trim of a
-    /// large heap costs milliseconds).
-    public func releaseFreedMemory() {
-        FreedMemory.release()
+    func redo(since epoch: UInt64, _ made: () -> ViewTreeChanges) {
+        guard changes.isChanging || changes.epoch != epoch else { return }
+        let again = made()
+        guard !again.isEmpty else { return }
+        queue.async { [self] in send(again) }
     }
 
     private func send(_ changes: ViewTreeChanges) {

@@ -2,7 +2,7 @@ import PhotoCore
 
 /// Pick requests that do not come through a request file: asked for on an app's behalf
 /// over the daemon channel (the desktop's file dialog), answered and cancelled there. Each
-/// is recorded, expires and is announced exactly like one an app wrote to its `.request`.
+/// is recorded, expires and is posted to the daemon exactly like one an app wrote to its `.request`.
 extension PhotoFileSystem {
     /// Records a pick request of `app` as if it had written `text` to its request file.
     public func submitRequest(_ app: String, _ text: [UInt8], title: String? = nil, appIsNew: Bool = false) throws(PickRequestError)
@@ -13,16 +13,9 @@ extension PhotoFileSystem {
         return pending
     }
 
-    /// Tells the daemon of a new request and schedules its expiry.
+    /// Schedules the expiry of a new request (the broker itself posts it to the daemon's
+    /// notifier, `RequestBroker.events`).
     func announce(_ pending: RequestBroker.Pending) {
-        configuration.requestEvents?(.submitted(pending))
-        requests.scheduleExpiry(of: pending) { [configuration] expired in
-            configuration.requestEvents?(.settled(expired, .expired))
-        }
-    }
-
-    /// Tells the daemon that `pending` was settled with `answer` (its log line).
-    public func announceSettled(_ pending: RequestBroker.Pending, _ answer: PickAnswer) {
-        configuration.requestEvents?(.settled(pending, answer))
+        requests.scheduleExpiry(of: pending)
     }
 }

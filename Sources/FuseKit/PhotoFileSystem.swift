@@ -7,7 +7,7 @@ import SystemKit
 /// view layer that decides every answer (`ViewLayer`, over the views of the one owner of
 /// the live state), the library root it reads below, what only the kernel needs (the
 /// `.picker` renderings' inodes, per-thread buffers, deferred request replies) and the
-/// sink of the state's changes that tells the kernel what to forget (`KernelSink`).
+/// drain of the state's changes that tells the kernel what to forget (`ChangeDrain`).
 ///
 /// Request handlers take the current tree once, then work on that immutable value; no
 /// handler holds a lock while it does I/O.
@@ -19,12 +19,12 @@ public final class PhotoFileSystem: Sendable {
     let libraryFD: Int32
     let buffers: ThreadBuffers
     /// Where the views' changes are published (the owner's, or one of its own).
-    let sink: KernelSink
+    let sink: ChangeQueue
     /// Whether the views' owner publishes its changes to `sink` itself (the daemon's
     /// `LibraryState`), so that `forget` has nothing left to do.
     let ownerPublishes: Bool
-    /// The queue that tells the kernel what to forget.
-    var invalidator: Invalidator { sink.invalidator }
+    /// Tells the kernel what to forget.
+    let invalidator: Invalidator
     /// The renderings of `.picker`, one inode each, and its write limit.
     let controlFile = ControlFileState()
     /// The apps' pick requests (`apps/APP/.request`, `.requests`): their expiry and ticks.
@@ -42,11 +42,11 @@ public final class PhotoFileSystem: Sendable {
 
     /// Opens the library; redacted views read their plans from `plans`. `sink`, when given,
     /// is the one the views' owner publishes every change to (made before this file
-    /// system, see `KernelSink`); the file system subscribes to it. Without one, whoever
-    /// replaces the views says what changed with `forget`.
+    /// system, see `ChangeQueue`); the file system drains it. Without one, whoever replaces
+    /// the views says what changed with `forget`.
     public init(
         configuration: FileSystemConfiguration, views: any ViewSource, plans: any RedactionPlanSource, control: (any ControlHandling)?,
-        sink: KernelSink? = nil
+        sink: ChangeQueue? = nil
     ) throws(MountError) {
         let fd: Int32
         do throws(Errno) {
@@ -61,15 +61,20 @@ public final class PhotoFileSystem: Sendable {
             reader: LibraryFileReader(libraryFD: fd), plans: plans, control: control, requests: broker,
             log: configuration.log, recorder: configuration.accessRecorder, representations: configuration.representations)
         self.requests = RequestFiles(broker: broker)
+        requests.reads.start()
         self.libraryFD = fd
         self.buffers = ThreadBuffers()
-        self.sink = sink ?? KernelSink(log: configuration.log)
+        let queue = sink ?? ChangeQueue(log: configuration.log)
+        self.sink = queue
+        self.invalidator = Invalidator(changes: queue, log: configuration.log)
         self.ownerPublishes = sink != nil
         self.startTime = Self.fileTime(nanoseconds: SystemClock.wallNanoseconds())
-        self.sink.subscribe { [weak self] in self?.prepareRepresentations() }
+        ChangeDrain.start(queue, invalidator: invalidator) { [weak self] in self?.prepareRepresentations() }
     }
 
     deinit {
+        requests.reads.stop()
+        sink.close()
         FileDescriptor(rawValue: libraryFD).close()
     }
 

@@ -4,14 +4,6 @@ import PhotoCore
 import Synchronization
 import SystemKit
 
-/// What the daemon hears about requests (for its log line and the desktop notification).
-public enum RequestEvent: Sendable {
-    case submitted(RequestBroker.Pending)
-    case settled(RequestBroker.Pending, PickAnswer)
-    /// Taken back: no process of the app had its request file open any more.
-    case withdrawn(RequestBroker.Pending)
-}
-
 /// The request files' state besides the view tree: the broker, the timer that expires
 /// requests, and the replies deferred until an answer (a READ of a pending request is not
 /// answered until the request is settled, so the app's `read(2)` blocks without holding a
@@ -21,8 +13,8 @@ final class RequestFiles: Sendable {
     /// Counts GETATTRs of the request files, each of which reports a new mtime, so a read
     /// always refetches the answer (as for `.picker`).
     let ticks = Atomic<Int>(0)
-    /// READs waiting for answers.
-    let reads = DeferredReads()
+    /// READs and polls waiting for answers.
+    let reads: DeferredReads
     /// Per app, the open descriptors of its request file, and which pending requests were
     /// written to a request file (only those are withdrawn when their app is gone).
     private let descriptors = Mutex<(open: [String: Int], written: Set<Int>)>(([:], []))
@@ -33,17 +25,20 @@ final class RequestFiles: Sendable {
     static let withdrawalDelay = 1.5
 
     /// The request files of `broker` (the view layer's).
-    init(broker: RequestBroker) { self.broker = broker }
+    init(broker: RequestBroker) {
+        self.broker = broker
+        self.reads = DeferredReads(broker: broker)
+    }
 
     /// The size reported while a request is pending: large enough that the kernel sends the
     /// READ (it trims the file at the end of the short reply).
     static let pendingSize = 1 << 20
 
-    /// Schedules the expiry of `pending`; `expired` runs for each request it settled.
-    func scheduleExpiry(of pending: RequestBroker.Pending, _ expired: @escaping @Sendable (RequestBroker.Pending) -> Void) {
+    /// Schedules the expiry of `pending` (the broker posts the answer and the event).
+    func scheduleExpiry(of pending: RequestBroker.Pending) {
         let delay = max(0, pending.deadline - Self.now())
         timer.asyncAfter(deadline: .now() + delay) { [broker] in
-            for settled in broker.expire(now: Self.now()) { expired(settled) }
+            _ = broker.expire(now: Self.now())
         }
     }
 
@@ -64,8 +59,8 @@ final class RequestFiles: Sendable {
     /// A descriptor of `app`'s request file was closed (RELEASE: the last close of it, also
     /// when its process died). When none is left, the app's written request is withdrawn
     /// after `withdrawalDelay` unless one was opened again: nobody is left to read the
-    /// answer, so nobody should be asked.
-    func closed(_ app: String, _ withdrawn: @escaping @Sendable (RequestBroker.Pending) -> Void) {
+    /// answer, so nobody should be asked (the broker posts the withdrawal).
+    func closed(_ app: String) {
         let left = descriptors.withLock { state -> Int in
             let count = max(0, state.open[app, default: 0] - 1)
             state.open[app] = count == 0 ? nil : count
@@ -79,7 +74,7 @@ final class RequestFiles: Sendable {
                 state.written.remove(pending.id)
                 return true
             }
-            if gone, let taken = broker.withdraw(app, id: pending.id) { withdrawn(taken) }
+            if gone { broker.withdraw(app, id: pending.id) }
         }
     }
 

@@ -5,8 +5,8 @@ import Synchronization
 import SystemKit
 
 /// The compatible JPEGs a mount serves (`RepresentationProviding`): made in decoder
-/// processes from the source bytes the file system read through its own checked
-/// descriptor, stored in the on-disk `CompatibleCache` (so a remount reuses them), and
+/// processes from the source bytes of the checked descriptor the view layer opened and
+/// handed in, stored in the on-disk `CompatibleCache` (so a remount reuses them), and
 /// remembered per catalogued version of an asset, so that a `stat` after the first costs
 /// a table read. A changed source is another catalogued version (size, times) and another
 /// cache key, so it is made again; the old JPEG ages out of the cache.
@@ -37,22 +37,40 @@ public final class CompatibleRepresentations: RepresentationProviding {
         self.pool = pool
     }
 
-    public func file(
-        of asset: Asset, as form: FileRepresentation, location: LocationPolicy, source: () throws(RepresentationError) -> Int32
-    ) throws(RepresentationError) -> RepresentedFile {
-        guard case .compatibleJPEG(let quality) = form else { throw .cannotConvert("the original is not made") }
-        let version = Version(
-            id: asset.id, size: asset.size, mtime: asset.mtimeNanoseconds, ctime: asset.ctimeNanoseconds, quality: quality,
-            location: location)
+    public func file(of asset: Asset, as form: FileRepresentation, location: LocationPolicy) throws(RepresentationError)
+        -> RepresentedFile?
+    {
+        let version = try Self.version(of: asset, as: form, location: location)
         if let known = made.withLock({ $0[version] }) { return known }
+        if let reason = refused.withLock({ $0[version] }) { throw .cannotConvert(reason) }
+        return nil
+    }
+
+    public func make(of asset: Asset, as form: FileRepresentation, location: LocationPolicy, source: Int32) throws(RepresentationError)
+        -> RepresentedFile
+    {
+        var owned: Int32? = source
+        defer { if let owned { FileDescriptor(rawValue: owned).close() } }
+        let version = try Self.version(of: asset, as: form, location: location)
         let lock = making[Int(UInt(bitPattern: version.hashValue) % UInt(making.count))]
         lock.wait()
         defer { lock.signal() }
         if let known = made.withLock({ $0[version] }) { return known }
         if let reason = refused.withLock({ $0[version] }) { throw .cannotConvert(reason) }
-        let file = try make(version, source: try source(), name: asset.path.display)
+        owned = nil
+        let file = try make(version, source: source, name: asset.path.display)
         made.withLock { $0[version] = file }
         return file
+    }
+
+    /// The catalogued version `asset` names in `form`; only compatible JPEGs are made.
+    private static func version(of asset: Asset, as form: FileRepresentation, location: LocationPolicy) throws(RepresentationError)
+        -> Version
+    {
+        guard case .compatibleJPEG(let quality) = form else { throw .cannotConvert("the original is not made") }
+        return Version(
+            id: asset.id, size: asset.size, mtime: asset.mtimeNanoseconds, ctime: asset.ctimeNanoseconds, quality: quality,
+            location: location)
     }
 
     public func prepareInBackground(_ work: @escaping @Sendable () -> Void) {

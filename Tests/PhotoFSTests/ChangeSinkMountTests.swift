@@ -9,16 +9,16 @@ import Synchronization
 import Testing
 
 /// The daemon's chain in the test process: a catalog-backed `LibraryState` that publishes
-/// to the kernel's sink (`KernelSink`), its `PickerControl` behind `.picker`, and the file
-/// system subscribed to the same sink, mounted through the kernel.
+/// to the queue of changes the kernel drains (`ChangeQueue`), its `PickerControl` behind `.picker`, and the file
+/// system draining the same queue, mounted through the kernel.
 @Suite("one change sink through a mount", .serialized, .enabled(if: FuseAvailability.available))
 struct ChangeSinkMountTests {
     /// Counts the state's publications and hands each on to the kernel's sink.
     final class CountingSink: ChangeSink {
-        let kernel: KernelSink
+        let kernel: ChangeQueue
         private let published = Atomic<Int>(0)
 
-        init(kernel: KernelSink) { self.kernel = kernel }
+        init(kernel: ChangeQueue) { self.kernel = kernel }
 
         var count: Int { published.load(ordering: .sequentiallyConsistent) }
 
@@ -52,7 +52,7 @@ struct ChangeSinkMountTests {
             [a, b].map { AssetRecord(asset: $0, fingerprint: String(repeating: "0", count: 64), indexedAtNanoseconds: 1, redaction: plans) }
         )
 
-        let kernel = KernelSink(log: { _ in })
+        let kernel = ChangeQueue(log: { _ in })
         let sink = CountingSink(kernel: kernel)
         let state = LibraryState(serving: catalog, filters: FilterLanguageResolver(), sink: sink)
         try state.load()

@@ -124,3 +124,14 @@ import Testing
         #expect(FrameCodec.decodeRequest(Array(FrameCodec.encode(request).dropLast())) == nil)
     }
 }
+
+extension CompatibleRepresentations {
+    /// What the view layer does (`ViewLayer+Representations`): the made file, else the
+    /// source opened by the caller (`source`) and handed in to be made.
+    func file(
+        of asset: Asset, as form: FileRepresentation, location: LocationPolicy, opening source: () throws(RepresentationError) -> Int32
+    ) throws(RepresentationError) -> RepresentedFile {
+        if let known = try file(of: asset, as: form, location: location) { return known }
+        return try make(of: asset, as: form, location: location, source: try source())
+    }
+}

@@ -25,6 +25,8 @@ final class InProcessClient: ViewClient {
     init(layer: ViewLayer, uid: UInt32) {
         self.layer = layer
         self.uid = uid
+        // The kernel side's subscription to the answers of waiting reads (FuseKit's reply thread).
+        layer.requests.answers.subscribe()
     }
 
     /// The caller and tree a request is answered with.
@@ -105,22 +107,24 @@ final class InProcessClient: ViewClient {
             let inode = try resolve(path)
             let (caller, tree) = try request()
             _ = try layer.open(inode, caller: caller, in: tree)
-            // The READ registers a waiter, as the adapter's does, which the answer calls.
-            let answered = Mutex<[UInt8]?>(nil)
+            // The READ registers a waiter, as the adapter's does, whose answer the broker
+            // posts under its token; the adapter's reply thread takes it from there.
             let size = 1 << 16
             var buffer = [UInt8](repeating: 0, count: size)
             let result = buffer.withUnsafeMutableBytes { raw in
                 Result { () throws(ViewLayerError) -> ViewLayer.ReadAnswer in
-                    try layer.read(
-                        inode, caller: caller, at: 0, size: size, into: raw, in: tree, now: 0, mayWait: true,
-                        makeWaiter: { { answer in answered.withLock { $0 = answer.bytes } } })
+                    try layer.read(inode, caller: caller, at: 0, size: size, into: raw, in: tree, now: 0, mayWait: true)
                 }
             }
             switch try result.get() {
-            case .waiting:
+            case .waiting(let app, let token):
                 answer()
-                guard let bytes = answered.withLock({ $0 }) else { throw .unexpected("the waiting read was never answered") }
-                return bytes
+                // The answer is posted while it is given: none queued means none was given.
+                if case .pending = layer.requests.status(of: app) { throw .unexpected("the waiting read was never answered") }
+                guard let posted = layer.requests.answers.take()?.last(where: { $0.tokens.contains(token) }) else {
+                    throw .unexpected("the waiting read's answer was not posted")
+                }
+                return posted.answer.bytes
             case .text(let text):
                 answer()
                 return text
@@ -196,7 +200,11 @@ final class InProcessClient: ViewClient {
                 _ = try layer.setattr(inode, .init(size: 0, beyondSizeAndTimes: false), caller: caller, in: tree, now: 0)
                 (caller, tree) = try request()
             }
-            _ = try layer.write(inode, bytes, uid: uid, caller: caller, in: tree, now: 0, mayBeSplit: bytes.count >= Self.splitAt)
+            let written = try layer.write(inode, bytes, uid: uid, caller: caller, in: tree, now: 0, mayBeSplit: bytes.count >= Self.splitAt)
+            // A checked `.picker` write is run by the caller, as the adapter runs it.
+            if case .picker(let write) = written, case .failure(let error, _) = write.handler.execute(write.bytes, caller: write.uid) {
+                throw error
+            }
         }.errnoCode
     }
 

@@ -80,14 +80,22 @@ extension PhotoFileSystem {
                 switch try layer.write(
                     Self.treeInode(inode), input, uid: uid, caller: caller, in: tree, now: RequestFiles.now(), mayBeSplit: split)
                 {
-                case .picker(let changes):
-                    controlFile.generations.written(inode)
-                    forget(changes)
+                case .picker(let write):
+                    // Run here, not by the layer: the daemon's handler publishes the change
+                    // (`ChangeQueue`) with no module of this request's path left on the stack.
+                    switch write.handler.execute(write.bytes, caller: write.uid) {
+                    case .success(let changes):
+                        controlFile.generations.written(inode)
+                        forget(changes)
+                    case .failure(let error, _):
+                        throw error
+                    }
                 case .request(let pending):
                     requests.written(pending)
                     announce(pending)
-                case .answered(let settled):
-                    for (pending, answer) in settled { configuration.requestEvents?(.settled(pending, answer)) }
+                case .answered:
+                    // The broker posted the answers and their events itself.
+                    break
                 }
                 return .written(size)
             } catch .writeTooLarge {

@@ -44,11 +44,8 @@ extension PhotoFileSystem {
 
     /// READ: the layer serves it (`ViewLayer.read`): a photo's bytes into the thread's
     /// buffer, a text (`.requests`, a settled request), `.picker`'s rendering (the one the
-    /// descriptor was opened on), or a pending request's deferred reply (`readLater`).
+    /// descriptor was opened on), or a pending request's deferred reply (`DeferredReads`).
     func read(_ request: fuse_req_t, _ inode: UInt64, _ size: Int, _ offset: Int, _ info: UnsafeMutablePointer<fuse_file_info>?) {
-        // The READ kept for a later reply, made only when the layer registers a waiter.
-        var deferred: DeferredReads.Read?
-        var waits = false
         respond(request, "read") { () throws(ViewLayerError) -> Reply in
             let tree = self.tree
             let caller = try caller(of: request, in: tree)
@@ -56,12 +53,7 @@ extension PhotoFileSystem {
             let blocking = (info?.pointee.flags ?? 0) & FileDescriptor.Options.nonBlocking.rawValue == 0
             let answer = try layer.read(
                 Self.treeInode(inode), caller: caller, at: offset, size: size, into: buffer, in: tree, now: RequestFiles.now(),
-                mayWait: blocking
-            ) {
-                let read = self.requests.reads.make(request, size: size, offset: offset)
-                deferred = read
-                return self.replyLater(read)
-            }
+                mayWait: blocking)
             switch answer {
             case .filled(let count):
                 return .bytes(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
@@ -77,15 +69,11 @@ extension PhotoFileSystem {
                 }
                 return .bytes(Self.part(of: opened.bytes, size: size, offset: offset, into: buffer))
             case .waiting(let app, let token):
-                // Answered by the waiter, or EINTR by an interrupt (`DeferredReads`).
-                guard let deferred else { throw .unexpected("a waiting read without a deferred reply") }
-                deferred.waiting.withLock { $0 = (app, token) }
-                requests.reads.armInterrupt(deferred)
-                waits = true
+                // Answered by the reply thread once settled, or EINTR by an interrupt.
+                requests.reads.wait(request, size: size, offset: offset, app: app, token: token)
                 return .deferred
             }
         }
-        if let deferred, !waits { requests.reads.finish(deferred) }
     }
 
     /// The part of `text` at `offset` (at most `size` bytes), copied into `buffer`.

@@ -32,37 +32,16 @@ extension PhotoFileSystem {
     /// RELEASE of a request file's descriptor.
     func closedSpecial(_ special: ViewSpecialFile) {
         guard case .request(let app) = special else { return }
-        requests.closed(app) { [configuration] withdrawn in configuration.requestEvents?(.withdrawn(withdrawn)) }
-    }
-
-    /// The waiter that answers the deferred READ `read` with the request's answer, unless
-    /// an interrupt answered it first.
-    func replyLater(_ read: DeferredReads.Read) -> RequestBroker.Waiter {
-        { [requests] answer in
-            guard read.claim() else { return }
-            let text = answer.bytes
-            let start = min(max(0, read.offset), text.count)
-            let end = min(text.count, start + read.size)
-            text[start..<end].withUnsafeBytes { bytes in
-                _ = fuse_reply_buf(read.request.request, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-            }
-            requests.reads.finish(read)
-        }
+        requests.closed(app)
     }
 
     /// POLL: readable when the app's request is not pending; otherwise the handle is kept
-    /// and notified once the request is settled.
+    /// and notified once the request is settled (`DeferredReads`).
     func poll(_ request: fuse_req_t, _ inode: UInt64, _ handle: OpaquePointer?) {
-        var notify: (@Sendable () -> Void)?
+        let (readable, token) = layer.poll(Self.treeInode(inode), in: tree, register: handle != nil)
         if let handle {
-            let deferred = DeferredPoll(handle: handle)
-            notify = {
-                fuse_lowlevel_notify_poll(deferred.handle)
-                fuse_pollhandle_destroy(deferred.handle)
-            }
+            if let token { requests.reads.notifyLater(handle, token: token) } else { fuse_pollhandle_destroy(handle) }
         }
-        let (readable, registered) = layer.poll(Self.treeInode(inode), in: tree, notify: notify)
-        if let handle, !registered { fuse_pollhandle_destroy(handle) }
         fuse_reply_poll(request, readable ? Poll.readableReply : 0)
     }
 }

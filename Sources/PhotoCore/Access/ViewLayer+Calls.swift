@@ -63,9 +63,14 @@ extension ViewLayer {
         return Array(text[start..<min(text.count, start + size)])
     }
 
-    /// Writes one `write(2)` of picker commands to `.picker` as `uid`.
+    /// Writes one `write(2)` of picker commands to `.picker` as `uid`: checked here, then
+    /// run as the adapter runs it.
     public func writePicker(_ bytes: [UInt8], uid: UInt32) throws(ViewLayerError) -> ViewTreeChanges {
         let tree = self.tree
-        return try writePicker(bytes, uid: uid, caller: try caller(uid: uid, in: tree), in: tree)
+        let write = try writePicker(bytes, uid: uid, caller: try caller(uid: uid, in: tree), in: tree)
+        switch write.handler.execute(write.bytes, caller: write.uid) {
+        case .success(let changes): return changes
+        case .failure(let error, _): throw error
+        }
     }
 }

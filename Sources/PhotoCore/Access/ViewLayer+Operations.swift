@@ -152,20 +152,19 @@ extension ViewLayer {
         /// `.picker`: the part at the offset of the rendering the descriptor was opened on
         /// (a fresh open's, `pickerText()`, when there is none).
         case picker
-        /// A pending request: `waiter` was registered and is called once with the answer;
-        /// `token` stops the wait (an interrupted reader).
+        /// A pending request: a waiter was registered, whose answer the request broker posts
+        /// under `token` (`RequestBroker.answers`); `token` also stops the wait (an
+        /// interrupted reader).
         case waiting(app: String, token: RequestBroker.WaiterToken)
     }
 
     /// READ of `size` bytes of `inode` at `offset` into `buffer` (photos) as `caller`; `now`
-    /// (monotonic seconds, asked only for `.requests`) is when `.requests` is rendered. A
-    /// read of a pending request by a reader that `mayWait` registers the waiter
-    /// `makeWaiter` makes (called for a request file only: a photo's read reads no clock,
-    /// makes no waiter and allocates nothing for either); a reader that may not wait gets
-    /// EAGAIN.
+    /// (monotonic seconds, asked only for `.requests`: a photo's read reads no clock) is when
+    /// `.requests` is rendered. A read of a pending request by a reader that `mayWait`
+    /// registers a waiter (`.waiting`); a reader that may not wait gets EAGAIN.
     public func read(
         _ inode: UInt64, caller: ViewCaller, at offset: Int, size: Int, into buffer: UnsafeMutableRawBufferPointer, in tree: ViewTree,
-        now: @autoclosure () -> Double, mayWait: Bool = false, makeWaiter: () -> RequestBroker.Waiter = { { _ in } }
+        now: @autoclosure () -> Double, mayWait: Bool = false
     ) throws(ViewLayerError) -> ReadAnswer {
         guard offset >= 0, size >= 0 else { throw .invalidArgument }
         if inode == ViewInode.picker {
@@ -181,9 +180,7 @@ extension ViewLayer {
         case .requestList:
             return .text(requestListText(now: now()))
         case .request(let app):
-            var made: RequestBroker.Waiter = { _ in }
-            if mayWait { made = makeWaiter() }
-            let (status, token) = requests.read(app, register: mayWait, waiter: made)
+            let (status, token) = requests.read(app, register: mayWait)
             switch status {
             case .idle: return .text([])
             case .answered(let answer): return .text(answer.bytes)
@@ -196,8 +193,8 @@ extension ViewLayer {
 
     /// What a WRITE did.
     public enum Written: Sendable {
-        /// A `.picker` transaction ran: what the kernel must forget.
-        case picker(ViewTreeChanges)
+        /// A `.picker` write was checked: the caller hands it to its handler.
+        case picker(PickerWrite)
         /// An app's pick request was recorded.
         case request(RequestBroker.Pending)
         /// The owner settled these requests through `.requests`.
@@ -205,7 +202,8 @@ extension ViewLayer {
     }
 
     /// WRITE of one `write(2)`'s `bytes` to `inode` by `uid`. Photos and directories are
-    /// read-only (EROFS); `.picker` runs one transaction (`writePicker`, `mayBeSplit`: EFBIG);
+    /// read-only (EROFS); `.picker` is checked (`writePicker`, `mayBeSplit`: EFBIG) and left
+    /// to the caller to run;
     /// an app's `.request` records a request, `.requests` settles requests (owner only).
     public func write(
         _ inode: UInt64, _ bytes: [UInt8], uid: UInt32, caller: ViewCaller, in tree: ViewTree, now: Double, mayBeSplit: Bool = false
@@ -225,17 +223,13 @@ extension ViewLayer {
     }
 
     /// POLL of `inode`: whether a read would return now. Only a pending request is not
-    /// readable; then `notify` (when given) is registered and called once it is settled,
-    /// and the answer says whether it was.
-    public func poll(_ inode: UInt64, in tree: ViewTree, notify: (@Sendable () -> Void)?) -> (readable: Bool, registered: Bool) {
-        guard tree.node(inode: inode) == nil, case .request(let app) = specialFile(inode: inode, in: tree) else { return (true, false) }
-        guard let notify else {
-            if case .pending = requests.status(of: app) { return (false, false) }
-            return (true, false)
-        }
-        let (status, token) = requests.read(app, register: true) { _ in notify() }
-        if case .pending = status { return (false, token != nil) }
-        return (true, token != nil)
+    /// readable; then, with `register`, a waiter is registered whose answer the broker posts
+    /// under `token` (nil when none was registered).
+    public func poll(_ inode: UInt64, in tree: ViewTree, register: Bool) -> (readable: Bool, token: RequestBroker.WaiterToken?) {
+        guard tree.node(inode: inode) == nil, case .request(let app) = specialFile(inode: inode, in: tree) else { return (true, nil) }
+        let (status, token) = requests.read(app, register: register)
+        if case .pending = status { return (false, token) }
+        return (true, token)
     }
 
     /// Every operation that would change the tree (create, mknod, mkdir, unlink, rmdir,

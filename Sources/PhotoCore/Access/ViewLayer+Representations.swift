@@ -110,19 +110,19 @@ extension ViewLayer {
         guard let representations else {
             throw .representationUnavailable("serve a compatible JPEG without a representation provider")
         }
-        let reader = self.reader
         do throws(RepresentationError) {
-            return try representations.file(of: asset, as: node.representation, location: policy) {
-                () throws(RepresentationError) -> Int32 in
-                do throws(ViewLayerError) {
-                    return try reader.openSource(asset)
-                } catch {
-                    switch error {
-                    case .system(let code, _): throw .sourceUnreadable(errno: code)
-                    default: throw .sourceChanged
-                    }
+            if let known = try representations.file(of: asset, as: node.representation, location: policy) { return known }
+            // Opened here and handed over: the provider never calls back for it.
+            let source: Int32
+            do throws(ViewLayerError) {
+                source = try reader.openSource(asset)
+            } catch {
+                switch error {
+                case .system(let code, _): throw .sourceUnreadable(errno: code)
+                default: throw .sourceChanged
                 }
             }
+            return try representations.make(of: asset, as: node.representation, location: policy, source: source)
         } catch {
             switch error {
             case .sourceChanged: throw .stale

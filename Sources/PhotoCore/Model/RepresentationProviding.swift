@@ -7,12 +7,15 @@ import SystemKit
 /// answers the kernel.
 public protocol RepresentationProviding: Sendable {
     /// The ready file holding `asset` in `form` with its location handled under `location`,
-    /// made from the asset's source when not made yet (which may take a decode). `source`
-    /// opens the source, checked against the catalog, and is called only when the file must
-    /// be made; the provider closes the descriptor it returns.
-    func file(
-        of asset: Asset, as form: FileRepresentation, location: LocationPolicy, source: () throws(RepresentationError) -> Int32
-    ) throws(RepresentationError) -> RepresentedFile
+    /// when it is made already (a table read); nil when it must be made from the source
+    /// (`make`). A source the decoder refused before is refused again without a decode.
+    func file(of asset: Asset, as form: FileRepresentation, location: LocationPolicy) throws(RepresentationError) -> RepresentedFile?
+
+    /// Makes the file `file(of:...)` did not have from `source`, a descriptor of the asset's
+    /// file the caller opened and checked against the catalog (the provider closes it), which
+    /// may take a decode; a file another caller made meanwhile is returned as it is.
+    func make(of asset: Asset, as form: FileRepresentation, location: LocationPolicy, source: Int32) throws(RepresentationError)
+        -> RepresentedFile
 
     /// Forgets a file `file(of:...)` returned that turned out missing or changed (evicted from
     /// the cache), so that the next call makes it again.

@@ -1,10 +1,26 @@
+import Dispatch
 import Synchronization
+
+/// What the broker tells the daemon about requests (its log line and the desktop
+/// notification), through `RequestBroker.events`.
+public enum RequestEvent: Sendable {
+    case submitted(RequestBroker.Pending)
+    case settled(RequestBroker.Pending, PickAnswer)
+    /// Taken back: no process of the app had its request file open any more.
+    case withdrawn(RequestBroker.Pending)
+}
 
 /// Holds the apps' pick requests between the app's write and the person's answer: at most
 /// one pending request per app, the answer kept for the app to read until its next request.
 ///
 /// The broker only records and relays; it grants nothing. Grants change through the picker
 /// language, by the owner; an answer merely tells the waiting app which names it got.
+///
+/// It calls nobody back: a reader that waits registers a token (`read`), and each answer
+/// is posted with the tokens it answers to `answers`, which the file system's reply thread
+/// drains (the kernel's waiting READs and polls); every submission, answer and withdrawal
+/// is posted to `events`, which the daemon's notifier drains. A caller that may block (the
+/// daemon channel's wait) sleeps in `waitForAnswer`.
 public final class RequestBroker: Sendable {
     /// A request waiting for the person.
     public struct Pending: Hashable, Sendable {
@@ -31,17 +47,28 @@ public final class RequestBroker: Sendable {
         case answered(PickAnswer)
     }
 
-    /// Called once with the answer of the request a reader waited for.
-    public typealias Waiter = @Sendable (PickAnswer) -> Void
-
-    /// Names one registered waiter, so a reader that stops waiting can be taken off.
+    /// Names one registered waiter: its answer is posted under it, and a reader that stops
+    /// waiting is taken off by it.
     public struct WaiterToken: Hashable, Sendable {
         let value: Int
     }
 
+    /// One answer for the readers that waited for it.
+    public struct Answered: Sendable {
+        public let tokens: [WaiterToken]
+        public let answer: PickAnswer
+    }
+
+    /// The answers of waited-for requests, under the tokens of their readers.
+    public let answers = Outbox<Answered>()
+    /// Every submission, answer and withdrawal, in order.
+    public let events = Outbox<RequestEvent>()
+
     private struct State {
         var statuses: [String: Status] = [:]
-        var waiters: [String: [(token: WaiterToken, call: Waiter)]] = [:]
+        var waiters: [String: [WaiterToken]] = [:]
+        /// Callers blocked in `waitForAnswer`, woken by any answer or withdrawal of the app's request.
+        var sleepers: [String: [DispatchSemaphore]] = [:]
         var nextToken = 1
         /// Requests being answered: granted but not yet settled, so nothing else may settle
         /// or withdraw them meanwhile (`claim`).
@@ -79,6 +106,8 @@ public final class RequestBroker: Sendable {
                 appIsNew: appIsNew)
             state.nextID += 1
             state.statuses[scope.app] = .pending(pending)
+            // Posted under the lock, so that its answer cannot be posted before it.
+            events.post(.submitted(pending))
             return pending
         }
     }
@@ -97,10 +126,10 @@ public final class RequestBroker: Sendable {
         }
     }
 
-    /// A reader of `app`'s request file: the status now, and when it is pending, `waiter`
-    /// is registered and called once with the answer (unless `register` is false or too
-    /// many readers wait already: then `token` is nil).
-    public func read(_ app: String, register: Bool, waiter: @escaping Waiter) -> (status: Status, token: WaiterToken?) {
+    /// A reader of `app`'s request file: the status now, and when it is pending a waiter is
+    /// registered whose answer is posted to `answers` under `token` (unless `register` is
+    /// false or too many readers wait already: then `token` is nil).
+    public func read(_ app: String, register: Bool) -> (status: Status, token: WaiterToken?) {
         state.withLock { state in
             let status = state.statuses[app] ?? .idle
             guard register, case .pending = status, state.waiters[app, default: []].count < Self.maximumWaiters else {
@@ -108,7 +137,7 @@ public final class RequestBroker: Sendable {
             }
             let token = WaiterToken(value: state.nextToken)
             state.nextToken += 1
-            state.waiters[app, default: []].append((token, waiter))
+            state.waiters[app, default: []].append(token)
             return (status, token)
         }
     }
@@ -117,18 +146,43 @@ public final class RequestBroker: Sendable {
     /// A claimed request is settled only by its claim (`claimed` true).
     public func settle(_ app: String, id: Int? = nil, with answer: PickAnswer, claimed: Bool = false) throws(RequestBrokerError) -> Pending
     {
-        let (pending, waiters) = try state.withLock {
-            (state: inout State) throws(RequestBrokerError) -> (Pending, [(token: WaiterToken, call: Waiter)]) in
+        try state.withLock { (state: inout State) throws(RequestBrokerError) -> Pending in
             guard case .pending(let pending) = state.statuses[app], id == nil || id == pending.id else {
                 throw .noPendingRequest(app)
             }
             guard claimed == state.claimed.contains(pending.id) else { throw .beingAnswered(app) }
             state.claimed.remove(pending.id)
             state.statuses[app] = .answered(answer)
-            return (pending, state.waiters.removeValue(forKey: app) ?? [])
+            wake(app, with: answer, in: &state)
+            events.post(.settled(pending, answer))
+            return pending
         }
-        for waiter in waiters { waiter.call(answer) }
-        return pending
+    }
+
+    /// Posts `answer` for `app`'s waiting readers and wakes its sleepers (under the lock, so
+    /// that answers are posted in the order they were given).
+    private func wake(_ app: String, with answer: PickAnswer, in state: inout State) {
+        if let tokens = state.waiters.removeValue(forKey: app), !tokens.isEmpty { answers.post(Answered(tokens: tokens, answer: answer)) }
+        for sleeper in state.sleepers.removeValue(forKey: app) ?? [] { sleeper.signal() }
+    }
+
+    /// Blocks the calling thread until `app`'s request `id` is no longer pending, at most
+    /// `seconds`; returns whether it was settled or withdrawn by then. For callers that may
+    /// block (the daemon channel's wait), never for a file system request.
+    public func waitForAnswer(_ app: String, id: Int, seconds: Double) -> Bool {
+        let sleeper = DispatchSemaphore(value: 0)
+        let waits = state.withLock { state -> Bool in
+            guard case .pending(let pending) = state.statuses[app], pending.id == id else { return false }
+            state.sleepers[app, default: []].append(sleeper)
+            return true
+        }
+        guard waits else { return true }
+        if sleeper.wait(timeout: .now() + max(0, seconds)) == .success { return true }
+        return state.withLock { state in
+            guard let index = state.sleepers[app]?.firstIndex(where: { $0 === sleeper }) else { return true }
+            state.sleepers[app]?.remove(at: index)
+            return false
+        }
     }
 
     /// Reserves `app`'s pending request `id` for one answer: until `settle(claimed: true)`
@@ -183,20 +237,20 @@ public final class RequestBroker: Sendable {
     /// request file is idle again, as if it had never been written.
     @discardableResult
     public func withdraw(_ app: String, id: Int) -> Pending? {
-        let (pending, waiters) = state.withLock { (state: inout State) -> (Pending?, [(token: WaiterToken, call: Waiter)]) in
-            guard case .pending(let pending) = state.statuses[app], pending.id == id, !state.claimed.contains(id) else { return (nil, []) }
+        state.withLock { (state: inout State) -> Pending? in
+            guard case .pending(let pending) = state.statuses[app], pending.id == id, !state.claimed.contains(id) else { return nil }
             state.statuses[app] = .idle
-            return (pending, state.waiters.removeValue(forKey: app) ?? [])
+            wake(app, with: .cancelled, in: &state)
+            events.post(.withdrawn(pending))
+            return pending
         }
-        for waiter in waiters { waiter.call(.cancelled) }
-        return pending
     }
 
-    /// Stops waiting on behalf of one reader (its READ was interrupted): `waiter` is no
-    /// longer called. Returns whether it was still registered.
+    /// Stops waiting on behalf of one reader (its READ was interrupted): no answer is posted
+    /// under `token`. Returns whether it was still registered.
     public func stopWaiting(_ app: String, token: WaiterToken) -> Bool {
         state.withLock { state in
-            guard var list = state.waiters[app], let index = list.firstIndex(where: { $0.token == token }) else { return false }
+            guard var list = state.waiters[app], let index = list.firstIndex(of: token) else { return false }
             list.remove(at: index)
             state.waiters[app] = list
             return true

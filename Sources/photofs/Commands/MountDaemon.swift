@@ -22,7 +22,7 @@ enum MountDaemon {
         // `kernel` (what the kernel must forget, the compatible JPEGs to make, the memory to
         // give back), which the file system subscribes to when made. The watcher (made
         // first, so it can watch folders during the walk) sends library changes to it.
-        let kernel = KernelSink(log: { logger.warning($0) })
+        let kernel = ChangeQueue(log: { logger.warning($0) })
         let state = LibraryState(serving: context.catalog, filters: FilterLanguageResolver(), sink: kernel)
         let watcher = makeWatcher(indexer: indexer, state: state, logger: logger)
         defer { watcher?.stop() }
@@ -43,7 +43,6 @@ enum MountDaemon {
             libraryPath: libraryPath, ownerUID: CurrentProcess.realUserID, ownerGID: CurrentProcess.realGroupID, log: { logger.warning($0) }
         )
         configuration.othersMayEnter = FuseMount.othersMayEnter(options)
-        configuration.requestEvents = RequestNotifier(log: logger, environment: environment, catalog: context.catalogPath).handle
         let accessLog = try AccessLogging.start(arguments: arguments, catalog: context.catalog, logger: logger)
         defer { accessLog?.stop() }
         configuration.accessRecorder = accessLog?.queue
@@ -52,6 +51,8 @@ enum MountDaemon {
             state: state, mountpoint: CatalogLocation.canonicalLibraryPath(mountpoint), log: logger.daemonLog)
         let fileSystem = try makeFileSystem(
             configuration, state: state, control: control, kernel: kernel, library: library, mountpoint: mountpoint)
+        RequestNotifier(log: logger, environment: environment, catalog: context.catalogPath).start(
+            draining: fileSystem.layer.requests.events)
         let scanAfterReady = !state.current.snapshot.assets.isEmpty
         if !scanAfterReady {
             // Nothing catalogued yet: nothing to serve until the first index run.
@@ -174,7 +175,7 @@ enum MountDaemon {
     }
 
     private static func makeFileSystem(
-        _ configuration: FileSystemConfiguration, state: LibraryState, control: PickerControl, kernel: KernelSink, library: String,
+        _ configuration: FileSystemConfiguration, state: LibraryState, control: PickerControl, kernel: ChangeQueue, library: String,
         mountpoint: String
     ) throws(CLIError) -> PhotoFileSystem {
         do throws(MountError) {

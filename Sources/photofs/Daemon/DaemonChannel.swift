@@ -91,14 +91,12 @@ struct DaemonChannel: Sendable {
             // A claimed request is settled only here: this cannot happen.
             return .refusal(.ioError, "granted, but the request vanished while it was claimed: \(error)")
         }
-        fileSystem.announceSettled(claimed, answer)
         return ChannelReply(message: message, answer: Self.describe(answer))
     }
 
     private func cancel(_ app: String, request: Int) -> ChannelReply {
         do throws(RequestBrokerError) {
-            let pending = try broker.settle(app, id: request, with: .cancelled)
-            fileSystem.announceSettled(pending, .cancelled)
+            _ = try broker.settle(app, id: request, with: .cancelled)
             return ChannelReply(message: "Cancelled: \(app) gets nothing new.", answer: Self.describe(.cancelled))
         } catch {
             switch error {
@@ -129,19 +127,10 @@ struct DaemonChannel: Sendable {
 
     /// Waits for `request` to be settled, up to `seconds` (at most a minute per call).
     private func wait(_ app: String, request: Int, seconds: Double) -> ChannelReply {
-        let settled = DispatchSemaphore(value: 0)
-        let (status, token) = broker.read(app, register: true) { _ in settled.signal() }
-        switch status {
-        case .pending(let pending) where pending.id == request:
-            guard let token else { return .refusal(.busy, "too many waiters on the request of app \(app)") }
-            if settled.wait(timeout: .now() + min(60, max(0, seconds))) == .timedOut, broker.stopWaiting(app, token: token) {
-                return ChannelReply(answer: ChannelAnswer(status: "pending", names: []))
-            }
-            return answered(app, request: request)
-        default:
-            if let token { _ = broker.stopWaiting(app, token: token) }
-            return answered(app, request: request)
+        guard broker.waitForAnswer(app, id: request, seconds: min(60, max(0, seconds))) else {
+            return ChannelReply(answer: ChannelAnswer(status: "pending", names: []))
         }
+        return answered(app, request: request)
     }
 
     /// How `app`'s request stands now (its last answer, which a later request replaces).

@@ -26,6 +26,18 @@ struct RequestNotifier: Sendable {
         self.gdbus = Self.find("gdbus", in: path)
     }
 
+    /// Drains `events` (the request broker's) on a thread of its own for as long as the
+    /// daemon runs: the broker only posts, and a request's write never waits for a log
+    /// line, a notification or the picker's start.
+    func start(draining events: Outbox<RequestEvent>) {
+        events.subscribe()
+        DispatchQueue(label: "photofs.request-events").async {
+            while let batch = events.take() {
+                for event in batch { handle(event) }
+            }
+        }
+    }
+
     func handle(_ event: RequestEvent) {
         switch event {
         case .submitted(let pending):

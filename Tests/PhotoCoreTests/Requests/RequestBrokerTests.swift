@@ -1,3 +1,4 @@
+import Dispatch
 import PhotoCore
 import Synchronization
 import Testing
@@ -20,17 +21,21 @@ struct RequestBrokerTests {
     @Test func answerWakesEveryWaiterOnceAndStaysReadable() throws {
         let broker = RequestBroker()
         let pending = try broker.submit(try scope("editor"), now: 0)
-        let heard = Mutex<[PickAnswer]>([])
+        broker.answers.subscribe()
+        var tokens: [RequestBroker.WaiterToken] = []
         for _ in 0..<3 {
-            let (status, registered) = broker.read("editor", register: true) { answer in heard.withLock { $0.append(answer) } }
+            let (status, registered) = broker.read("editor", register: true)
             #expect(status == .pending(pending))
-            #expect(registered != nil)
+            tokens.append(try #require(registered))
         }
+        #expect(Set(tokens).count == 3)
         let answer = PickAnswer.selected([Array("b.jpg".utf8), Array("a.jpg".utf8)])
         _ = try broker.settle("editor", id: pending.id, with: answer)
-        #expect(heard.withLock { $0 } == [answer, answer, answer])
+        // One posted answer for the three readers, drained by the subscriber.
+        let posted = try #require(broker.answers.take())
+        #expect(posted.map(\.tokens) == [tokens] && posted.map(\.answer) == [answer])
         #expect(broker.status(of: "editor") == .answered(answer))
-        #expect(broker.read("editor", register: true) { _ in Issue.record("called after the answer") }.token == nil)
+        #expect(broker.read("editor", register: true).token == nil)
         // Settled once: a second answer (or one for another request id) is refused.
         #expect(throws: RequestBrokerError.noPendingRequest("editor")) { try broker.settle("editor", with: .cancelled) }
         // A new request replaces the kept answer.
@@ -41,9 +46,54 @@ struct RequestBrokerTests {
     @Test func nonBlockingReadersAreNotRegistered() throws {
         let broker = RequestBroker()
         _ = try broker.submit(try scope("editor"), now: 0)
-        #expect(broker.read("editor", register: false) { _ in Issue.record("not registered") }.token == nil)
-        let idle = broker.read("idle", register: true) { _ in Issue.record("nothing pending") }
+        #expect(broker.read("editor", register: false).token == nil)
+        let idle = broker.read("idle", register: true)
         #expect(idle.status == .idle && idle.token == nil)
+    }
+
+    @Test func everySubmissionAnswerAndWithdrawalIsPostedOnceInOrder() throws {
+        let broker = RequestBroker()
+        // Nothing is kept before a subscriber comes.
+        let unheard = try broker.submit(try scope("early"), now: 0)
+        broker.events.subscribe()
+        let first = try broker.submit(try scope("editor"), now: 0)
+        _ = try broker.settle("editor", id: first.id, with: .cancelled)
+        let second = try broker.submit(try scope("editor", timeout: 5), now: 1)
+        _ = broker.expire(now: 6)
+        #expect(broker.withdraw("early", id: unheard.id) == unheard)
+        broker.events.close()
+        var seen: [String] = []
+        while let batch = broker.events.take() {
+            for event in batch {
+                switch event {
+                case .submitted(let pending): seen.append("submitted \(pending.id)")
+                case .settled(let pending, let answer): seen.append("settled \(pending.id) \(answer.summary)")
+                case .withdrawn(let pending): seen.append("withdrawn \(pending.id)")
+                }
+            }
+        }
+        #expect(
+            seen == [
+                "submitted \(first.id)", "settled \(first.id) \(PickAnswer.cancelled.summary)", "submitted \(second.id)",
+                "settled \(second.id) \(PickAnswer.expired.summary)", "withdrawn \(unheard.id)",
+            ])
+    }
+
+    @Test func aBlockedWaiterWakesOnTheAnswerAndTimesOutWithout() throws {
+        let broker = RequestBroker()
+        let pending = try broker.submit(try scope("editor"), now: 0)
+        #expect(!broker.waitForAnswer("editor", id: pending.id, seconds: 0.01))
+        let woke = Mutex(false)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            woke.withLock { $0 = broker.waitForAnswer("editor", id: pending.id, seconds: 60) }
+            done.signal()
+        }
+        // The sleeper may not be registered yet: the answer wakes it either way.
+        _ = try broker.settle("editor", id: pending.id, with: .cancelled)
+        done.wait()
+        #expect(woke.withLock { $0 })
+        #expect(broker.waitForAnswer("editor", id: pending.id, seconds: 60))
     }
 
     @Test func expiryAnswersExpiredAtTheDeadlineOnly() throws {
