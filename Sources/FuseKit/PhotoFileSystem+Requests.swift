@@ -9,13 +9,7 @@ extension PhotoFileSystem {
         -> RequestBroker.Pending
     {
         let pending = try layer.recordRequest(app, text, now: RequestFiles.now(), title: title, appIsNew: appIsNew, in: tree)
-        announce(pending)
-        return pending
-    }
-
-    /// Schedules the expiry of a new request (the broker itself posts it to the daemon's
-    /// notifier, `RequestBroker.events`).
-    func announce(_ pending: RequestBroker.Pending) {
         requests.scheduleExpiry(of: pending)
+        return pending
     }
 }

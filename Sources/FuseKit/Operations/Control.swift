@@ -61,8 +61,9 @@ extension PhotoFileSystem {
     }
 
     /// WRITE: the layer runs it (`ViewLayer.write`: EROFS but for `.picker` and the
-    /// request files); this adds what follows in the kernel: what a `.picker` write changed
-    /// is forgotten before the reply, a request is announced, settled requests reported.
+    /// request files); this adds what follows in the kernel: a checked `.picker` write is run
+    /// through its handler (whose change is forgotten before the reply), a request's expiry
+    /// is scheduled (the broker itself posts requests and answers to the daemon).
     func write(
         _ request: fuse_req_t, _ inode: UInt64, _ bytes: UnsafePointer<CChar>?, _ size: Int, _ offset: Int,
         _ info: UnsafeMutablePointer<fuse_file_info>?
@@ -92,7 +93,7 @@ extension PhotoFileSystem {
                     }
                 case .request(let pending):
                     requests.written(pending)
-                    announce(pending)
+                    requests.scheduleExpiry(of: pending)
                 case .answered:
                     // The broker posted the answers and their events itself.
                     break
