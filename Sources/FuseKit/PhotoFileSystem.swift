@@ -89,7 +89,8 @@ public final class PhotoFileSystem: Sendable {
     /// before this is called: nothing is sent twice.
     public func forget(_ changes: ViewTreeChanges) {
         guard !ownerPublishes else { return }
-        sink.publish(.access) { changes }
+        sink.begin(.access)
+        sink.end(.access, forgetting: changes)
     }
 }
 

@@ -8,11 +8,11 @@ import Testing
 @testable import DaemonCore
 
 /// A sink that records what it is given, one entry per publication, and whether each
-/// change ran inside its `publish` call (the bracket a library change needs).
+/// change ran inside its bracket (`begin` to `end`, which a library change needs).
 final class RecordingSink: ChangeSink {
     struct Publication: Equatable {
         let change: StateChange
-        /// The state's version when `publish` began and when the change had run.
+        /// The state's version at `begin` and at `end`.
         let versions: (before: Int, after: Int)
 
         static func == (a: Publication, b: Publication) -> Bool {
@@ -21,12 +21,22 @@ final class RecordingSink: ChangeSink {
     }
 
     private let recorded = Mutex<[Publication]>([])
+    /// The version at the open bracket's `begin` (the state makes one change at a time).
+    private let begun = Mutex<Int?>(nil)
     /// The version of the state the sink serves (set once the state is made).
     let version = Mutex<(@Sendable () -> Int)?>(nil)
 
-    func publish<Failure: Error>(_ kind: StateChange.Kind, _ change: () throws(Failure) -> ViewTreeChanges?) throws(Failure) {
+    func begin(_ kind: StateChange.Kind) {
         let before = version.withLock { $0 }?() ?? -1
-        guard let forget = try change() else { return }
+        begun.withLock { $0 = before }
+    }
+
+    func end(_ kind: StateChange.Kind, forgetting forget: ViewTreeChanges?) {
+        let before = begun.withLock { begun in
+            defer { begun = nil }
+            return begun ?? -2
+        }
+        guard let forget else { return }
         let after = version.withLock { $0 }?() ?? -1
         recorded.withLock { $0.append(Publication(change: StateChange(kind: kind, forget: forget), versions: (before, after))) }
     }

@@ -22,12 +22,11 @@ struct ChangeSinkMountTests {
 
         var count: Int { published.load(ordering: .sequentiallyConsistent) }
 
-        func publish<Failure: Error>(_ kind: StateChange.Kind, _ change: () throws(Failure) -> ViewTreeChanges?) throws(Failure) {
-            try kernel.publish(kind) { () throws(Failure) -> ViewTreeChanges? in
-                let made = try change()
-                if made != nil { published.add(1, ordering: .sequentiallyConsistent) }
-                return made
-            }
+        func begin(_ kind: StateChange.Kind) { kernel.begin(kind) }
+
+        func end(_ kind: StateChange.Kind, forgetting forget: ViewTreeChanges?) {
+            if forget != nil { published.add(1, ordering: .sequentiallyConsistent) }
+            kernel.end(kind, forgetting: forget)
         }
     }
 

@@ -280,14 +280,18 @@ public final class LibraryState: ViewSource {
         return changes
     }
 
-    /// Runs `change` and publishes what it returns to the sink, when there is one; a state
-    /// without views has nothing to publish.
+    /// Runs `change` and publishes what it returns to the sink, when there is one, inside
+    /// the sink's bracket (`ChangeSink.begin`, `end`); a state without views has nothing to
+    /// publish.
     func publish<Failure: Error>(_ kind: StateChange.Kind, _ change: () throws(Failure) -> ViewTreeChanges?) throws(Failure) {
         guard let sink, filters != nil else {
             _ = try change()
             return
         }
-        try sink.publish(kind, change)
+        sink.begin(kind)
+        var forget: ViewTreeChanges?
+        defer { sink.end(kind, forgetting: forget) }
+        forget = try change()
     }
 
     /// The content identifiers an index reads when a picker write first asks for groups.

@@ -53,22 +53,17 @@ public final class ChangeQueue: ChangeSink {
     /// Whether a library change is being made or queued right now.
     public var isChanging: Bool { changing.load(ordering: .sequentiallyConsistent) > 0 }
 
-    public func publish<Failure: Error>(_ kind: StateChange.Kind, _ change: () throws(Failure) -> ViewTreeChanges?) throws(Failure) {
-        let forget: ViewTreeChanges?
-        switch kind {
-        case .library:
-            changing.add(1, ordering: .sequentiallyConsistent)
-            // Counted down only after the epoch moved, so that no reply falls between.
-            defer { changing.subtract(1, ordering: .sequentiallyConsistent) }
-            forget = try change()
-            if let forget { enqueue(StateChange(kind: kind, forget: forget)) }
-        case .access:
-            // Its invalidations read only the apps' parts, which are built whole: no bracket.
-            forget = try change()
-            if let forget { enqueue(StateChange(kind: kind, forget: forget)) }
-        }
-        guard let forget else { return }
-        if StateChange(kind: kind, forget: forget).releasesFreedMemory { FreedMemory.release() }
+    public func begin(_ kind: StateChange.Kind) {
+        if kind == .library { changing.add(1, ordering: .sequentiallyConsistent) }
+    }
+
+    public func end(_ kind: StateChange.Kind, forgetting forget: ViewTreeChanges?) {
+        if let forget { enqueue(StateChange(kind: kind, forget: forget)) }
+        // Counted down only after the epoch moved, so that no reply falls between. An
+        // access change has no bracket: its invalidations read only the apps' parts, which
+        // are built whole.
+        if kind == .library { changing.subtract(1, ordering: .sequentiallyConsistent) }
+        if let forget, StateChange(kind: kind, forget: forget).releasesFreedMemory { FreedMemory.release() }
     }
 
     /// Moves the epoch, queues `change` for the subscriber and waits up to `wait` seconds

@@ -32,18 +32,23 @@ public struct StateChange: Sendable, Equatable {
     public var releasesFreedMemory: Bool { kind == .library }
 }
 
-/// Where the one owner of the live state publishes each change, once: the daemon's file
-/// system subscribes with the kernel's side (invalidations, compatible JPEGs, memory), a
-/// test with a sink that records what it is given. No caller forwards a change by hand.
+/// Where the one owner of the live state publishes each change, once: the daemon's
+/// `ChangeQueue`, which the file system drains (invalidations, compatible JPEGs), or a
+/// test's sink that records what it is given. No caller forwards a change by hand.
 ///
+/// The owner brackets each change itself (`begin` before the new views are computed, `end`
+/// once they are installed): the sink is given values and runs nothing of the owner's.
 /// It lives beside the views rather than with their owner so that the FUSE adapter can
 /// subscribe without depending on the catalog.
 public protocol ChangeSink: Sendable {
-    /// Runs `change`, which installs new views and returns what the kernel must forget of
-    /// the old ones (nil: nothing changed, nothing is published), and publishes it before
-    /// returning: a picker write returns only once what it revoked is gone. For a `.library`
-    /// change the sink counts the change as under way from before `change` runs until its
-    /// invalidations are queued, so that replies made from the old views meanwhile are
-    /// dropped again.
-    func publish<Failure: Error>(_ kind: StateChange.Kind, _ change: () throws(Failure) -> ViewTreeChanges?) throws(Failure)
+    /// A change of `kind` begins, before its new views are computed. A `.library` change
+    /// counts as under way from here until its invalidations are queued (`end`), so that
+    /// replies made from the old views meanwhile are dropped again.
+    func begin(_ kind: StateChange.Kind)
+
+    /// The change `begin` announced is installed: publishes what the kernel must forget of
+    /// the old views (nil: nothing changed or the change failed; nothing is published)
+    /// before returning, so a picker write returns only once what it revoked is gone.
+    /// Called once for every `begin`.
+    func end(_ kind: StateChange.Kind, forgetting forget: ViewTreeChanges?)
 }

@@ -25,11 +25,13 @@ import Testing
             drained.signal()
         }
         let before = queue.epoch
-        queue.publish(.access) { Self.forget }
+        queue.begin(.access)
+        queue.end(.access, forgetting: Self.forget)
         #expect(delivered.withLock { $0 } == [StateChange(kind: .access, forget: Self.forget)])
         #expect(queue.epoch == before + 1)
         // Nothing changed: nothing published, the epoch stays.
-        queue.publish(.access) { nil }
+        queue.begin(.access)
+        queue.end(.access, forgetting: nil)
         #expect(queue.epoch == before + 1)
         queue.close()
         drained.wait()
@@ -40,20 +42,18 @@ import Testing
         let queue = ChangeQueue(log: { _ in })
         let before = queue.epoch
         #expect(!queue.isChanging)
-        var during = false
         // No subscriber: nothing is queued and the publisher does not wait.
-        queue.publish(.library) { () -> ViewTreeChanges? in
-            during = queue.isChanging
-            return Self.forget
-        }
-        #expect(during)
+        queue.begin(.library)
+        #expect(queue.isChanging && queue.epoch == before)
+        queue.end(.library, forgetting: Self.forget)
         #expect(!queue.isChanging)
         #expect(queue.epoch == before + 1)
-        var accessDuring = true
-        queue.publish(.access) { () -> ViewTreeChanges? in
-            accessDuring = queue.isChanging
-            return Self.forget
-        }
-        #expect(!accessDuring)
+        // A failed library change ends its bracket too, and moves nothing.
+        queue.begin(.library)
+        queue.end(.library, forgetting: nil)
+        #expect(!queue.isChanging && queue.epoch == before + 1)
+        queue.begin(.access)
+        #expect(!queue.isChanging)
+        queue.end(.access, forgetting: Self.forget)
     }
 }
