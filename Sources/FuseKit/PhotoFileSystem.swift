@@ -31,6 +31,8 @@ public final class PhotoFileSystem: Sendable {
     let requests: RequestFiles
     /// Which READDIRPLUS chunks carry attributes (who stats what it lists).
     let statWalkers = StatWalkers()
+    /// Makes the compatible JPEGs of new views in the background, one run at a time.
+    let preparation = RepresentationPreparation()
     /// Directory times: when the daemon started.
     let startTime: timespec
     /// Whether the kernel reads directories without OPENDIR (negotiated at INIT, see

@@ -17,8 +17,6 @@ public final class CompatibleRepresentations: RepresentationProviding {
     /// Versions whose source the decoder refused (or crashed or hung on): not tried again,
     /// so a hostile file costs one decoder process, not one per `stat`.
     private let refused = Mutex<[Version: String]>([:])
-    /// Whether a background preparation runs, and whether another was asked for meanwhile.
-    private let preparing = Mutex<(running: Bool, again: (@Sendable () -> Void)?)>((false, nil))
     /// One asset version is made by one thread at a time; others wait for its result.
     private let making: [DispatchSemaphore] = (0..<32).map { _ in DispatchSemaphore(value: 1) }
 
@@ -71,29 +69,6 @@ public final class CompatibleRepresentations: RepresentationProviding {
         return Version(
             id: asset.id, size: asset.size, mtime: asset.mtimeNanoseconds, ctime: asset.ctimeNanoseconds, quality: quality,
             location: location)
-    }
-
-    public func prepareInBackground(_ work: @escaping @Sendable () -> Void) {
-        let start = preparing.withLock { state -> Bool in
-            if state.running {
-                state.again = work
-                return false
-            }
-            state.running = true
-            return true
-        }
-        guard start else { return }
-        DispatchQueue.global(qos: .utility).async { [self] in
-            var next: (@Sendable () -> Void)? = work
-            while let run = next {
-                run()
-                next = preparing.withLock { state in
-                    defer { state.again = nil }
-                    if state.again == nil { state.running = false }
-                    return state.again
-                }
-            }
-        }
     }
 
     public func refusals() -> [AssetID: String] {

@@ -21,11 +21,6 @@ public protocol RepresentationProviding: Sendable {
     /// the cache), so that the next call makes it again.
     func forget(_ file: RepresentedFile)
 
-    /// Runs `work` (making the files of what just became visible) on a thread of the
-    /// provider's, off every request path; a request that arrives while one runs makes one
-    /// more run after it, not one per request.
-    func prepareInBackground(_ work: @escaping @Sendable () -> Void)
-
     /// The assets whose file could not be made from their current source (the decoder
     /// refused it), with the decoder's reason: withheld from the views, the reason shown in
     /// `.picker`. Known refusals only; nothing is decoded to answer.
