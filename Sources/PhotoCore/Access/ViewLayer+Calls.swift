@@ -38,7 +38,7 @@ extension ViewLayer {
     }
 
     /// Up to `size` bytes of file `inode` at `offset` as `uid` reads them (READ,
-    /// `read(_:caller:at:size:into:in:now:mayWait:makeWaiter:)`, through a fresh open: `.picker`'s
+    /// `read(_:caller:at:size:into:in:now:mayWait:)`, through a fresh open: `.picker`'s
     /// current rendering), without waiting for a pending request (EAGAIN).
     public func read(_ inode: UInt64, uid: UInt32, offset: Int, size: Int, now: Double = 0) throws(ViewLayerError) -> [UInt8] {
         let tree = self.tree
