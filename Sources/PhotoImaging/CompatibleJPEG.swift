@@ -33,11 +33,15 @@ public enum CompatibleJPEG {
         return redacted(withExif, policy: location) ?? jpeg
     }
 
-    /// The JPEG of the picture alone. An opaque HEIF picture goes to the encoder straight
-    /// from libheif's buffer; alpha is composed over white in a copy first.
+    /// The JPEG of the picture alone. A HEIC picture goes to the encoder in the HEVC
+    /// decoder's YCbCr when its colour allows; another opaque HEIF picture straight from
+    /// libheif's buffer; alpha is composed over white in a copy first.
     private static func pictureJPEG(_ bytes: [UInt8], format: MediaFormat, quality: Int) throws(ImagingError) -> [UInt8] {
         if format == .jxl { return try JPEGCodec.encode(try JXLCodec.decode(bytes), quality: quality) }
         let threads = CurrentProcess.onlineProcessorCount
+        if format == .heic, let picture = try HEIFCodec.primaryYCbCr(bytes, threads: threads) {
+            return try JPEGCodec.encode(picture, quality: quality)
+        }
         if let jpeg = try HEIFCodec.withRGB(
             bytes, threads: threads, { rgb throws(ImagingError) in try JPEGCodec.encode(rgb, quality: quality) })
         {

@@ -89,6 +89,29 @@ public enum JPEGCodec {
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }
 
+    /// Encodes YCbCr 4:2:0 planes as they are (no colour conversion, no resampling) as a
+    /// baseline JPEG at `quality` (1...100); the planes are read where they are.
+    static func encode(_ picture: YCbCrPlanes, quality: Int) throws(ImagingError) -> [UInt8] {
+        guard let handle = tjInitCompress() else { throw .encodeFailed("cannot start the JPEG encoder") }
+        defer { tjDestroy(handle) }
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        var strides: [Int32] = [Int32(picture.width), Int32(picture.chromaWidth), Int32(picture.chromaWidth)]
+        let status = picture.luma.withUnsafeBufferPointer { luma in
+            picture.cb.withUnsafeBufferPointer { cb in
+                picture.cr.withUnsafeBufferPointer { cr in
+                    var planes: [UnsafePointer<UInt8>?] = [luma.baseAddress, cb.baseAddress, cr.baseAddress]
+                    return tjCompressFromYUVPlanes(
+                        handle, &planes, Int32(picture.width), &strides, Int32(picture.height), Int32(TJSAMP_420.rawValue), &output, &size,
+                        Int32(max(1, min(100, quality))), 0)
+                }
+            }
+        }
+        defer { if let output { tjFree(output) } }
+        guard status == 0, let output else { throw .encodeFailed("JPEG: " + errorText(handle)) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    }
+
     private static func header(_ handle: tjhandle, _ bytes: [UInt8]) throws(ImagingError) -> (width: Int, height: Int) {
         var width: Int32 = 0
         var height: Int32 = 0

@@ -1,0 +1,140 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PhotoImaging
+
+/// The transcode's YCbCr path (the HEVC decoder's planes straight into the JPEG encoder)
+/// gives the picture the RGB path through libheif gives: same size and orientation, pixels
+/// within a few levels, for HEICs made here (odd sizes too) and the phone HEICs of the shared
+/// corpus (grid images), also turned by each `irot` angle. Pictures whose colour is not a
+/// JPEG's, or with alpha, are left to the RGB path.
+@Suite struct YCbCrTranscodeTests {
+    @Test func yCbCrPictureMatchesTheRGBPicture() throws {
+        guard let encoder = Fixture.tool("heif-enc") else { try Skip.because("a prerequisite is missing (the line above says which)") }
+        let dir = Fixture.directory()
+        defer { Fixture.remove(dir) }
+        var heics: [(String, [UInt8])] = []
+        for (width, height) in [(320, 240), (321, 239), (64, 97)] {
+            let name = "g\(width)x\(height)"
+            Fixture.write(try Fixture.jpeg(Self.gradient(width: width, height: height)), to: "\(dir)/\(name).jpg")
+            try #require(try Fixture.run(encoder, ["-q", "90", "-o", "\(dir)/\(name).heic", "\(dir)/\(name).jpg"]).status == 0)
+            heics.append((name, Fixture.read("\(dir)/\(name).heic")))
+        }
+        heics += try Self.phoneHEICs()
+        for (name, bytes) in heics {
+            let picture = try #require(try HEIFCodec.primaryYCbCr(bytes, threads: 2), "\(name): not taken")
+            try Self.expectClose(picture, to: try HEIFCodec.decode(bytes).image, name)
+        }
+    }
+
+    @Test func everyRotationMatchesLibheif() throws {
+        // Odd sides are left to libheif when turned, so take one with even sides.
+        let even = try Self.phoneHEICs().first { _, bytes in
+            (try? HEIFCodec.primaryYCbCr(bytes, threads: 2)).flatMap { $0 }.map { $0.width % 2 == 0 && $0.height % 2 == 0 } == true
+        }
+        guard let (name, bytes) = even, let at = Self.rotationByte(bytes) else {
+            try Skip.because("no phone HEIC with an irot property in the shared corpus")
+        }
+        for turns in 0..<4 {
+            var turned = bytes
+            turned[at] = UInt8(turns)
+            let picture = try #require(try HEIFCodec.primaryYCbCr(turned, threads: 2), "\(name) irot \(turns)")
+            try Self.expectClose(picture, to: try HEIFCodec.decode(turned).image, "\(name) irot \(turns)")
+        }
+    }
+
+    @Test func rotatingMovesEverySampleCounterClockwise() {
+        // Luma 4 × 2 with values 0...7 row by row; chroma 2 × 1.
+        var planes = YCbCrPlanes(width: 4, height: 2)
+        planes.luma = [0, 1, 2, 3, 4, 5, 6, 7]
+        planes.cb = [10, 11]
+        planes.cr = [20, 21]
+        let quarter = planes.rotatedCounterClockwise(1)
+        #expect(quarter.width == 2 && quarter.height == 4)
+        #expect(quarter.luma == [3, 7, 2, 6, 1, 5, 0, 4])
+        #expect(quarter.cb == [11, 10] && quarter.cr == [21, 20])
+        let half = planes.rotatedCounterClockwise(2)
+        #expect(half.luma == [7, 6, 5, 4, 3, 2, 1, 0] && half.cb == [11, 10])
+        let threeQuarters = planes.rotatedCounterClockwise(3)
+        #expect(threeQuarters.luma == [4, 0, 5, 1, 6, 2, 7, 3] && threeQuarters.cb == [10, 11])
+        #expect(planes.rotatedCounterClockwise(4).luma == planes.luma)
+    }
+
+    @Test func otherColoursAndAlphaAreLeftToLibheif() throws {
+        guard let encoder = Fixture.tool("heif-enc") else { try Skip.because("a prerequisite is missing (the line above says which)") }
+        let dir = Fixture.directory()
+        defer { Fixture.remove(dir) }
+        Fixture.write(try Fixture.jpeg(Self.gradient(width: 64, height: 48)), to: dir + "/g.jpg")
+        for (name, options) in [("limited", ["--full_range_flag", "0"]), ("bt709", ["--matrix_coefficients", "1"])] {
+            try #require(try Fixture.run(encoder, ["-q", "90"] + options + ["-o", "\(dir)/\(name).heic", dir + "/g.jpg"]).status == 0)
+            let heic = Fixture.read("\(dir)/\(name).heic")
+            #expect(try HEIFCodec.primaryYCbCr(heic, threads: 1) == nil, "\(name)")
+            // The transcode still serves it, through the RGB path.
+            let jpeg = try JPEGCodec.decode(try CompatibleJPEG.transcode(bytes: heic, quality: 95, location: .strip))
+            try Self.expectClose(jpeg, to: try HEIFCodec.decode(heic).image, name, quality: nil)
+        }
+        var pixels = [UInt8](repeating: 255, count: 64 * 48 * 4)
+        for index in stride(from: 3, to: pixels.count, by: 8) { pixels[index] = 0 }
+        Fixture.write(try PNGCodec.encode(PixelImage(width: 64, height: 48, channels: 4, pixels: pixels)), to: dir + "/a.png")
+        try #require(try Fixture.run(encoder, ["-q", "90", "-o", dir + "/a.heic", dir + "/a.png"]).status == 0)
+        #expect(try HEIFCodec.primaryYCbCr(Fixture.read(dir + "/a.heic"), threads: 1) == nil)
+    }
+
+    /// Encodes `picture` at quality 95 and checks the JPEG's pixels against `reference`.
+    private static func expectClose(_ picture: YCbCrPlanes, to reference: PixelImage, _ name: String) throws {
+        let decoded = try JPEGCodec.decode(try JPEGCodec.encode(picture, quality: 95))
+        try expectClose(decoded, to: reference, name, quality: 95)
+    }
+
+    /// Same size, mean difference under 1.5 levels, and under 0.5 % of the samples off by
+    /// more than 24 (chroma upsampling differs at sharp colour edges).
+    private static func expectClose(_ image: PixelImage, to reference: PixelImage, _ name: String, quality: Int?) throws {
+        try #require(image.width == reference.width && image.height == reference.height, "\(name): size")
+        let expected = reference.flattened().pixels
+        var total = 0
+        var far = 0
+        for (a, b) in zip(image.pixels, expected) {
+            let difference = abs(Int(a) - Int(b))
+            total += difference
+            if difference > 24 { far += 1 }
+        }
+        let mean = Double(total) / Double(expected.count)
+        #expect(mean < 1.5, "\(name): mean difference \(mean)")
+        #expect(Double(far) < 0.005 * Double(expected.count), "\(name): \(far) samples far off")
+    }
+
+    /// A picture whose colour changes along both axes, so chroma matters.
+    private static func gradient(width: Int, height: Int) -> PixelImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let at = (y * width + x) * 3
+                pixels[at] = UInt8(x * 255 / max(1, width - 1))
+                pixels[at + 1] = UInt8(y * 255 / max(1, height - 1))
+                pixels[at + 2] = UInt8((x + y) * 127 / max(1, width + height - 2) + 64)
+            }
+        }
+        return PixelImage(width: width, height: height, channels: 3, pixels: pixels)
+    }
+
+    /// The corpus's phone HEICs of 4 MP or more (grid images with EXIF), if it is there.
+    private static func phoneHEICs() throws -> [(String, [UInt8])] {
+        guard Corpus.directory != nil else { return [] }
+        var out: [(String, [UInt8])] = []
+        for entry in try Corpus.manifest() where (entry["fileType"] as? String) == "HEIC" {
+            let width = entry["ImageWidth"] as? Int ?? 0
+            guard let path = Corpus.path(entry), width * (entry["ImageHeight"] as? Int ?? 0) >= 4_000_000, width <= 16384 else { continue }
+            out.append((path, Fixture.read(path)))
+        }
+        return out
+    }
+
+    /// Where the angle byte of the file's `irot` property box (9 bytes) is, if it has one.
+    private static func rotationByte(_ bytes: [UInt8]) -> Int? {
+        let pattern: [UInt8] = [0, 0, 0, 9] + Array("irot".utf8)
+        guard bytes.count > pattern.count else { return nil }
+        return (0..<(min(bytes.count, 1 << 20) - pattern.count)).first { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+            .map { $0 + pattern.count }
+    }
+}
