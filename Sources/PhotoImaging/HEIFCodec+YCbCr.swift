@@ -2,13 +2,13 @@ import CHeif
 import Dispatch
 
 // The primary picture of a HEIC in the HEVC decoder's own YCbCr 4:2:0, for a JPEG encoder
-// that takes those planes as they are. libheif 1.15 always turns a decoded picture into RGB
-// (and heif-convert then turns it back into YCbCr): skipping both saves about a fifth of a
-// conversion's CPU time. It is taken only where it gives the picture libheif would give:
+// that takes those planes as they are. libheif 1.15 always turns a decoded picture into RGB,
+// which the JPEG encoder then turns back into YCbCr: skipping both takes about a sixth off a
+// HEIC's transcode in CPU time. It is taken only where it gives the picture libheif gives:
 //
 // - the primary item is one `hvc1` image or a `grid` of `hvc1` tiles, without alpha;
-// - its colour is BT.601 (matrix 5 or 6, JPEG's own, or 2, unspecified) at full range, by the `colr` nclx box
-//   if there is one and by the stream's VUI in any case;
+// - its colour is BT.601 (matrix 5 or 6, JPEG's own, or 2, unspecified) at full range, by
+//   the `colr` nclx box if there is one and by the stream's VUI in any case;
 // - its transforms are rotations (`irot`) of a picture with even sides; a mirror (`imir`)
 //   or a crop (`clap`) is left to libheif, as are 10-bit and 4:2:2/4:4:4 pictures;
 // - the upright size agrees with libheif's.

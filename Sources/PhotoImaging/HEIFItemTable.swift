@@ -170,6 +170,8 @@ struct HEIFItemTable {
         guard let count = version < 2 ? u16(p, at).map(UInt32.init) : u32(p, at) else { return nil }
         at += version < 2 ? 2 : 4
         var result: [UInt32: (method: Int, extents: [Range<Int>])] = [:]
+        // Fields of size 0 make extents that take no bytes: bound the work explicitly.
+        var budget = 1_000_000
         for _ in 0..<count {
             guard let id = version < 2 ? u16(p, at).map(UInt32.init) : u32(p, at) else { return nil }
             at += version < 2 ? 2 : 4
@@ -185,6 +187,8 @@ struct HEIFItemTable {
             var ranges: [Range<Int>] = []
             var usable = true
             for _ in 0..<extentCount {
+                budget -= 1
+                guard budget > 0 else { return nil }
                 at += indexSize
                 guard let offset = uint(p, at, size: offsetSize), let length = uint(p, at + offsetSize, size: lengthSize) else {
                     return nil
