@@ -70,11 +70,11 @@ extension Catalog {
     /// others cannot be shown to read the same state.
     ///
     /// With `snapshotFile` and nothing to reuse (a first read), the assets come from that
-    /// file when it stands for this very catalog state (`SnapshotFile`); `readFromTable` is
-    /// the stamp of the state when they were read from the table instead.
+    /// file when it stands for this very catalog state (`SnapshotFile`); `source` says where
+    /// they came from, at which stamp.
     static func readAll(
         _ c: inout Connection, reusing previous: ChunkedArray<Asset>, parts: Int = fullReadParts, snapshotFile: String? = nil
-    ) throws(CatalogError) -> (snapshot: LibrarySnapshot, readFromTable: SnapshotFile.Stamp?) {
+    ) throws(CatalogError) -> (snapshot: LibrarySnapshot, source: AssetSource) {
         let readers = SnapshotReaders(beside: c.db, count: parts - 1)
         try c.db.execute("BEGIN")
         defer { try? c.db.execute("COMMIT") }
@@ -83,14 +83,24 @@ extension Catalog {
         if let snapshotFile, previous.isEmpty {
             // Read inside the transaction: the stamp and the rows are of one state.
             let current = try snapshotStamp(in: c.db)
-            if let assets = SnapshotFile.read(snapshotFile, stamp: current) {
+            if let (assets, hash) = SnapshotFile.read(snapshotFile, stamp: current) {
                 try c.access.refreshIfChanged(from: c.db)
-                return (LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists()), nil)
+                return (
+                    LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists()), .snapshotFile(current, hash: hash)
+                )
             }
             stamp = current
         }
         let assets = try AssetRows.all(in: c.db, readers: readers.join(), reusing: previous)
         try c.access.refreshIfChanged(from: c.db)
-        return (LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists()), stamp)
+        return (LibrarySnapshot(assets: assets, apps: c.access.apps, grants: c.access.grantLists()), .table(stamp))
+    }
+
+    /// Where a full read's assets came from.
+    enum AssetSource {
+        /// The `assets` table, at this stamp when one was taken (a first read).
+        case table(SnapshotFile.Stamp?)
+        /// The snapshot file with this hash, standing for the catalog at this stamp.
+        case snapshotFile(SnapshotFile.Stamp, hash: UInt64)
     }
 }

@@ -5,11 +5,19 @@ extension Catalog {
     /// table is kept (`SnapshotFile`): beside the catalog, as private as it.
     public var snapshotFilePath: String { path + "-snapshot" }
 
-    /// What a full read from the `assets` table can leave for `saveSnapshotFile`: the
-    /// generation and schema version it was read at. Nil when the assets came from the file
-    /// (it is up to date) or the catalog is read-only.
+    /// Where the library views' tables of the snapshot file's assets are kept (`ViewTablesFile`).
+    public var viewTablesFilePath: String { path + "-views" }
+
+    /// What a full read for serving can leave for `saveSnapshotFile`: the generation and
+    /// schema version it was read at, and the snapshot file's hash when the assets came from
+    /// that file (then only the view tables file is missing or stale). Nil when both files
+    /// were up to date.
     public struct SnapshotFileTicket: Sendable {
         let stamp: SnapshotFile.Stamp
+        let snapshotHash: UInt64?
+
+        /// Whether the assets were read from an up-to-date snapshot file.
+        public var readFromSnapshotFile: Bool { snapshotHash != nil }
     }
 
     /// The `settings` key of the asset generation: a number that every write transaction
@@ -40,21 +48,42 @@ extension Catalog {
         SnapshotFile.Stamp(generation: try assetsGeneration(in: db), schemaVersion: try db.scalarInt("PRAGMA user_version") ?? 0)
     }
 
-    /// A full read for serving: `snapshot()`, and when its assets were read from the table
-    /// rather than from an up-to-date snapshot file, the ticket with which
-    /// `saveSnapshotFile` can keep them for the next mount.
-    public func snapshotForServing() throws(CatalogError) -> (snapshot: LibrarySnapshot, ticket: SnapshotFileTicket?) {
-        try connection.withLock { (c: inout Connection) throws(CatalogError) -> (LibrarySnapshot, SnapshotFileTicket?) in
-            let read = try Self.readAll(&c, reusing: [], snapshotFile: snapshotFilePath)
-            return (read.snapshot, read.readFromTable.map { SnapshotFileTicket(stamp: $0) })
+    /// A full read for serving: `snapshot()`, the library views' tables when they were kept
+    /// for the very assets read (from the snapshot file, `ViewTablesFile`), and a ticket with
+    /// which `saveSnapshotFile` keeps what was missing for the next mount (nil when nothing was).
+    public func snapshotForServing() throws(CatalogError) -> (
+        snapshot: LibrarySnapshot, ticket: SnapshotFileTicket?, tables: LibraryTables?
+    ) {
+        let read = try connection.withLock { (c: inout Connection) throws(CatalogError) in
+            try Self.readAll(&c, reusing: [], snapshotFile: snapshotFilePath)
+        }
+        switch read.source {
+        case .table(let stamp):
+            return (read.snapshot, stamp.map { SnapshotFileTicket(stamp: $0, snapshotHash: nil) }, nil)
+        case .snapshotFile(let stamp, let hash):
+            let tables = ViewTablesFile.read(
+                viewTablesFilePath, stamp: ViewTablesFile.Stamp(snapshot: stamp, snapshotHash: hash, assetCount: read.snapshot.assets.count)
+            )
+            return (read.snapshot, tables == nil ? SnapshotFileTicket(stamp: stamp, snapshotHash: hash) : nil, tables)
         }
     }
 
-    /// Writes `snapshot` (the one `snapshotForServing` returned with `ticket`) to the
-    /// snapshot file, replacing any older one. Takes about a second at a million assets:
-    /// call it off the path that makes a mount ready.
+    /// Keeps what `snapshotForServing` found missing for `snapshot` (the one it returned with
+    /// `ticket`): the snapshot file when the assets were read from the table, then the view
+    /// tables file, computing the tables on the calling thread. Takes a second or two at a
+    /// million assets: call it off the path that makes a mount ready.
     public func saveSnapshotFile(_ snapshot: LibrarySnapshot, ticket: SnapshotFileTicket) throws(SnapshotFileError) {
         guard !isReadOnly else { return }
-        try SnapshotFile.write(snapshot.assets, stamp: ticket.stamp, to: snapshotFilePath)
+        let hash: UInt64
+        if let kept = ticket.snapshotHash {
+            hash = kept
+        } else {
+            guard let written = try SnapshotFile.write(snapshot.assets, stamp: ticket.stamp, to: snapshotFilePath) else { return }
+            hash = written
+        }
+        try ViewTablesFile.write(
+            LibraryTables(snapshot.assets, onTwoCores: false),
+            stamp: ViewTablesFile.Stamp(snapshot: ticket.stamp, snapshotHash: hash, assetCount: snapshot.assets.count),
+            to: viewTablesFilePath)
     }
 }

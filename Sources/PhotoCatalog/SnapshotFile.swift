@@ -43,10 +43,11 @@ enum SnapshotFile {
     /// Writes the file for `assets` at `stamp` to `path`, whole or not at all (a new file
     /// renamed over the old one), readable by the owner only, in pieces of about a
     /// megabyte (the file of a million assets is about 170 MB: held whole, it would raise
-    /// the daemon's peak memory by as much). Returns false, writing nothing, when an asset
-    /// holds a value the layout cannot carry (mounts then read the catalog).
+    /// the daemon's peak memory by as much). Returns the file's hash (its last eight bytes,
+    /// what the view tables file names), or nil, writing nothing, when an asset holds a
+    /// value the layout cannot carry (mounts then read the catalog).
     @discardableResult
-    static func write(_ assets: ChunkedArray<Asset>, stamp: Stamp, to path: String) throws(SnapshotFileError) -> Bool {
+    static func write(_ assets: ChunkedArray<Asset>, stamp: Stamp, to path: String) throws(SnapshotFileError) -> UInt64? {
         var formats: [String] = []
         var formatIndex: [MediaFormat: UInt8] = [:]
         var sources: [String] = []
@@ -69,13 +70,23 @@ enum SnapshotFile {
                 cameraIndex[ObjectIdentifier(m.texts)] = UInt32(cameras.count)
                 cameras.append(m.texts)
             }
-            if let offset = m.captureDate?.utcOffsetMinutes, Int32(exactly: offset) == nil || offset == Int(Int32.min) { return false }
+            if let offset = m.captureDate?.utcOffsetMinutes, Int32(exactly: offset) == nil || offset == Int(Int32.min) { return nil }
             if !m.problems.isEmpty { problems.append((UInt32(index), m.problems)) }
             pathBytes += asset.path.count
         }
         guard formats.count < 256, sources.count < 256, cameras.count < Int(UInt32.max), pathBytes < Int(UInt32.max) else {
-            return false
+            return nil
         }
+        return try writeReplacing(path) { (out: inout StreamingOutput) in
+            write(
+                assets, stamp: stamp, formats: formats, formatIndex: formatIndex, sources: sources, sourceIndex: sourceIndex,
+                cameras: cameras, cameraIndex: cameraIndex, pathBytes: pathBytes, problems: problems, to: &out)
+        }
+    }
+
+    /// Writes a file to `path` whole or not at all: `body`'s bytes into a new file, readable
+    /// by the owner only, with their hash after them, renamed over the old one. Returns the hash.
+    static func writeReplacing(_ path: String, _ body: (inout StreamingOutput) -> Void) throws(SnapshotFileError) -> UInt64 {
         let temporary = path + ".new-\(CurrentProcess.id)"
         let fd: FileDescriptor
         do throws(Errno) {
@@ -84,6 +95,30 @@ enum SnapshotFile {
             throw .unwritable(path: temporary, errno: error)
         }
         var out = StreamingOutput(fd: fd)
+        body(&out)
+        let hash = out.hash.value
+        out.put(hash)
+        let failure = out.finish()
+        fd.close()
+        if let failure {
+            try? SystemKit.FileSystem.remove(temporary)
+            throw .unwritable(path: temporary, errno: failure)
+        }
+        do throws(Errno) {
+            try SystemKit.FileSystem.rename(temporary, to: path)
+        } catch {
+            try? SystemKit.FileSystem.remove(temporary)
+            throw .unwritable(path: path, errno: error)
+        }
+        return hash
+    }
+
+    /// The file's bytes before its hash.
+    private static func write(
+        _ assets: ChunkedArray<Asset>, stamp: Stamp, formats: [String], formatIndex: [MediaFormat: UInt8], sources: [String],
+        sourceIndex: [DateSource: UInt8], cameras: [CameraTexts], cameraIndex: [ObjectIdentifier: UInt32], pathBytes: Int,
+        problems: [(UInt32, [String])], to out: inout StreamingOutput
+    ) {
         out.append(magic)
         out.put(formatVersion)
         out.put(UInt32(recordSize))
@@ -111,20 +146,6 @@ enum SnapshotFile {
             out.put(index)
             out.putStrings(list)
         }
-        out.put(out.hash.value)
-        let failure = out.finish()
-        fd.close()
-        if let failure {
-            try? SystemKit.FileSystem.remove(temporary)
-            throw .unwritable(path: temporary, errno: failure)
-        }
-        do throws(Errno) {
-            try SystemKit.FileSystem.rename(temporary, to: path)
-        } catch {
-            try? SystemKit.FileSystem.remove(temporary)
-            throw .unwritable(path: path, errno: error)
-        }
-        return true
     }
 
     /// One asset's record (the offsets `Tables.assets(in:)` reads).
@@ -171,14 +192,25 @@ enum SnapshotFile {
 
     // MARK: reading
 
-    /// The assets of the file at `path` when it is whole and names `stamp`; nil otherwise
-    /// (missing, another generation, damaged: the caller reads the catalog).
-    static func read(_ path: String, stamp: Stamp, splitUnit: Int = 1 << 16) -> ChunkedArray<Asset>? {
+    /// The assets of the file at `path` when it is whole and names `stamp`, with the file's
+    /// hash; nil otherwise (missing, another generation, damaged: the caller reads the catalog).
+    static func read(_ path: String, stamp: Stamp, splitUnit: Int = 1 << 16) -> (assets: ChunkedArray<Asset>, hash: UInt64)? {
+        withOwnFile(path, minimumSize: 64) { raw in
+            decode(raw, stamp: stamp, splitUnit: splitUnit).map { ($0, raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)) }
+        }
+    }
+
+    /// `body`'s result for the bytes of the regular file at `path`, mapped and read ahead
+    /// whole (one sequential pass, not a page fault at a time when it is not cached), when
+    /// it is this user's and private to them (no permission for group or others, as written), and holds at least
+    /// `minimumSize` bytes; nil otherwise.
+    static func withOwnFile<R>(_ path: String, minimumSize: Int, _ body: (UnsafeRawBufferPointer) -> R?) -> R? {
         guard let fd = try? FileDescriptor.open(path, .readOnly) else { return nil }
         defer { fd.close() }
-        guard let info = try? fd.status(), info.size >= 64, info.owner == CurrentProcess.realUserID else { return nil }
-        // Read ahead whole: one sequential pass, not a page fault at a time when it is not cached.
-        return fd.withMappedBytes(size: Int(info.size)) { decode($0, stamp: stamp, splitUnit: splitUnit) } ?? nil
+        guard let info = try? fd.status(), info.kind == .regular, info.size >= minimumSize, info.owner == CurrentProcess.realUserID,
+            info.permissions & 0o077 == 0
+        else { return nil }
+        return fd.withMappedBytes(size: Int(info.size), body) ?? nil
     }
 
     /// The assets of a file's bytes when they are whole and name `stamp`, decoded in two
@@ -382,9 +414,9 @@ public enum SnapshotFileError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// A snapshot file as it is written: bytes gathered into about a megabyte, then written
-/// out, hashed on the way; the first write error is kept and the rest skipped.
-private struct StreamingOutput {
+/// A snapshot or view tables file as it is written: bytes gathered into about a megabyte,
+/// then written out, hashed on the way; the first write error is kept and the rest skipped.
+struct StreamingOutput {
     let fd: FileDescriptor
     var hash = StreamHash()
     private var buffer: [UInt8] = []

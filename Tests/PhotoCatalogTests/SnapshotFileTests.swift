@@ -27,17 +27,17 @@ struct SnapshotFileTests {
     @Test func aSavedFileIsReadBackAsTheTableReadInTheSameOrder() throws {
         let (catalog, dir) = try Self.catalog(records: 13_000)
         defer { dir.remove() }
-        let (fromTable, ticket) = try catalog.snapshotForServing()
+        let (fromTable, ticket, _) = try catalog.snapshotForServing()
         let saved = try #require(ticket, "the first read is from the table")
         try catalog.saveSnapshotFile(fromTable, ticket: saved)
-        let (fromFile, again) = try catalog.snapshotForServing()
+        let (fromFile, again, _) = try catalog.snapshotForServing()
         #expect(again == nil, "an up-to-date file is read instead of the table")
         #expect(fromFile.assets.count == fromTable.assets.count)
         #expect(Array(fromFile.assets) == Array(fromTable.assets))
         // Every camera is one object, as in a table read.
         #expect(Set(fromFile.assets.map { ObjectIdentifier($0.metadata.texts) }).count <= 6)
         // Decoded in two halves (split at a chunk multiple): the same order.
-        let split = try #require(SnapshotFile.read(catalog.snapshotFilePath, stamp: try Self.stamp(catalog), splitUnit: 4096))
+        let split = try #require(SnapshotFile.read(catalog.snapshotFilePath, stamp: try Self.stamp(catalog), splitUnit: 4096)).assets
         #expect(Array(split) == Array(fromTable.assets))
         var info = stat()
         #expect(stat(catalog.snapshotFilePath, &info) == 0 && info.st_mode & 0o777 == 0o600)
@@ -47,7 +47,7 @@ struct SnapshotFileTests {
         let (catalog, dir) = try Self.catalog(records: 300)
         defer { dir.remove() }
         func save() throws {
-            let (snapshot, ticket) = try catalog.snapshotForServing()
+            let (snapshot, ticket, _) = try catalog.snapshotForServing()
             try catalog.saveSnapshotFile(snapshot, ticket: try #require(ticket))
             #expect(try catalog.snapshotForServing().ticket == nil)
         }
@@ -55,13 +55,13 @@ struct SnapshotFileTests {
         var added = SplitSnapshotTests.records(count: 301)[300]
         added.asset.path = LibraryPath("new/one.jpg")
         try catalog.upsert([added])
-        var (snapshot, ticket) = try catalog.snapshotForServing()
+        var (snapshot, ticket, _) = try catalog.snapshotForServing()
         #expect(ticket != nil, "a stale file is not read")
         #expect(snapshot.assets.count == 301 && snapshot.assets.contains { $0.id == added.asset.id })
 
         try save()
         try catalog.deleteAssets([added.asset.id])
-        (snapshot, ticket) = try catalog.snapshotForServing()
+        (snapshot, ticket, _) = try catalog.snapshotForServing()
         #expect(ticket != nil && snapshot.assets.count == 300)
 
         try save()
@@ -81,7 +81,7 @@ struct SnapshotFileTests {
     func aDamagedOrForeignFileIsIgnored(damage: String) throws {
         let (catalog, dir) = try Self.catalog(records: 500)
         defer { dir.remove() }
-        let (snapshot, ticket) = try catalog.snapshotForServing()
+        let (snapshot, ticket, _) = try catalog.snapshotForServing()
         let stamp = try #require(ticket).stamp
         let path = catalog.snapshotFilePath
         switch damage {
@@ -99,7 +99,7 @@ struct SnapshotFileTests {
             }
             Self.replace(path, with: bytes)
         }
-        let (again, retold) = try catalog.snapshotForServing()
+        let (again, retold, _) = try catalog.snapshotForServing()
         #expect(retold != nil, "the table is read instead")
         #expect(Array(again.assets) == Array(snapshot.assets))
     }

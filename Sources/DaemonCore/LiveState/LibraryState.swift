@@ -82,9 +82,10 @@ public final class LibraryState: ViewSource {
     private let renderedBlocks = Mutex<[String: RenderedBlock]>([:])
     /// The whole rendered text and the `Current.version` it shows.
     private let renderedText = Mutex<(version: Int, bytes: [UInt8])?>(nil)
-    /// The first load's snapshot while it is not kept in a snapshot file (`saveLoadedSnapshot`).
+    /// The first load's snapshot while it or its views' tables are not kept in files (`saveLoadedSnapshot`).
     private let unsaved = Mutex<(LibrarySnapshot, Catalog.SnapshotFileTicket)?>(nil)
-    private let loadedFromFile = Mutex(false)
+    /// Where the first `load` found its assets and its views' tables.
+    private let loadedFromFile = Mutex((snapshot: false, viewTables: false))
 
     /// Loads the catalog's current snapshot, serving no views (the CLI's commands).
     public init(catalog: Catalog) throws(CatalogError) {
@@ -135,24 +136,29 @@ public final class LibraryState: ViewSource {
     private func loadUnpublished(read: (LibrarySnapshot) -> Void) throws(CatalogError) -> ViewTreeChanges {
         try state.withLock { (current: inout Current) throws(CatalogError) -> ViewTreeChanges in
             let snapshot: LibrarySnapshot
+            var tables: LibraryTables?
             if current.snapshot.assets.isEmpty {
                 let ticket: Catalog.SnapshotFileTicket?
-                (snapshot, ticket) = try catalog.snapshotForServing()
+                (snapshot, ticket, tables) = try catalog.snapshotForServing()
                 unsaved.withLock { $0 = ticket.map { (snapshot, $0) } }
-                loadedFromFile.withLock { $0 = ticket == nil && !catalog.isReadOnly }
+                let fromFile = (ticket?.readFromSnapshotFile ?? true) && !catalog.isReadOnly
+                loadedFromFile.withLock { $0 = (fromFile, tables != nil) }
             } else {
                 snapshot = try catalog.snapshot(reusing: current.snapshot)
             }
             read(snapshot)
-            return install(snapshot, accessOnly: false, into: &current)
+            return install(snapshot, accessOnly: false, tables: tables, into: &current)
         }
     }
 
     /// Whether the first `load` read the assets from an up-to-date snapshot file.
-    public var loadedFromSnapshotFile: Bool { loadedFromFile.withLock { $0 } }
+    public var loadedFromSnapshotFile: Bool { loadedFromFile.withLock { $0.snapshot } }
 
-    /// Keeps the assets of the first `load` for the next mount (`Catalog.saveSnapshotFile`)
-    /// when they were read from the catalog's table, not from an up-to-date snapshot file;
+    /// Whether the first `load` built the views from tables kept beside the snapshot file.
+    public var loadedViewTables: Bool { loadedFromFile.withLock { $0.viewTables } }
+
+    /// Keeps the assets of the first `load` and their views' tables for the next mount
+    /// (`Catalog.saveSnapshotFile`) when either was not read from an up-to-date file;
     /// false when there was nothing to keep. The daemon calls it once the mount answers.
     @discardableResult
     public func saveLoadedSnapshot() throws(SnapshotFileError) -> Bool {
@@ -240,7 +246,8 @@ public final class LibraryState: ViewSource {
     /// as the current one; patched for `change` when it says how the assets differ) and
     /// returns what the kernel must forget.
     func install(
-        _ snapshot: LibrarySnapshot, accessOnly: Bool, patching change: LibraryChange? = nil, into current: inout Current
+        _ snapshot: LibrarySnapshot, accessOnly: Bool, patching change: LibraryChange? = nil, tables: LibraryTables? = nil,
+        into current: inout Current
     ) -> ViewTreeChanges {
         let index: AssetIndex
         if accessOnly {
@@ -262,7 +269,7 @@ public final class LibraryState: ViewSource {
         } else if accessOnly {
             (new, changes) = old.applyingAccess(apps: snapshot.apps, grants: snapshot.grants, filters: filters)
         } else {
-            new = ViewTree.build(snapshot: snapshot, previous: old, filters: filters)
+            new = ViewTree.build(snapshot: snapshot, previous: old, filters: filters, tables: tables)
             changes = old.changes(to: new)
             // The picker finds ids in the views' own table: the first write to `.picker`
             // after a mount does not build one (about a second at a million assets).

@@ -26,7 +26,7 @@ public final class AfterReadyWork: Sendable {
             ThreadPriority.setNice(10)
             state.current.assets.prepare(dateOrder: true)
             do throws(SnapshotFileError) {
-                if try state.saveLoadedSnapshot() { logger.debug("saved the snapshot file for the next mount") }
+                if try state.saveLoadedSnapshot() { logger.debug("saved the snapshot file and the view tables for the next mount") }
             } catch {
                 logger.warning("cannot save the snapshot file (the next mount reads the catalog): \(error)")
             }

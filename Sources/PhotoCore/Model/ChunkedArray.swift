@@ -73,6 +73,23 @@ public struct ChunkedArray<Element> {
         }
     }
 
+    /// The elements of `buffer`, copied chunk by chunk.
+    init(copying buffer: UnsafeBufferPointer<Element>) {
+        var start = 0
+        chunks.reserveCapacity((buffer.count + Self.chunkSize - 1) >> Self.shift)
+        while start < buffer.count {
+            let end = Swift.min(buffer.count, start + Self.chunkSize)
+            chunks.append(Array(UnsafeBufferPointer(rebasing: buffer[start..<end])))
+            start = end
+        }
+        storedCount = buffer.count
+    }
+
+    /// Calls `body` with each chunk's elements in order (what writing them out reads).
+    func forEachChunk(_ body: (UnsafeBufferPointer<Element>) -> Void) {
+        for chunk in chunks { chunk.withUnsafeBufferPointer(body) }
+    }
+
     /// Makes room for `capacity` elements in the list of chunks (chunks are made full size).
     public mutating func reserveCapacity(_ capacity: Int) {
         chunks.reserveCapacity((capacity + Self.chunkSize - 1) >> Self.shift)

@@ -53,7 +53,7 @@ public struct AssetIndex: Sendable {
     public init(sharingIDsOf tree: ViewTree, identifiers: (@Sendable () -> [AssetID: String])? = nil) {
         let assets = tree.snapshot.assets
         let ids = tree.firstByID
-        let byID = ids.count == assets.count ? LazyTable<AssetID>(built: ids.nodeTable) : LazyTable<AssetID>()
+        let byID = ids.count == assets.count ? LazyTable<AssetID>(built: ids.nodeTable, key: ids.key) : LazyTable<AssetID>()
         self.init(assets, byID: byID, byPath: LazyTable(), identifiers: identifiers ?? { [:] })
     }
 
@@ -107,14 +107,14 @@ public struct AssetIndex: Sendable {
     /// The asset with this id, if catalogued.
     public subscript(id: AssetID) -> Asset? {
         let assets = self.assets
-        let found = byID.of(assets, key: \.id).table.find(hash: LazyTableHash.of(id)) { assets[Int($0)].id == id }
+        let found = byID.of(assets, key: \.id).table.find(hash: id.tableHash(byID.key)) { assets[Int($0)].id == id }
         return found.map { assets[Int($0)] }
     }
 
     /// The asset at this library-relative path, if catalogued.
     public func asset(at path: LibraryPath) -> Asset? {
         let assets = self.assets
-        let found = byPath.of(assets, key: \.path).table.find(hash: LazyTableHash.of(path)) { assets[Int($0)].path == path }
+        let found = byPath.of(assets, key: \.path).table.find(hash: path.tableHash(byPath.key)) { assets[Int($0)].path == path }
         guard let found else { return nil }
         return self[assets[Int(found)].id]
     }
@@ -124,31 +124,24 @@ public struct AssetIndex: Sendable {
 
 /// How the keys of the index's tables are hashed (the id table shared with the views'
 /// `AssetPositions` must hash as they do).
-enum LazyTableHash {
-    static func of(_ id: AssetID) -> Int {
-        var hasher = Hasher()
-        hasher.combine(id)
-        return hasher.finalize()
-    }
-
-    static func of(_ path: LibraryPath) -> Int {
-        var hasher = Hasher()
-        path.withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        return hasher.finalize()
-    }
-}
-
-/// A key the index has a table for.
+/// A key the index has a table for, hashed under the table's key.
 protocol IndexKey: Equatable, Sendable {
-    var tableHash: Int { get }
+    func tableHash(_ key: IDHashKey) -> Int
 }
 
 extension AssetID: IndexKey {
-    var tableHash: Int { LazyTableHash.of(self) }
+    /// Under the table's key, as `AssetPositions` hashes (the id table may be the views').
+    @inline(__always)
+    func tableHash(_ key: IDHashKey) -> Int { key.hash(self) }
 }
 
 extension LibraryPath: IndexKey {
-    var tableHash: Int { LazyTableHash.of(self) }
+    /// With `Hasher` (seeded per process): path tables are never kept on disk.
+    func tableHash(_ key: IDHashKey) -> Int {
+        var hasher = Hasher()
+        withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        return hasher.finalize()
+    }
 }
 
 /// One table of an index (per key, the position of the last asset with that key), built
@@ -163,13 +156,24 @@ private final class LazyTable<Key: IndexKey>: Sendable {
     }
 
     private let built: Mutex<Built?>
+    /// The key the table's keys are hashed under.
+    let key: IDHashKey
 
-    init() { built = Mutex(nil) }
+    init() {
+        built = Mutex(nil)
+        key = .random()
+    }
 
-    /// A table built elsewhere over assets whose keys are unique.
-    init(built table: NodeTable) { built = Mutex(Built(table: table, unique: true)) }
+    /// A table built elsewhere over assets whose keys are unique, hashed under `key`.
+    init(built table: NodeTable, key: IDHashKey) {
+        built = Mutex(Built(table: table, unique: true))
+        self.key = key
+    }
 
-    private init(patched: Built?) { built = Mutex(patched) }
+    private init(patched: Built?, key: IDHashKey) {
+        built = Mutex(patched)
+        self.key = key
+    }
 
     var isBuilt: Bool { built.withLock { $0 != nil } }
 
@@ -180,7 +184,7 @@ private final class LazyTable<Key: IndexKey>: Sendable {
             // From the end, keeping the first position met: the last asset of a key wins.
             for position in stride(from: assets.count - 1, through: 0, by: -1) {
                 let value = assets[position][keyPath: key]
-                let hash = value.tableHash
+                let hash = value.tableHash(self.key)
                 if made.table.find(hash: hash, { assets[Int($0)][keyPath: key] == value }) == nil {
                     made.table.insert(Int32(truncatingIfNeeded: position), hash: hash)
                 } else {
@@ -194,27 +198,28 @@ private final class LazyTable<Key: IndexKey>: Sendable {
 
     /// This table (over `old`) moved to `new`, the assets after `change`: a table built on
     /// first use when this one is not built or a key is held twice on either side.
-    func patched(from old: ChunkedArray<Asset>, to new: ChunkedArray<Asset>, change: LibraryChange, key: KeyPath<Asset, Key>)
+    func patched(from old: ChunkedArray<Asset>, to new: ChunkedArray<Asset>, change: LibraryChange, key keyPath: KeyPath<Asset, Key>)
         -> LazyTable
     {
         guard let current = built.withLock({ $0 }), current.unique else { return LazyTable() }
         var table = current.table
+        let key = self.key
         // Out first, hashed over the old assets: every position still held is then an
         // unchanged asset at the same place in both, so the new assets hash the rest.
         for position in change.removed + change.moved.map(\.from) {
-            let value = old[Int(position)][keyPath: key]
-            let hash = value.tableHash
-            guard table.find(hash: hash, { old[Int($0)][keyPath: key] == value }) == position else { return LazyTable() }
-            table.remove(position, hash: hash) { old[Int($0)][keyPath: key].tableHash }
+            let value = old[Int(position)][keyPath: keyPath]
+            let hash = value.tableHash(key)
+            guard table.find(hash: hash, { old[Int($0)][keyPath: keyPath] == value }) == position else { return LazyTable() }
+            table.remove(position, hash: hash) { old[Int($0)][keyPath: keyPath].tableHash(key) }
         }
         for position in change.added + change.moved.map(\.to) {
-            let value = new[Int(position)][keyPath: key]
-            let hash = value.tableHash
-            guard table.find(hash: hash, { new[Int($0)][keyPath: key] == value }) == nil else { return LazyTable() }
-            if table.isFull { table.grow { new[Int($0)][keyPath: key].tableHash } }
+            let value = new[Int(position)][keyPath: keyPath]
+            let hash = value.tableHash(key)
+            guard table.find(hash: hash, { new[Int($0)][keyPath: keyPath] == value }) == nil else { return LazyTable() }
+            if table.isFull { table.grow { new[Int($0)][keyPath: keyPath].tableHash(key) } }
             table.insert(position, hash: hash)
         }
-        return LazyTable(patched: Built(table: table, unique: true))
+        return LazyTable(patched: Built(table: table, unique: true), key: key)
     }
 }
 

@@ -2,16 +2,30 @@
 /// open-addressing table of positions (four bytes a slot, in copy-on-write chunks) that
 /// reads the ids from the assets themselves. A dictionary keyed by id took about 40 bytes
 /// per asset and a library change copied all of it; a patch here copies a few chunks.
+/// Ids are hashed under the table's own key (`IDHashKey`), so a table read back from disk
+/// finds what it held.
 struct AssetPositions: Sendable {
     private var table: NodeTable
+    /// The key the ids are hashed under.
+    let key: IDHashKey
 
-    /// A table for about `capacity` assets (it grows past that).
-    init(capacity: Int) { table = NodeTable(capacity: capacity) }
+    /// A table for about `capacity` assets (it grows past that), under a fresh key.
+    init(capacity: Int, key: IDHashKey = .random()) {
+        table = NodeTable(capacity: capacity)
+        self.key = key
+    }
 
     /// Every asset of `assets` held at its position: their ids must all differ.
-    init(allOf assets: ChunkedArray<Asset>) {
+    init(allOf assets: ChunkedArray<Asset>, key: IDHashKey = .random()) {
         table = NodeTable(capacity: assets.count)
-        table.insertAll(count: assets.count) { Self.hash(assets[Int($0)].id) }
+        self.key = key
+        table.insertAll(count: assets.count) { key.hash(assets[Int($0)].id) }
+    }
+
+    /// A table as it was kept (`LibraryTables`): `table` holds positions hashed under `key`.
+    init(table: NodeTable, key: IDHashKey) {
+        self.table = table
+        self.key = key
     }
 
     /// The number of ids held.
@@ -22,20 +36,21 @@ struct AssetPositions: Sendable {
 
     /// The position held for `id`, looked up over `assets` (the snapshot the positions are in).
     func position(of id: AssetID, in assets: ChunkedArray<Asset>) -> Int32? {
-        table.find(hash: Self.hash(id)) { assets[Int($0)].id == id }
+        table.find(hash: key.hash(id)) { assets[Int($0)].id == id }
     }
 
     /// Holds `position` for the id of `assets[position]`, which must not be held yet.
     mutating func insert(_ position: Int32, in assets: ChunkedArray<Asset>) {
-        if table.isFull { table.grow { Self.hash(assets[Int($0)].id) } }
-        table.insert(position, hash: Self.hash(assets[Int(position)].id))
+        let key = self.key
+        if table.isFull { table.grow { key.hash(assets[Int($0)].id) } }
+        table.insert(position, hash: key.hash(assets[Int(position)].id))
     }
 
     /// Drops `position` (held for the id of `assets[position]`); every position held must
     /// be one of `assets`.
     mutating func remove(_ position: Int32, in assets: ChunkedArray<Asset>) {
-        table.remove(position, hash: Self.hash(assets[Int(position)].id)) { Self.hash(assets[Int($0)].id) }
+        let key = self.key
+        table.remove(position, hash: key.hash(assets[Int(position)].id)) { key.hash(assets[Int($0)].id) }
     }
 
-    private static func hash(_ id: AssetID) -> Int { LazyTableHash.of(id) }
 }

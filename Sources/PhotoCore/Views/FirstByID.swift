@@ -8,6 +8,12 @@ struct FirstByID: Sendable {
     /// The positions of assets another asset stands for.
     let hidden: Set<Int32>
 
+    init(positions: AssetPositions, shown: [Int32], hidden: Set<Int32>) {
+        self.positions = positions
+        self.shown = shown
+        self.hidden = hidden
+    }
+
     init(_ assets: ChunkedArray<Asset>) {
         // Ids held twice are found first, by sorting the ids as words: every other id is
         // inserted without a lookup (each lookup reads the assets its probe passes, a cache

@@ -7,6 +7,12 @@ struct FolderGroups: Sendable {
     let members: [Int32]
     let starts: [Int]
 
+    init(representatives: [Int32], members: [Int32], starts: [Int]) {
+        self.representatives = representatives
+        self.members = members
+        self.starts = starts
+    }
+
     init(_ assets: ChunkedArray<Asset>) {
         let folderOf = { (path: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> in
             var end = path.count

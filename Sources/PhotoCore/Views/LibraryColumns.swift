@@ -10,6 +10,12 @@ struct LibraryColumns {
     /// The `by-camera` directory names, each once.
     let cameraNames: [[UInt8]]
 
+    init(days: [Int64], cameras: [Int32], cameraNames: [[UInt8]]) {
+        self.days = days
+        self.cameras = cameras
+        self.cameraNames = cameraNames
+    }
+
     /// The columns of `assets`.
     init(_ assets: ChunkedArray<Asset>) {
         let count = assets.count

@@ -19,6 +19,25 @@ struct NodeTable: Sendable {
         mask = size - 1
     }
 
+    /// A table as it was kept (`LibraryTables`): nil unless `slots` is a power of two of at
+    /// least 16 slots, at most half full with `count` positions, each below `limit`. Only the
+    /// hashes decide whether lookups find what was stored: the caller must know they are the same.
+    init?(slots: ChunkedArray<Int32>, count: Int, limit: Int) {
+        guard slots.count >= 16, slots.count & (slots.count - 1) == 0, count >= 0, count &* 2 <= slots.count else { return nil }
+        var held = 0
+        for position in slots where position != -1 {
+            guard position >= 0, Int(position) < limit else { return nil }
+            held += 1
+        }
+        guard held == count, slots.count - held > 0 else { return nil }
+        self.slots = slots
+        self.mask = slots.count - 1
+        self.count = count
+    }
+
+    /// The slots, as a kept table holds them.
+    var storedSlots: ChunkedArray<Int32> { slots }
+
     /// The first position on `hash`'s probe path that `matches` accepts.
     func find(hash: Int, _ matches: (Int32) -> Bool) -> Int32? {
         var slot = hash & mask

@@ -1,6 +1,4 @@
-import Dispatch
 import MediaFormats
-import Synchronization
 import SystemKit
 
 extension ViewTree {
@@ -15,9 +13,15 @@ extension ViewTree {
     /// (the first by path). In an app view an asset is shown when it is granted, passes
     /// the filter, exists, and (unless the policy is `keep`) has a redaction plan that
     /// does not withhold it.
-    public static func build(snapshot: LibrarySnapshot, previous: ViewTree? = nil, filters: some AppFilterResolving) -> ViewTree {
+    ///
+    /// - `tables`: the snapshot's `LibraryTables` when they are at hand (kept from an earlier
+    ///   mount of the same assets in the same order); computed here otherwise.
+    public static func build(
+        snapshot: LibrarySnapshot, previous: ViewTree? = nil, filters: some AppFilterResolving, tables: LibraryTables? = nil
+    ) -> ViewTree {
         var library = LibraryPartBuilder(snapshot: snapshot, previous: previous)
-        library.build()
+        let fitting = tables.flatMap { $0.assetCount == snapshot.assets.count ? $0 : nil }
+        library.build(tables: fitting ?? LibraryTables(snapshot.assets))
         return assemble(
             snapshot: snapshot, library: library.part.finish(), files: library.finishFiles(), firstByID: library.firstByID, reusing: [:],
             previous: previous, filters: filters)
@@ -136,27 +140,9 @@ struct LibraryPartBuilder {
     /// The files made by `build`.
     func finishFiles() -> LibraryFiles { LibraryFiles(directories: directories, directoryOf: directoryOf, allIndex: allIndex) }
 
-    mutating func build() {
+    mutating func build(tables: LibraryTables) {
         let assets = snapshot.assets
-        // Passes over the assets that do not depend on each other, on two cores: which
-        // asset stands for each id, and which folder each asset is in with the date and
-        // camera columns (the halves take about as long). Together they are most of a mount
-        // of a large library.
-        let results = Mutex<(first: FirstByID?, columns: LibraryColumns?, folders: FolderGroups?)>((nil, nil, nil))
-        DispatchQueue.concurrentPerform(iterations: 2) { task in
-            if task == 0 {
-                let first = FirstByID(assets)
-                results.withLock { $0.first = first }
-            } else {
-                let folders = FolderGroups(assets)
-                let columns = LibraryColumns(assets)
-                results.withLock { state in
-                    state.folders = folders
-                    state.columns = columns
-                }
-            }
-        }
-        let (first, columns, folderGroups) = results.withLock { ($0.first!, $0.columns!, $0.folders!) }
+        let (first, columns, folderGroups) = (tables.first, tables.columns, tables.folders)
         firstByID = first.positions
         let shown = first.shown
         directoryOf = (0..<3).map { _ in ChunkedArray(repeating: -1, count: assets.count) }

@@ -38,7 +38,7 @@ enum MountDaemon {
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
-        clock.lap("views")
+        clock.lap(state.loadedViewTables ? "views (kept tables)" : "views")
         var configuration = FileSystemConfiguration(
             libraryPath: libraryPath, ownerUID: CurrentProcess.realUserID, ownerGID: CurrentProcess.realGroupID, log: { logger.warning($0) }
         )

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// A mount reads the catalog's assets from the snapshot file the mount before it saved,
-/// serves exactly what the catalog holds (a file made stale by an index run in between is
+/// A mount reads the catalog's assets from the snapshot file the mount before it saved and
+/// builds its views from the tables kept beside it, serves exactly what the catalog holds (a file made stale by an index run in between is
 /// not read), and its startup scan still patches in what changed while nothing was mounted.
 @Suite(
     "startup: the snapshot file", .serialized,
@@ -53,9 +53,12 @@ struct SnapshotFileMountTests {
         #expect(first.unmount() == 0, "daemon log: \(first.log)")
         #expect(access(catalog + "-snapshot", R_OK) == 0)
 
-        // The next one reads the file and serves the same views.
+        #expect(access(catalog + "-views", R_OK) == 0)
+
+        // The next one reads the file, builds the views from the kept tables and serves the same views.
         let second = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: catalog)
         #expect(Self.startupLine(second).contains("catalog read (snapshot file)"), "daemon log: \(second.log)")
+        #expect(Self.startupLine(second).contains("views (kept tables)"), "daemon log: \(second.log)")
         #expect(Self.folders(mountpoint) == expected)
         #expect(second.unmount() == 0, "daemon log: \(second.log)")
 
@@ -66,6 +69,7 @@ struct SnapshotFileMountTests {
         try #require(again.status == 0, "index: \(again.output)")
         let third = try DaemonProcess(library: library, mountpoint: mountpoint, catalog: catalog)
         #expect(!Self.startupLine(third).contains("snapshot file"), "daemon log: \(third.log)")
+        #expect(!Self.startupLine(third).contains("kept tables"), "daemon log: \(third.log)")
         #expect(Self.folders(mountpoint).contains("/d.jpg"))
         #expect(StartupScanTests.within(30) { third.log.contains("saved the snapshot file") }, "daemon log: \(third.log)")
         #expect(third.unmount() == 0, "daemon log: \(third.log)")
