@@ -39,6 +39,9 @@ enum MountDaemon {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
         clock.lap(state.loadedViewTables ? "views (kept tables)" : "views")
+        // The first app's select must not pay for the runtime's first use of the picker's code.
+        PickerWarmUp.run(state: state, filters: FilterLanguageResolver())
+        clock.lap("picker warm-up")
         var configuration = FileSystemConfiguration(
             libraryPath: libraryPath, ownerUID: CurrentProcess.realUserID, ownerGID: CurrentProcess.realGroupID, log: { logger.warning($0) }
         )

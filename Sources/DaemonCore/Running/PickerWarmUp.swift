@@ -1,0 +1,28 @@
+import PhotoCore
+import SystemKit
+
+/// Runs what a `.picker` select runs, once, before the mount is ready, on copies that are
+/// then dropped: the command parsed and applied to a copy of the access state, and the
+/// views patched for it into a tree nobody sees. Nothing is written, kept or published.
+///
+/// The first select after a mount of a large library spent several milliseconds more than
+/// the next ones in the Swift runtime's first use of that code (type metadata and protocol
+/// conformances looked up and cached on first use), which is the same for any state: paid
+/// here, before ready, it is not paid by the first app that asks.
+public enum PickerWarmUp {
+    /// Selects the first asset into an app (the first by name, or a new one) of a copy of
+    /// `state`'s access state, and patches a copy of its views with the result.
+    public static func run(state: LibraryState, filters: some AppFilterResolving) {
+        let current = state.current
+        guard let asset = current.snapshot.assets.first else { return }
+        let before = AccessState(current.snapshot)
+        let app = before.apps.keys.min()
+        let write = (app == nil ? "app add warm-up\n" : "") + "select \(app ?? "warm-up") \(asset.id.rawValue)\n"
+        let now = SystemClock.wallNanoseconds()
+        // Without the asset groups: the work after ready derives them (at a million assets, a
+        // pass over all of them), and the ready path must not.
+        let assets = current.assets.ignoringGroups()
+        guard let (after, _) = try? PickerExecutor.apply(write: Array(write.utf8), to: before, assets: assets, now: now) else { return }
+        _ = state.views.applyingAccess(apps: after.apps, grants: after.grants, filters: filters, now: now)
+    }
+}
