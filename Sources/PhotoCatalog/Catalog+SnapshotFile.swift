@@ -51,7 +51,9 @@ extension Catalog {
     /// A full read for serving: `snapshot()`, the library views' tables when they were kept
     /// for the very assets read (from the snapshot file, `ViewTablesFile`), and a ticket with
     /// which `saveSnapshotFile` keeps what was missing for the next mount (nil when nothing was).
-    public func snapshotForServing() throws(CatalogError) -> (
+    /// Without `viewTables` (a reader that builds no views), the tables file is not read and
+    /// only a missing snapshot file counts as missing.
+    public func snapshotForServing(viewTables: Bool = true) throws(CatalogError) -> (
         snapshot: LibrarySnapshot, ticket: SnapshotFileTicket?, tables: LibraryTables?
     ) {
         let read = try connection.withLock { (c: inout Connection) throws(CatalogError) in
@@ -61,6 +63,7 @@ extension Catalog {
         case .table(let stamp):
             return (read.snapshot, stamp.map { SnapshotFileTicket(stamp: $0, snapshotHash: nil) }, nil)
         case .snapshotFile(let stamp, let hash):
+            guard viewTables else { return (read.snapshot, nil, nil) }
             let tables = ViewTablesFile.read(
                 viewTablesFilePath, stamp: ViewTablesFile.Stamp(snapshot: stamp, snapshotHash: hash, assetCount: read.snapshot.assets.count)
             )

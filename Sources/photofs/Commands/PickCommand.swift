@@ -94,7 +94,7 @@ enum PickCommand {
         /// they came from an up-to-date snapshot file.
         var unsaved: (snapshot: LibrarySnapshot, ticket: Catalog.SnapshotFileTicket)?
 
-        /// Writes the snapshot file (as a mount does once it answers), so that the next
+        /// Writes the snapshot file and the view tables (as a mount does once it answers), so that the next
         /// picker or mount reads the assets from it instead of the table; a failure costs
         /// only that. Call it once the page is served; the assets are let go after it.
         mutating func keepSnapshot() {
@@ -110,7 +110,7 @@ enum PickCommand {
         let snapshot: LibrarySnapshot
         let ticket: Catalog.SnapshotFileTicket?
         do throws(CatalogError) {
-            (snapshot, ticket) = try context.catalog.snapshotForServing()
+            (snapshot, ticket, _) = try context.catalog.snapshotForServing(viewTables: false)
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
