@@ -79,12 +79,6 @@ public struct AssetIndex: Sendable {
         if withDateOrder { _ = inDateOrder.count }
     }
 
-    /// Takes the groups of this index's assets, derived elsewhere with the same identifiers
-    /// (`AssetGroups(_:identifiers:)`: the daemon derives them beside the view build, so
-    /// that neither the ready path nor the first select waits for them); ignored when they
-    /// were derived already.
-    public func adoptGroups(_ groups: AssetGroups) { lazyGroups.adopt(groups) }
-
     /// Whether the id table is built: a lookup by id costs no table build.
     public var isPrepared: Bool { byID.isBuilt }
 
@@ -242,13 +236,6 @@ private final class LazyGroups: Sendable {
             let groups = AssetGroups(assets, identifiers: identifiers())
             cached = groups
             return groups
-        }
-    }
-
-    /// Takes `groups`, derived elsewhere from the same assets and identifiers, unless derived already.
-    func adopt(_ groups: AssetGroups) {
-        built.withLock { cached in
-            if cached == nil { cached = groups }
         }
     }
 }

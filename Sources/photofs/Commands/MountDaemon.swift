@@ -33,18 +33,12 @@ enum MountDaemon {
         // (`StartupScan.catchUp`). A first mount indexes before it is ready.
         let scanning = StartupScan(indexer: indexer, watcher: watcher)
         defer { scanning.stop() }
-        var groups: GroupsInAdvance?
         do throws(CatalogError) {
-            try state.load(read: { snapshot in
-                clock.lap(state.loadedFromSnapshotFile ? "catalog read (snapshot file)" : "catalog read")
-                if !snapshot.assets.isEmpty { groups = GroupsInAdvance(of: snapshot, catalog: context.catalog) }
-            })
+            try state.load(read: { _ in clock.lap(state.loadedFromSnapshotFile ? "catalog read (snapshot file)" : "catalog read") })
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
         clock.lap(state.loadedViewTables ? "views (kept tables)" : "views")
-        groups?.give(to: state.current.assets)
-        clock.lap("asset groups")
         // The first app's select must not pay for the runtime's first use of the picker's code.
         PickerWarmUp.run(state: state, filters: FilterLanguageResolver())
         clock.lap("picker warm-up")

@@ -63,23 +63,6 @@ import Testing
         #expect(reads.count.withLock { $0 } == 1, "the select used the prepared groups")
     }
 
-    /// Groups derived beside the view build and adopted by the index are the ones a select
-    /// uses: it reads no identifiers; groups derived already are kept.
-    @Test func adoptedGroupsAreTheOnesASelectUses() throws {
-        let reads = ReadCount()
-        let index = AssetIndex(
-            ChunkedArray(Self.all),
-            identifiers: {
-                reads.count.withLock { $0 += 1 }
-                return Self.identifiers
-            })
-        index.adoptGroups(AssetGroups(ChunkedArray(Self.all), identifiers: Self.identifiers))
-        index.adoptGroups(.none)
-        let state = try Self.run("app add a\nselect a @2\n", index)
-        #expect(Self.granted(state, "a") == [2, 1], "the movie takes its still along")
-        #expect(reads.count.withLock { $0 } == 0, "the select used the adopted groups")
-    }
-
     /// How often the identifiers were read.
     private final class ReadCount: Sendable {
         let count = Mutex(0)
