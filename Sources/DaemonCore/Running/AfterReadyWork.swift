@@ -4,7 +4,8 @@ import PhotoCatalog
 import SystemKit
 
 /// What a daemon does once its mount answers and nothing waits for: the picker's asset
-/// groups when they were not derived before ready (`GroupsInAdvance`), its path table and the capture-date order that `select --where` and rule apps walk (sorted
+/// groups (every select asks for them; derived now rather than by the first select), its
+/// path table and the capture-date order that `select --where` and rule apps walk (sorted
 /// now rather than by the first such write: about a second at a million assets), then the
 /// snapshot file the next mount reads instead of the catalog's table.
 ///
