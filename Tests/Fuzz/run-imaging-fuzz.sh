@@ -91,7 +91,7 @@ for flag in $(pkg-config --cflags libturbojpeg libheif libpng libwebp libjxl lib
 run() {
     local target="$1" work="$out/corpus-$1"
     mkdir -p "$work"
-    if ! PHOTOFS_FUZZ_TARGET="$target" "$out/ImagingFuzz" "$work" "$seeds" -max_total_time="$seconds" -max_len=131072 -timeout=30 -rss_limit_mb=3072 \
+    if ! LSAN_OPTIONS="suppressions=$root/Tests/Fuzz/lsan-suppressions.txt" PHOTOFS_FUZZ_TARGET="$target" "$out/ImagingFuzz" "$work" "$seeds" -max_total_time="$seconds" -max_len=131072 -timeout=30 -rss_limit_mb=3072 \
         -print_final_stats=1 -artifact_prefix="$out/crashes/$target-" >"$out/$target.log" 2>&1; then
         echo "!! $target failed; see $out/$target.log and $out/crashes/" >&2
         return 1
