@@ -13,8 +13,8 @@ import SystemKit
 /// a grant saved in it cannot outlive its name in a power loss.
 ///
 /// The private file is named after the catalog, `.making-`, this process's id and a random
-/// number; a file left by a process that no longer runs (a crash) is removed by the next
-/// creation beside it and never opened.
+/// number; a file left by a process that no longer runs (a crash) is never opened and is
+/// removed by the next open of the catalog.
 enum CatalogCreation {
     /// What a private file's name adds to the catalog's.
     static let marker = ".making-"
@@ -24,8 +24,10 @@ enum CatalogCreation {
     /// directory cannot take a file (`Catalog.open` then opens or creates it in place,
     /// which says what is wrong).
     static func makeIfMissing(at path: String, library: [UInt8]?) throws(CatalogError) -> Bool {
-        guard (try? FileStatus.ofLink(path: path)) == nil else { return false }
+        // A crash between the link and the removal of the private name leaves a second
+        // name of the catalog: looked for at every open, not only at creation.
         removeLeftovers(of: path)
+        guard (try? FileStatus.ofLink(path: path)) == nil else { return false }
         guard let building = try build(beside: path, library: library) else { return false }
         return try publish(building, at: path)
     }

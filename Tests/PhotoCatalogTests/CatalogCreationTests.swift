@@ -59,6 +59,18 @@ struct CatalogCreationTests {
         #expect(left == ["catalog.sqlite" + CatalogCreation.marker + "1-7"])
     }
 
+    @Test func aSecondNameACrashLeftBesideAnExistingCatalogIsRemoved() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.string + "/catalog.sqlite"
+        _ = try Catalog.open(at: path, library: Self.library)
+        // A crash after the link, before the private name was removed.
+        let crashed = path + CatalogCreation.marker + "\(Int32.max)-7"
+        #expect(link(path, crashed) == 0)
+        _ = try Catalog.open(at: path, library: Self.library)
+        #expect(!Self.names(in: directory).contains { $0.contains(CatalogCreation.marker) }, "\(Self.names(in: directory))")
+    }
+
     @Test func anEmptyFileAtThePathIsOpenedInPlaceAsBefore() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
