@@ -45,7 +45,8 @@ public final class Catalog: Sendable {
     }
 
     /// Opens the catalog at `path`, creating the file (mode 0600, and missing parent
-    /// directories, mode 0700) and migrating the schema as needed.
+    /// directories, mode 0700) and migrating the schema as needed. A new catalog is made
+    /// whole beside its path and then named (see `CatalogCreation`).
     ///
     /// When `library` is given, the catalog is tied to that library's absolute path: a
     /// new catalog records it, an existing one must name the same library.
@@ -85,7 +86,9 @@ public final class Catalog: Sendable {
 
     private static func openWritable(at path: String, library: [UInt8]?, accessDurability: Durability) throws(CatalogError) -> Catalog {
         try FileSystem.createParentDirectories(of: path)
-        try CatalogFileModes.createPrivately(path)
+        if !(try CatalogCreation.makeIfMissing(at: path, library: library)) {
+            try CatalogFileModes.createPrivately(path)
+        }
         let db = try Database(path: path)
         try Schema.migrate(db)
         if let library {

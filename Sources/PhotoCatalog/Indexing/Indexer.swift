@@ -97,6 +97,19 @@ public struct Indexer: Sendable {
         return summary
     }
 
+    /// The batches `count` files are analysed and written in: `size` each, but the last is
+    /// at most an eighth of `size` (split off the one before it). The last write overlaps no
+    /// analysis, so the cores wait for it: a short last batch ends the run sooner.
+    static func batchRanges(count: Int, size: Int) -> [Range<Int>] {
+        var ranges = stride(from: 0, to: count, by: size).map { $0..<min($0 + size, count) }
+        let tail = max(1, size / 8)
+        if let last = ranges.last, last.count > tail {
+            ranges[ranges.count - 1] = last.lowerBound..<(last.upperBound - tail)
+            ranges.append((last.upperBound - tail)..<last.upperBound)
+        }
+        return ranges
+    }
+
     /// The library-relative folder of a library-relative path ("" for the root).
     static func folder(of path: [UInt8]) -> [UInt8] {
         guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return [] }
@@ -252,9 +265,11 @@ private struct IndexRun {
         }
         // A pipeline two batches deep: batch k is written (one transaction) while batch
         // k + 1 is read and parsed on every core.
-        let batches = stride(from: 0, to: toAnalyse.count, by: indexer.batchSize).map {
-            Array(toAnalyse[$0..<min($0 + indexer.batchSize, toAnalyse.count)])
-        }
+        let batches = Indexer.batchRanges(count: toAnalyse.count, size: indexer.batchSize).map { Array(toAnalyse[$0]) }
+        // Several commits: the WAL is copied into the catalog while later batches are
+        // analysed, so the run's end has little left to copy and sync.
+        let checkpointer = batches.count > 1 ? IndexCheckpointer(path: indexer.catalog.path) : nil
+        defer { checkpointer?.finish() }
         try indexer.catalog.withIndexCache { () throws(CatalogError) in
             var next = batches.first.map { startAnalysis($0, done: done) }
             for index in batches.indices {
@@ -266,6 +281,7 @@ private struct IndexRun {
                         try record(file, outcome, writer: writer, summary: &summary)
                     }
                 }
+                checkpointer?.request()
             }
             try indexer.catalog.withIndexTransaction { (writer: IndexWriter) throws(CatalogError) in
                 try recordSpecialFiles(writer: writer, summary: &summary)

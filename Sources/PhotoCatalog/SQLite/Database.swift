@@ -28,11 +28,26 @@ final class Database {
     /// Prepared statements by SQL text, reused so the hot paths do not re-parse.
     private var cache: [String: Statement] = [:]
     private var currentSynchronous: Durability = .processCrash
+    /// Made in a private file nobody else opens yet (see `init(building:)`): no journal and
+    /// no sync, whatever a transaction asks for.
+    private let isBuilding: Bool
 
     /// Opens (creating if needed) the database at `path` in WAL mode. `readOnly` opens an
     /// existing one for reading only, as it is (see `Catalog.open`): `immutable` when
     /// not even SQLite's shared-memory file can be made (a read-only file system).
-    init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, readOnly: ReadOnlyMode? = nil) throws(CatalogError) {
+    convenience init(path: String, busyTimeoutMilliseconds: Int32 = 5_000, readOnly: ReadOnlyMode? = nil) throws(CatalogError) {
+        try self.init(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: readOnly, building: false)
+    }
+
+    /// Opens the empty file at `building`, which only this connection knows of, to fill it
+    /// with no rollback journal and no sync at all (`journal_mode=OFF`, `synchronous=OFF`):
+    /// a crash leaves a file to throw away, never a catalog. `finishBuilding` switches it to
+    /// WAL; the caller makes it durable and gives it its name (see `CatalogCreation`).
+    convenience init(building path: String) throws(CatalogError) {
+        try self.init(path: path, busyTimeoutMilliseconds: 0, readOnly: nil, building: true)
+    }
+
+    private init(path: String, busyTimeoutMilliseconds: Int32, readOnly: ReadOnlyMode?, building: Bool) throws(CatalogError) {
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         var name = path
@@ -49,12 +64,22 @@ final class Database {
         self.path = path
         self.handle = db
         self.readOnlyMode = readOnly
+        self.isBuilding = building
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         do throws(CatalogError) {
             if readOnly != nil {
                 // Reading as it is: the first read tells whether it is a database at all.
                 _ = try scalarInt("PRAGMA user_version")
+                return
+            }
+            if building {
+                try execute("PRAGMA synchronous=OFF")
+                let mode = try scalarText("PRAGMA journal_mode=OFF")
+                guard mode?.lowercased() == "off" else {
+                    throw CatalogError.openFailed(path: path, message: "cannot turn the journal off (got \(mode ?? "nothing"))")
+                }
+                try execute("PRAGMA foreign_keys=ON")
                 return
             }
             // The first statement to touch the file tells whether it is a database at all.
@@ -74,6 +99,16 @@ final class Database {
     deinit {
         cache.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// Switches a database opened with `init(building:)` to WAL, as every catalog runs; with
+    /// `synchronous=OFF` nothing is synced.
+    func finishBuilding() throws(CatalogError) {
+        precondition(isBuilding, "only a database being built switches its journal here")
+        let mode = try scalarText("PRAGMA journal_mode=WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw CatalogError.openFailed(path: path, message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
+        }
     }
 
     /// Another connection to the same file that only reads (opened as this one was when this
@@ -128,7 +163,7 @@ final class Database {
     /// IMMEDIATE takes the write lock at once, so two writers wait on the busy timeout at
     /// the start instead of failing half-way with SQLITE_BUSY.
     func transaction<T>(durability: Durability = .processCrash, _ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {
-        if durability != currentSynchronous {
+        if durability != currentSynchronous, !isBuilding {
             // synchronous cannot change inside a transaction; set it for this one.
             try execute(durability == .powerLoss ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
             currentSynchronous = durability
