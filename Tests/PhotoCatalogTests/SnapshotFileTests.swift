@@ -1,4 +1,5 @@
 import CatalogTestSupport
+import Foundation
 import Glibc
 import MediaFormats
 import PhotoCore
@@ -90,37 +91,17 @@ struct SnapshotFileTests {
                 snapshot.assets, stamp: SnapshotFile.Stamp(generation: stamp.generation, schemaVersion: stamp.schemaVersion - 1), to: path)
         default:
             try catalog.saveSnapshotFile(snapshot, ticket: try #require(ticket))
-            var bytes = try #require(Self.contents(path))
+            var bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
             switch damage {
             case "truncated": bytes.removeLast(bytes.count / 3)
             case "flipped": bytes[bytes.count / 2] ^= 0x40
             case "garbage": bytes = Array(bytes.prefix(48)) + [UInt8](repeating: 0xFF, count: 4096)
             default: bytes = []
             }
-            Self.replace(path, with: bytes)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
         }
         let (again, retold, _) = try catalog.snapshotForServing()
         #expect(retold != nil, "the table is read instead")
         #expect(Array(again.assets) == Array(snapshot.assets))
-    }
-
-    private static func contents(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
-        }
-        return bytes
-    }
-
-    private static func replace(_ path: String, with bytes: [UInt8]) {
-        let fd = open(path, O_WRONLY | O_TRUNC)
-        defer { close(fd) }
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 }

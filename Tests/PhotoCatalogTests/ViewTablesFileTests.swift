@@ -1,4 +1,5 @@
 import CatalogTestSupport
+import Foundation
 import Glibc
 import PhotoCore
 import Testing
@@ -88,7 +89,7 @@ struct ViewTablesFileTests {
             try Catalog.snapshotStamp(in: c.db)
         }
         let snapshotHash = try #require(SnapshotFile.read(catalog.snapshotFilePath, stamp: stamp)).hash
-        var bytes = try #require(Self.contents(path))
+        var bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
         switch damage {
         case "stale":
             var added = SplitSnapshotTests.records(count: 701)[700]
@@ -117,7 +118,7 @@ struct ViewTablesFileTests {
         case "otherOwner": #expect(chown(path, 4242, 4242) == 0)
         default: #expect(chmod(path, 0o640) == 0)
         }
-        if ["truncated", "flipped", "garbage", "empty"].contains(damage) { Self.replace(path, with: bytes) }
+        if ["truncated", "flipped", "garbage", "empty"].contains(damage) { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
         let (snapshot, ticket, tables) = try catalog.snapshotForServing()
         #expect(tables == nil, "never served")
         let retold = try #require(ticket, "saved again")
@@ -128,25 +129,5 @@ struct ViewTablesFileTests {
         #expect(repaired.ticket == nil)
         let kept = try #require(repaired.tables)
         #expect(Self.listing(Self.build(repaired.snapshot, tables: kept)) == Self.listing(Self.build(repaired.snapshot)))
-    }
-
-    private static func contents(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
-        }
-        return bytes
-    }
-
-    private static func replace(_ path: String, with bytes: [UInt8]) {
-        let fd = open(path, O_WRONLY | O_TRUNC)
-        defer { close(fd) }
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 }
