@@ -4,24 +4,12 @@ public struct HTTPRequest: Sendable {
     /// The path without the query.
     public var path: String
     /// Headers by lower-cased name (only those `HTTPServer.headerNames` lists).
-    public var headers: [String: String]
+    public var headers: [String: String] = [:]
     /// Query arguments by name (only `HTTPServer.queryNames`).
-    public var query: [String: String]
+    public var query: [String: String] = [:]
     /// Cookies by name (only `HTTPServer.cookieNames`).
-    public var cookies: [String: String]
-    public var body: [UInt8]
-
-    public init(
-        method: String, path: String, headers: [String: String] = [:], query: [String: String] = [:], cookies: [String: String] = [:],
-        body: [UInt8] = []
-    ) {
-        self.method = method
-        self.path = path
-        self.headers = headers
-        self.query = query
-        self.cookies = cookies
-        self.body = body
-    }
+    public var cookies: [String: String] = [:]
+    public var body: [UInt8] = []
 }
 
 /// One HTTP response.

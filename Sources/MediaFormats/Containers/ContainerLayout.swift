@@ -24,12 +24,12 @@ public struct ContainerLayout: Hashable, Sendable {
     /// `MM\0*`) and ends where the enclosing segment, chunk or item ends. The first one
     /// is the primary image's; more follow for MPF secondary images. A TIFF or DNG file
     /// is one block covering the whole file.
-    public var exifBlocks: [ByteRange]
+    public var exifBlocks: [ByteRange] = []
     /// XMP packets (the XML text, standard and extended XMP, iTXt, `XMP ` chunks, `mime` items).
-    public var xmpPackets: [ByteRange]
+    public var xmpPackets: [ByteRange] = []
     /// Photoshop image resource blocks (`8BIM` resources, after JPEG APP13's
     /// `Photoshop 3.0\0` signature): resource 0x0404 holds IPTC-IIM, with place names.
-    public var photoshopResources: [ByteRange]
+    public var photoshopResources: [ByteRange] = []
     /// Raw IPTC-IIM data outside Photoshop resources and TIFF tags (an AFCP trailer's
     /// `IPTC` entry).
     public var iptcBlocks: [ByteRange] = []
@@ -50,7 +50,7 @@ public struct ContainerLayout: Hashable, Sendable {
     public var unreadableMetadata: String?
     /// Chunks whose checksum covers their data (PNG): patching inside `covered` requires
     /// a new CRC-32 written at `checksumOffset` (4 bytes, big-endian).
-    public var checksummedChunks: [ChecksummedChunk]
+    public var checksummedChunks: [ChecksummedChunk] = []
     /// The samples of GoPro GPMF timed-metadata tracks (`gpmd`) and the payload of a
     /// user-data `GPMF` atom: the planner walks them for GPS streams (`GPMFWalker`).
     public var gpmfSamples: [ByteRange] = []
@@ -74,27 +74,10 @@ public struct ContainerLayout: Hashable, Sendable {
     public var pixelHeight: Int?
     /// Things that could not be walked with certainty. When non-empty and `isComplete`
     /// is false, redaction must withhold the file from views that hide location.
-    public var problems: [String]
+    public var problems: [String] = []
     /// False when the container itself could not be parsed to its end (truncated, lying
     /// sizes): metadata may hide where the walker could not look.
-    public var isComplete: Bool
-
-    public init(
-        format: MediaFormat, exifBlocks: [ByteRange] = [], xmpPackets: [ByteRange] = [], photoshopResources: [ByteRange] = [],
-        checksummedChunks: [ChecksummedChunk] = [], movie: MovieInfo? = nil, pixelWidth: Int? = nil, pixelHeight: Int? = nil,
-        problems: [String] = [], isComplete: Bool = true
-    ) {
-        self.format = format
-        self.exifBlocks = exifBlocks
-        self.xmpPackets = xmpPackets
-        self.photoshopResources = photoshopResources
-        self.checksummedChunks = checksummedChunks
-        self.movie = movie
-        self.pixelWidth = pixelWidth
-        self.pixelHeight = pixelHeight
-        self.problems = problems
-        self.isComplete = isComplete
-    }
+    public var isComplete: Bool = true
 }
 
 /// A block renamed and zeroed by `--metadata private`: `replacement` is written over
@@ -103,12 +86,6 @@ public struct RetaggedBlock: Hashable, Sendable {
     public var tag: ByteRange
     public var replacement: [UInt8]
     public var data: ByteRange
-
-    public init(tag: ByteRange, replacement: [UInt8], data: ByteRange) {
-        self.tag = tag
-        self.replacement = replacement
-        self.data = data
-    }
 }
 
 /// One APP1 `FLIR\0` segment: its number and the total count from its 8-byte header, and
@@ -117,23 +94,12 @@ public struct FLIRChunk: Hashable, Sendable {
     public var number: Int
     public var total: Int
     public var data: ByteRange
-
-    public init(number: Int, total: Int, data: ByteRange) {
-        self.number = number
-        self.total = total
-        self.data = data
-    }
 }
 
 /// A chunk whose trailing CRC-32 covers `covered` (PNG: chunk type + data).
 public struct ChecksummedChunk: Hashable, Sendable {
     public var covered: ByteRange
     public var checksumOffset: Int64
-
-    public init(covered: ByteRange, checksumOffset: Int64) {
-        self.covered = covered
-        self.checksumOffset = checksumOffset
-    }
 }
 
 /// What the QuickTime/MP4 atoms of a video say.
@@ -150,21 +116,8 @@ public struct MovieInfo: Hashable, Sendable {
     public var model: String?
     /// Byte ranges of every location-bearing payload: `©xyz`, `loci`, `gps `, `gps0`
     /// atom payloads and the value of the `com.apple.quicktime.location.ISO6709` key.
-    public var locationPayloads: [ByteRange]
+    public var locationPayloads: [ByteRange] = []
     /// The value of the `com.apple.quicktime.content.identifier` key: a Live Photo's video
     /// carries its still's identifier (see `LivePhotoIdentifier`).
     public var contentIdentifier: String?
-
-    public init(
-        creationDate: CaptureDate? = nil, width: Int? = nil, height: Int? = nil, location: GeoLocation? = nil, make: String? = nil,
-        model: String? = nil, locationPayloads: [ByteRange] = []
-    ) {
-        self.creationDate = creationDate
-        self.width = width
-        self.height = height
-        self.location = location
-        self.make = make
-        self.model = model
-        self.locationPayloads = locationPayloads
-    }
 }

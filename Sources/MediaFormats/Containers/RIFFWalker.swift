@@ -41,19 +41,13 @@ struct RIFFWalker {
         var pos = start
         while pos + 8 <= end {
             chunks += 1
-            guard chunks <= Self.maxChunks, depth < 8, let header = reader.bytes(at: pos, count: 8) else {
-                layout.note("AVI: unreadable chunk at \(pos)", structural: true)
-                return
-            }
-            let view = ByteView(header)
-            let type = fourCC(view.u32(0) ?? 0)
-            let length = Int64(view.u32(4, bigEndian: false) ?? 0)
-            let data = ByteRange(offset: pos + 8, length: length)
-            guard data.end <= end else {
-                layout.note("AVI: chunk \(type) at \(pos) runs past its parent", structural: true)
-                return
-            }
-            if type == "LIST", length >= 4,
+            guard
+                let chunk = reader.riffChunk(
+                    at: pos, parentEnd: end, withinLimits: chunks <= Self.maxChunks && depth < 8, format: "AVI", layout: &layout)
+            else { return }
+            let type = chunk.type
+            let data = chunk.data
+            if type == "LIST", data.length >= 4,
                 let listType = reader.bytes(at: data.offset, count: 4).map({ String(decoding: $0, as: UTF8.self) })
             {
                 if listType == "movi" {
@@ -75,7 +69,7 @@ struct RIFFWalker {
             } else if !Self.plainChunks.contains(type) && !isStreamChunk(type) {
                 layout.unreadableMetadata = "an AVI '\(type)' chunk photofs cannot read"
             }
-            pos = data.end + (length % 2)
+            pos = chunk.next
         }
     }
 

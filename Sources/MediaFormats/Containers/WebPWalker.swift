@@ -25,19 +25,13 @@ struct WebPWalker {
         var chunks = 0
         while pos + 8 <= end {
             chunks += 1
-            guard chunks <= Self.maxChunks, let chunkHeader = reader.bytes(at: pos, count: 8) else {
-                layout.note("WebP: unreadable chunk at \(pos)", structural: true)
-                break
-            }
-            let view = ByteView(chunkHeader)
-            let type = fourCC(view.u32(0) ?? 0)
-            let length = Int64(view.u32(4, bigEndian: false) ?? 0)
-            let data = ByteRange(offset: pos + 8, length: length)
-            guard data.end <= end else {
-                layout.note("WebP: chunk \(type) at \(pos) runs past the RIFF end", structural: true)
-                break
-            }
-            switch type {
+            guard
+                let chunk = reader.riffChunk(
+                    at: pos, parentEnd: end, withinLimits: chunks <= Self.maxChunks, format: "WebP", layout: &layout)
+            else { break }
+            let data = chunk.data
+            let length = data.length
+            switch chunk.type {
             case "EXIF":
                 var block = data
                 if let head = reader.bytes(at: data.offset, count: min(Int(length), 6)), head.starts(with: Array("Exif\0".utf8)),
@@ -73,7 +67,7 @@ struct WebPWalker {
             default:
                 break
             }
-            pos = data.end + (length & 1)
+            pos = chunk.next
         }
         if pos < end && layout.isComplete && end - pos < 8 {
             layout.note("WebP: trailing bytes inside the RIFF", structural: false)

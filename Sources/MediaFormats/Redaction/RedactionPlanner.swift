@@ -417,10 +417,4 @@ public struct RedactionReport: Hashable, Sendable {
     /// Every place the file carries a location: what the plans act on, and what
     /// `has:location` tests.
     public var found: LocationSources
-
-    public init(plans: RedactionPlans, notes: [String], found: LocationSources) {
-        self.plans = plans
-        self.notes = notes
-        self.found = found
-    }
 }

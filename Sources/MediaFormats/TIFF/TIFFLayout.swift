@@ -6,16 +6,9 @@ public struct TIFFLayout: Hashable, Sendable {
     /// Nil when the block does not start with a valid TIFF header.
     public var byteOrder: TIFFByteOrder?
     /// Directories in the order they were reached.
-    public var directories: [TIFFDirectory]
+    public var directories: [TIFFDirectory] = []
     /// Everything that could not be walked with certainty.
-    public var problems: [TIFFProblem]
-
-    public init(block: ByteRange, byteOrder: TIFFByteOrder?, directories: [TIFFDirectory] = [], problems: [TIFFProblem] = []) {
-        self.block = block
-        self.byteOrder = byteOrder
-        self.directories = directories
-        self.problems = problems
-    }
+    public var problems: [TIFFProblem] = []
 
     /// The GPS directories (normally one, pointed to from IFD0).
     public var gpsDirectories: [TIFFDirectory] { directories.filter { $0.kind == .gps } }
@@ -45,13 +38,6 @@ public struct TIFFDirectory: Hashable, Sendable {
     /// the block ends right after the entries (then `byteRange` leaves the 4 bytes out).
     public var nextIFD: UInt32?
 
-    public init(kind: TIFFDirectoryKind, offset: Int64, entries: [TIFFEntry], nextIFD: UInt32?) {
-        self.kind = kind
-        self.offset = offset
-        self.entries = entries
-        self.nextIFD = nextIFD
-    }
-
     /// The directory's own bytes: count, entries and next-IFD offset (when inside the block).
     public var byteRange: ByteRange { ByteRange(offset: offset, length: 2 + 12 * Int64(entries.count) + (nextIFD == nil ? 0 : 4)) }
 }
@@ -69,15 +55,6 @@ public struct TIFFEntry: Hashable, Sendable {
     public var value: ByteRange?
     /// The raw 4-byte value/offset field, in the block's byte order.
     public var valueField: UInt32
-
-    public init(tag: UInt16, type: UInt16, count: UInt32, entryOffset: Int64, value: ByteRange?, valueField: UInt32) {
-        self.tag = tag
-        self.type = type
-        self.count = count
-        self.entryOffset = entryOffset
-        self.value = value
-        self.valueField = valueField
-    }
 
     /// Whether the value is stored outside the entry (then `value` points elsewhere).
     public var isOutOfLine: Bool {

@@ -100,11 +100,6 @@ public struct Decimal1e6: Hashable, Sendable {
     public var micros: Int64
     /// How many decimals were written (0...6): the precision an equality test uses.
     public var decimals: Int
-
-    public init(micros: Int64, decimals: Int) {
-        self.micros = micros
-        self.decimals = decimals
-    }
 }
 
 /// A calendar year, month or day as written in `taken:`: the whole period it covers.
