@@ -21,11 +21,6 @@ public enum DecoderRequest: Equatable, Sendable {
 public struct TextPair: Equatable, Sendable {
     public var key: String
     public var value: String
-
-    public init(_ key: String, _ value: String) {
-        self.key = key
-        self.value = value
-    }
 }
 
 /// What the decoder process answered.
@@ -88,7 +83,7 @@ enum FrameCodec {
             var text: [TextPair] = []
             for _ in 0..<count {
                 guard let key = reader.string(), let value = reader.string() else { return nil }
-                text.append(TextPair(key, value))
+                text.append(TextPair(key: key, value: value))
             }
             return reader.atEnd ? .thumbnail(path: path, box: Int(box), text: text) : nil
         case 2:
@@ -109,7 +104,7 @@ enum FrameCodec {
             var text: [TextPair] = []
             for _ in 0..<count {
                 guard let key = reader.string(), let value = reader.string() else { return nil }
-                text.append(TextPair(key, value))
+                text.append(TextPair(key: key, value: value))
             }
             let stamp = FileStamp(
                 size: Int64(bitPattern: size), inode: inode, mtimeNanoseconds: Int64(bitPattern: mtime),

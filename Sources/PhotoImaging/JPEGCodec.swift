@@ -60,57 +60,60 @@ public enum JPEGCodec {
     /// 4:2:0 chroma at `quality` (1...100).
     public static func encode(_ image: PixelImage, quality: Int) throws(ImagingError) -> [UInt8] {
         let rgb = image.flattened()
-        guard let handle = tjInitCompress() else { throw .encodeFailed("cannot start the JPEG encoder") }
-        defer { tjDestroy(handle) }
-        var output: UnsafeMutablePointer<UInt8>? = nil
-        var size: UInt = 0
-        let status = rgb.pixels.withUnsafeBufferPointer { src in
-            tjCompress2(
-                handle, src.baseAddress, Int32(rgb.width), 0, Int32(rgb.height), Int32(TJPF_RGB.rawValue), &output, &size,
-                Int32(TJSAMP_420.rawValue), Int32(max(1, min(100, quality))), 0)
+        return try compress { handle, output, size in
+            rgb.pixels.withUnsafeBufferPointer { src in
+                tjCompress2(
+                    handle, src.baseAddress, Int32(rgb.width), 0, Int32(rgb.height), Int32(TJPF_RGB.rawValue), &output, &size,
+                    Int32(TJSAMP_420.rawValue), clamped(quality), 0)
+            }
         }
-        defer { if let output { tjFree(output) } }
-        guard status == 0, let output else { throw .encodeFailed("JPEG: " + errorText(handle)) }
-        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }
 
     /// Encodes borrowed RGB rows where they are (no copy) as a baseline JPEG with 4:2:0
     /// chroma at `quality` (1...100), like `encode(_:quality:)`.
     static func encode(_ image: BorrowedRGB, quality: Int) throws(ImagingError) -> [UInt8] {
-        guard let handle = tjInitCompress() else { throw .encodeFailed("cannot start the JPEG encoder") }
-        defer { tjDestroy(handle) }
-        var output: UnsafeMutablePointer<UInt8>? = nil
-        var size: UInt = 0
-        let status = tjCompress2(
-            handle, image.rows, Int32(image.width), Int32(image.stride), Int32(image.height), Int32(TJPF_RGB.rawValue), &output, &size,
-            Int32(TJSAMP_420.rawValue), Int32(max(1, min(100, quality))), 0)
-        defer { if let output { tjFree(output) } }
-        guard status == 0, let output else { throw .encodeFailed("JPEG: " + errorText(handle)) }
-        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+        try compress { handle, output, size in
+            tjCompress2(
+                handle, image.rows, Int32(image.width), Int32(image.stride), Int32(image.height), Int32(TJPF_RGB.rawValue), &output, &size,
+                Int32(TJSAMP_420.rawValue), clamped(quality), 0)
+        }
     }
 
     /// Encodes YCbCr 4:2:0 planes as they are (no colour conversion, no resampling) as a
     /// baseline JPEG at `quality` (1...100); the planes are read where they are.
     static func encode(_ picture: YCbCrPlanes, quality: Int) throws(ImagingError) -> [UInt8] {
+        var strides: [Int32] = [Int32(picture.width), Int32(picture.chromaWidth), Int32(picture.chromaWidth)]
+        return try compress { handle, output, size in
+            picture.luma.withUnsafeBufferPointer { luma in
+                picture.cb.withUnsafeBufferPointer { cb in
+                    picture.cr.withUnsafeBufferPointer { cr in
+                        var planes: [UnsafePointer<UInt8>?] = [luma.baseAddress, cb.baseAddress, cr.baseAddress]
+                        return tjCompressFromYUVPlanes(
+                            handle, &planes, Int32(picture.width), &strides, Int32(picture.height), Int32(TJSAMP_420.rawValue), &output,
+                            &size, clamped(quality), 0)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs one TurboJPEG compression on a new encoder (`body` gets it and where to put the
+    /// output and its size; it returns TurboJPEG's status) and copies the JPEG out.
+    private static func compress(
+        _ body: (tjhandle, inout UnsafeMutablePointer<UInt8>?, inout UInt) -> Int32
+    ) throws(ImagingError) -> [UInt8] {
         guard let handle = tjInitCompress() else { throw .encodeFailed("cannot start the JPEG encoder") }
         defer { tjDestroy(handle) }
         var output: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
-        var strides: [Int32] = [Int32(picture.width), Int32(picture.chromaWidth), Int32(picture.chromaWidth)]
-        let status = picture.luma.withUnsafeBufferPointer { luma in
-            picture.cb.withUnsafeBufferPointer { cb in
-                picture.cr.withUnsafeBufferPointer { cr in
-                    var planes: [UnsafePointer<UInt8>?] = [luma.baseAddress, cb.baseAddress, cr.baseAddress]
-                    return tjCompressFromYUVPlanes(
-                        handle, &planes, Int32(picture.width), &strides, Int32(picture.height), Int32(TJSAMP_420.rawValue), &output, &size,
-                        Int32(max(1, min(100, quality))), 0)
-                }
-            }
-        }
+        let status = body(handle, &output, &size)
         defer { if let output { tjFree(output) } }
         guard status == 0, let output else { throw .encodeFailed("JPEG: " + errorText(handle)) }
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }
+
+    /// A JPEG quality within TurboJPEG's 1...100.
+    private static func clamped(_ quality: Int) -> Int32 { Int32(max(1, min(100, quality))) }
 
     private static func header(_ handle: tjhandle, _ bytes: [UInt8]) throws(ImagingError) -> (width: Int, height: Int) {
         var width: Int32 = 0

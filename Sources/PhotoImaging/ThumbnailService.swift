@@ -45,7 +45,10 @@ public final class ThumbnailService: Sendable {
         if !force, let png = cache.fresh(uri: uri, mtime: mtime, version: version, size: size) {
             return Thumbnail(path: cache.path(uri: uri, size: size), png: png, origin: nil)
         }
-        let text = [TextPair("Thumb::URI", uri), TextPair("Thumb::MTime", String(mtime)), TextPair(ThumbnailCache.versionKey, version)]
+        let text = [
+            TextPair(key: "Thumb::URI", value: uri), TextPair(key: "Thumb::MTime", value: String(mtime)),
+            TextPair(key: ThumbnailCache.versionKey, value: version),
+        ]
         let made = try pool.image(request(text))
         let stored = try cache.store(made.bytes, uri: uri, size: size)
         return Thumbnail(path: stored, png: made.bytes, origin: made.origin)

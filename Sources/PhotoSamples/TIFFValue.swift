@@ -1,26 +1,21 @@
 import MediaFormats
 
-/// An unsigned TIFF RATIONAL: numerator over denominator.
-public struct TIFFRational: Sendable, Hashable {
-    public var numerator: UInt32
-    public var denominator: UInt32
+/// A TIFF fraction, numerator over denominator: RATIONAL with `UInt32` parts, SRATIONAL
+/// with `Int32` parts.
+public struct TIFFFraction<Part: FixedWidthInteger & Sendable>: Sendable, Hashable {
+    public var numerator: Part
+    public var denominator: Part
 
-    public init(_ numerator: UInt32, _ denominator: UInt32) {
+    public init(_ numerator: Part, _ denominator: Part) {
         self.numerator = numerator
         self.denominator = denominator
     }
 }
 
+/// An unsigned TIFF RATIONAL.
+public typealias TIFFRational = TIFFFraction<UInt32>
 /// A signed TIFF SRATIONAL.
-public struct TIFFSignedRational: Sendable, Hashable {
-    public var numerator: Int32
-    public var denominator: Int32
-
-    public init(_ numerator: Int32, _ denominator: Int32) {
-        self.numerator = numerator
-        self.denominator = denominator
-    }
-}
+public typealias TIFFSignedRational = TIFFFraction<Int32>
 
 /// The value of one IFD entry, typed as TIFF types it.
 ///
@@ -85,20 +80,22 @@ public enum TIFFValue: Sendable, Hashable {
             writer.append([0])
         case .short(let v): for x in v { writer.u16(x) }
         case .long(let v): for x in v { writer.u32(x) }
-        case .rational(let v):
-            for x in v {
-                writer.u32(x.numerator)
-                writer.u32(x.denominator)
-            }
-        case .signedRational(let v):
-            for x in v {
-                writer.u32(UInt32(bitPattern: x.numerator))
-                writer.u32(UInt32(bitPattern: x.denominator))
-            }
+        case .rational(let v): writer.fractions(v)
+        case .signedRational(let v): writer.fractions(v)
         case .raw(_, _, let bytes): writer.append(bytes)
         case .rawOffset: break
         }
         return writer.bytes
+    }
+}
+
+extension ByteWriter {
+    /// Writes each fraction as two 4-byte parts (a signed part as its bit pattern).
+    fileprivate mutating func fractions<Part>(_ values: [TIFFFraction<Part>]) {
+        for value in values {
+            u32(UInt32(truncatingIfNeeded: value.numerator))
+            u32(UInt32(truncatingIfNeeded: value.denominator))
+        }
     }
 }
 
@@ -135,9 +132,4 @@ public struct TIFFBuilderDirectory: Sendable, Hashable {
 public struct TIFFBuilderSubdirectory: Sendable, Hashable {
     public var tag: UInt16
     public var directory: TIFFBuilderDirectory
-
-    public init(tag: UInt16, directory: TIFFBuilderDirectory) {
-        self.tag = tag
-        self.directory = directory
-    }
 }

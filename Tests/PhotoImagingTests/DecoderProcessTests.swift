@@ -26,7 +26,7 @@ import Testing
             return
         }
         let good = try process.run(
-            .thumbnail(path: Array((dir + "/good.jpg").utf8), box: 128, text: [TextPair("Thumb::MTime", "9")]), timeLimit: 20)
+            .thumbnail(path: Array((dir + "/good.jpg").utf8), box: 128, text: [TextPair(key: "Thumb::MTime", value: "9")]), timeLimit: 20)
         guard case .image(let png, .decoded) = good else {
             Issue.record("a good JPEG gave \(good)")
             return
