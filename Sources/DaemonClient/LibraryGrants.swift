@@ -50,21 +50,9 @@ public struct LibraryGrants: Sendable {
             _ = try state.execute(write: write, now: SystemClock.wallNanoseconds())
         } catch {
             switch error {
-            case .refused(let reason): throw .refused(errno: Self.errno(of: reason.errnoKind).rawValue, reason.reason)
+            case .refused(let reason): throw .refused(errno: ViewLayerError(reason.errnoKind).errno, reason.reason)
             case .catalog(let reason): throw .failed("the catalog could not save the change: \(reason).")
             }
-        }
-    }
-
-    /// The errno the daemon would answer for a refusal of this kind.
-    static func errno(of kind: PickerErrnoKind) -> Errno {
-        switch kind {
-        case .invalid: .invalidArgument
-        case .notFound: .noSuchFileOrDirectory
-        case .notPermitted: .notPermitted
-        case .quotaExceeded: .quotaExceeded
-        case .accessDenied: .permissionDenied
-        case .alreadyExists: .fileExists
         }
     }
 
