@@ -68,9 +68,13 @@ let package = Package(
         .target(
             name: "CatalogTestSupport", dependencies: ["MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "SystemKit"],
             path: "Tests/CatalogTestSupport"),
+        // Walks of a built view tree that the view and catalog tests compare trees with.
+        .target(name: "ViewTestSupport", dependencies: ["PhotoCore"], path: "Tests/ViewTestSupport"),
         .testTarget(name: "SystemKitTests", dependencies: ["SystemKit"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "PhotoSamples", "TestSupport"]),
-        .testTarget(name: "PhotoCoreTests", dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "SystemKit", "TestSupport"]),
+        .testTarget(
+            name: "PhotoCoreTests",
+            dependencies: ["MediaFormats", "PhotoCore", "PhotoSamples", "SystemKit", "TestSupport", "ViewTestSupport"]),
         .testTarget(name: "PhotoSamplesTests", dependencies: ["MediaFormats", "PhotoSamples", "TestSupport"]),
         .testTarget(name: "PhotoHashingTests", dependencies: ["PhotoCore", "PhotoHashing", "TestSupport"]),
         .testTarget(

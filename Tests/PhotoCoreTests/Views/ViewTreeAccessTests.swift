@@ -1,5 +1,6 @@
 import PhotoCore
 import Testing
+import ViewTestSupport
 
 /// A grant or app change replaces only the changed app's part of the tree: the result must
 /// be the tree a full build makes, and its change set the one a full diff finds.
@@ -15,16 +16,7 @@ struct ViewTreeAccessTests {
     }
 
     func listing(_ tree: ViewTree) -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        var pending: [(UInt64, String)] = [(ViewInode.root, "")]
-        while let (directory, path) = pending.popLast() {
-            result[path] = tree.children(of: directory).map { child in
-                let name = String(decoding: child.name, as: UTF8.self)
-                if child.isDirectory { pending.append((child.inode, path + "/" + name)) }
-                return "\(name) \(child.inode) \(tree.boundUID(of: child).map(String.init) ?? "-")"
-            }
-        }
-        return result
+        tree.listings { tree.boundUID(of: $0).map(String.init) ?? "-" }
     }
 
     @Test func grantRevokeFilterAndAppChangesMatchAFullBuild() throws {

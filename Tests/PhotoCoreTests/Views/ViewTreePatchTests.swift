@@ -1,6 +1,7 @@
 import MediaFormats
 import PhotoCore
 import Testing
+import ViewTestSupport
 
 /// A library change patches the tree instead of building it: after every step of a long
 /// random run of adds, deletes, edits and moves, the patched tree must be the tree a full
@@ -33,17 +34,10 @@ struct ViewTreePatchTests {
 
     /// Every directory's listing: name, inode, owner and, for files, the asset served and its size.
     static func listing(_ tree: ViewTree) -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        var pending: [(UInt64, String)] = [(ViewInode.root, "")]
-        while let (directory, path) = pending.popLast() {
-            result[path] = tree.children(of: directory).map { child in
-                let name = String(decoding: child.name, as: UTF8.self)
-                if child.isDirectory { pending.append((child.inode, path + "/" + name)) }
-                let served = tree.asset(of: child).map { "\($0.id.rawValue):\($0.size)" } ?? "-"
-                return "\(name) \(child.inode) \(tree.boundUID(of: child).map(String.init) ?? "-") \(served)"
-            }
+        tree.listings { node in
+            let served = tree.asset(of: node).map { "\($0.id.rawValue):\($0.size)" } ?? "-"
+            return "\(tree.boundUID(of: node).map(String.init) ?? "-") \(served)"
         }
-        return result
     }
 
     @Test(arguments: [1, 2, 3, 4])
