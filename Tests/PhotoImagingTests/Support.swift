@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotoCore
 import PhotoSamples
+import Testing
 
 @testable import PhotoImaging
 
@@ -67,6 +68,19 @@ enum Fixture {
         let tiff = ExifBuilder(byteOrder: .bigEndian).build(fields).bytes
         let length = 2 + 6 + tiff.count
         return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + Array("Exif\0\0".utf8) + tiff + jpeg[2...]
+    }
+
+    /// HEICs made here with `encoder` (heif-enc, quality 90) from `picture` at 320x240 and
+    /// at two odd sizes, each named `prefix` and its size.
+    static func heics(
+        _ encoder: String, in dir: String, prefix: String, of picture: (_ width: Int, _ height: Int) -> PixelImage
+    ) throws -> [(String, [UInt8])] {
+        try [(320, 240), (321, 239), (64, 97)].map { width, height in
+            let name = "\(prefix)\(width)x\(height)"
+            write(try jpeg(picture(width, height)), to: "\(dir)/\(name).jpg")
+            try #require(try run(encoder, ["-q", "90", "-o", "\(dir)/\(name).heic", "\(dir)/\(name).jpg"]).status == 0)
+            return (name, read("\(dir)/\(name).heic"))
+        }
     }
 
     /// Writes a fixture; a fixture that cannot be written stops the test run at once.

@@ -14,13 +14,7 @@ import Testing
         guard let encoder = Fixture.tool("heif-enc") else { try Skip.because("a prerequisite is missing (the line above says which)") }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
-        var heics: [(String, [UInt8])] = []
-        for (width, height) in [(320, 240), (321, 239), (64, 97)] {
-            let name = "g\(width)x\(height)"
-            Fixture.write(try Fixture.jpeg(Self.gradient(width: width, height: height)), to: "\(dir)/\(name).jpg")
-            try #require(try Fixture.run(encoder, ["-q", "90", "-o", "\(dir)/\(name).heic", "\(dir)/\(name).jpg"]).status == 0)
-            heics.append((name, Fixture.read("\(dir)/\(name).heic")))
-        }
+        var heics = try Fixture.heics(encoder, in: dir, prefix: "g") { Self.gradient(width: $0, height: $1) }
         heics += try Self.phoneHEICs()
         for (name, bytes) in heics {
             let picture = try #require(try HEIFCodec.primaryYCbCr(bytes, threads: 2), "\(name): not taken")
