@@ -73,8 +73,11 @@ enum AssetRows {
 
     /// Inserts or replaces one row and its plan rows (the id decides; a row holding the same
     /// path must be deleted first, or the UNIQUE path constraint refuses the insert).
-    static func write(_ record: AssetRecord, in db: Database) throws(CatalogError) {
-        try PlanRows.write(record, in: db)
+    ///
+    /// `isNew` says that no row has held this id or path (an index into an empty catalog
+    /// nobody else writes): no plan rows of a moved asset are looked for.
+    static func write(_ record: AssetRecord, in db: Database, isNew: Bool = false) throws(CatalogError) {
+        try PlanRows.write(record, in: db, isNew: isNew)
         let s = try db.statement(insertSQL)
         let a = record.asset
         let m = a.metadata

@@ -129,12 +129,14 @@ extension Catalog {
     }
 
     /// Runs `body` with the database inside one write transaction (`synchronous=NORMAL`).
-    func withIndexTransaction(_ body: (IndexWriter) throws(CatalogError) -> Void) throws(CatalogError) {
+    /// `intoEmpty`: the catalog held nothing when the run began and nobody else writes it
+    /// (see `IndexWriter.intoEmpty`).
+    func withIndexTransaction(intoEmpty: Bool = false, _ body: (IndexWriter) throws(CatalogError) -> Void) throws(CatalogError) {
         try connection.withLock { (c: inout Connection) throws(CatalogError) in
             let db = c.db
             try db.transaction { () throws(CatalogError) in
                 try Self.bumpAssetsGeneration(in: db)
-                try body(IndexWriter(db: db))
+                try body(IndexWriter(db: db, intoEmpty: intoEmpty))
             }
         }
     }
@@ -156,9 +158,17 @@ struct StoredRow: Sendable {
 /// The writes an index run makes, inside one transaction.
 struct IndexWriter {
     let db: Database
+    /// The catalog held no asset and no failure when the run began, and no other process
+    /// can write it (a catalog being built, see `NewCatalog`): every path and id written
+    /// is written once, so nothing is there to replace, move or delete first.
+    var intoEmpty = false
 
     func write(_ record: AssetRecord) throws(CatalogError) {
-        try AssetRows.write(record, in: db)
+        try AssetRows.write(record, in: db, isNew: intoEmpty)
+        guard !intoEmpty else {
+            if record.contentIdentifier != nil { try ContentIdentifierRows.set(record.contentIdentifier, of: record.asset.id, in: db) }
+            return
+        }
         try FailureRows.delete(record.asset.path, in: db)
         try ContentIdentifierRows.set(record.contentIdentifier, of: record.asset.id, in: db)
     }

@@ -106,6 +106,38 @@ public final class Catalog: Sendable {
         return Catalog(path: path, accessDurability: accessDurability, db: Connection(db: db, access: access))
     }
 
+    /// Opens `building`, an empty private file that only this process knows of, as a new
+    /// catalog to fill before it has its name (see `NewCatalog`): the schema and the library
+    /// root are written, with no journal and no sync at all (`Database.init(building:)`).
+    static func openBuilding(at building: String, library: [UInt8]?) throws(CatalogError) -> Catalog {
+        let db = try Database(building: building)
+        try Schema.migrate(db)
+        if let library {
+            try db.transaction { () throws(CatalogError) in try Self.setSetting(Settings.libraryRoot, to: library, in: db) }
+        }
+        let access = try AccessMirror.load(from: db)
+        return Catalog(path: building, accessDurability: .powerLoss, db: Connection(db: db, access: access))
+    }
+
+    /// Closes the connection now: every later use of this catalog throws.
+    func close() {
+        connection.withLock { $0.db.close() }
+    }
+
+    /// Whether this catalog is a private file being filled (`openBuilding`): nothing else
+    /// may open it, so it is written with no journal and no sync.
+    var isBuilding: Bool { connection.withLock { $0.db.isBuilding } }
+
+    /// Switches a catalog from `openBuilding` to WAL, as every catalog runs, and closes its
+    /// connection, so SQLite folds its WAL into the file and nothing is left open under the
+    /// private name: every later use of this catalog throws.
+    func finishBuilding() throws(CatalogError) {
+        try connection.withLock { (c: inout Connection) throws(CatalogError) in
+            defer { c.db.close() }
+            try c.db.finishBuilding()
+        }
+    }
+
     /// The absolute path of the library this catalog describes, when recorded.
     public var libraryRoot: [UInt8]? {
         get throws(CatalogError) {

@@ -35,23 +35,9 @@ enum CatalogCreation {
     /// Makes a complete empty catalog (schema, library root, WAL mode) in a new private file
     /// beside `path` and syncs it; its path, or nil when the directory cannot take a file.
     static func build(beside path: String, library: [UInt8]?) throws(CatalogError) -> String? {
-        let building = path + marker + "\(CurrentProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
-        do throws(Errno) {
-            try FileDescriptor.open(building, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o600).close()
-        } catch {
-            return nil
-        }
+        guard let building = makePrivateFile(beside: path) else { return nil }
         do throws(CatalogError) {
-            do {
-                let db = try Database(building: building)
-                try Schema.migrate(db)
-                if let library {
-                    try db.transaction { () throws(CatalogError) in
-                        try Catalog.setSetting(Catalog.Settings.libraryRoot, to: library, in: db)
-                    }
-                }
-                try db.finishBuilding()
-            }
+            try Catalog.openBuilding(at: building, library: library).finishBuilding()
             // Closed: SQLite folded its WAL into the file and removed it.
             try synchronize(building, directory: false)
             return building
@@ -59,6 +45,18 @@ enum CatalogCreation {
             removeFiles(of: building)
             throw error
         }
+    }
+
+    /// Creates an empty private file (mode 0600) beside `path`, named after it, this
+    /// process and a random number; its path, or nil when the directory cannot take a file.
+    static func makePrivateFile(beside path: String) -> String? {
+        let building = path + marker + "\(CurrentProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
+        do throws(Errno) {
+            try FileDescriptor.open(building, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o600).close()
+        } catch {
+            return nil
+        }
+        return building
     }
 
     /// Gives the built file the name `path` unless something has it, syncs the directory
@@ -91,11 +89,11 @@ enum CatalogCreation {
         }
     }
 
-    private static func removeFiles(of building: String) {
+    static func removeFiles(of building: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? SystemKit.FileSystem.remove(building + suffix) }
     }
 
-    private static func synchronize(_ path: String, directory: Bool) throws(CatalogError) {
+    static func synchronize(_ path: String, directory: Bool) throws(CatalogError) {
         do throws(Errno) {
             let descriptor = try FileDescriptor.open(path, directory ? [.directory] : [.readOnly])
             try descriptor.closeAfter { () throws(Errno) in try descriptor.synchronizeData() }

@@ -38,12 +38,15 @@ enum PlanRows {
 
     /// Writes the plan rows of `record`; call before writing its `assets` row, whose old
     /// path (when the asset moved) names the rows that go.
-    static func write(_ record: AssetRecord, in db: Database) throws(CatalogError) {
+    /// `isNew`: no row has held this id before, so there are no old rows to remove.
+    static func write(_ record: AssetRecord, in db: Database, isNew: Bool = false) throws(CatalogError) {
         let a = record.asset
-        let moved = try db.statement("DELETE FROM asset_plans WHERE \(rowsOfID) AND path <> ?2")
-        try moved.bind(1, a.id.rawValue)
-        try moved.bind(2, a.path.bytes)
-        try moved.run()
+        if !isNew {
+            let moved = try db.statement("DELETE FROM asset_plans WHERE \(rowsOfID) AND path <> ?2")
+            try moved.bind(1, a.id.rawValue)
+            try moved.bind(2, a.path.bytes)
+            try moved.run()
+        }
         let s = try db.statement(
             "INSERT OR REPLACE INTO asset_plans(kind, path, id, size, mtime_ns, inode, ctime_ns, plan) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
         )

@@ -263,24 +263,44 @@ private struct IndexRun {
             }
             progress(IndexProgress(phase: .analyzing, filesDone: files, filesTotal: filesTotal, bytesDone: bytes, bytesTotal: bytesTotal))
         }
-        // A pipeline two batches deep: batch k is written (one transaction) while batch
-        // k + 1 is read and parsed on every core.
-        let batches = Indexer.batchRanges(count: toAnalyse.count, size: indexer.batchSize).map { Array(toAnalyse[$0]) }
+        let paths = toAnalyse.map { indexer.absolutePath($0.path) }
+        let hasXMP = toAnalyse.map { xmpFolders.contains(Indexer.folder(of: $0.path.bytes)) }
+        let queue = AnalysisQueue(
+            files: toAnalyse, paths: paths, folderHasXMP: hasXMP, analyzer: indexer.analyzer, window: 2 * indexer.batchSize, done: done)
+        queue.start(workers: max(1, CurrentProcess.onlineProcessorCount - 1))
+        if indexer.catalog.isBuilding {
+            // Nobody else can open a catalog being built: one transaction, each file written
+            // as soon as it and the files before it are analysed.
+            let intoEmpty = rows.isEmpty && storedFailures.isEmpty
+            try indexer.catalog.withIndexCache { () throws(CatalogError) in
+                try indexer.catalog.withIndexTransaction(intoEmpty: intoEmpty) { (writer: IndexWriter) throws(CatalogError) in
+                    var written = 0
+                    while written < toAnalyse.count {
+                        let ready = queue.waitForMore(than: written)
+                        for index in written..<ready { try record(toAnalyse[index], queue.take(index), writer: writer, summary: &summary) }
+                        written = ready
+                        queue.release(upTo: written)
+                    }
+                    try recordSpecialFiles(writer: writer, summary: &summary)
+                    try finish(writer: writer, summary: &summary)
+                }
+            }
+            return
+        }
+        // A named catalog is written a batch per transaction, each opened only when its
+        // batch is analysed, so other writers (grants) wait at most one batch's write.
+        let batches = Indexer.batchRanges(count: toAnalyse.count, size: indexer.batchSize)
         // Several commits: the WAL is copied into the catalog while later batches are
         // analysed, so the run's end has little left to copy and sync.
         let checkpointer = batches.count > 1 ? IndexCheckpointer(path: indexer.catalog.path) : nil
         defer { checkpointer?.finish() }
         try indexer.catalog.withIndexCache { () throws(CatalogError) in
-            var next = batches.first.map { startAnalysis($0, done: done) }
-            for index in batches.indices {
-                guard let job = next else { break }
-                next = index + 1 < batches.count ? startAnalysis(batches[index + 1], done: done) : nil
-                let outcomes = job.wait()
+            for batch in batches {
+                queue.wait(for: batch.upperBound)
                 try indexer.catalog.withIndexTransaction { (writer: IndexWriter) throws(CatalogError) in
-                    for (file, outcome) in zip(job.batch, outcomes) {
-                        try record(file, outcome, writer: writer, summary: &summary)
-                    }
+                    for index in batch { try record(toAnalyse[index], queue.take(index), writer: writer, summary: &summary) }
                 }
+                queue.release(upTo: batch.upperBound)
                 checkpointer?.request()
             }
             try indexer.catalog.withIndexTransaction { (writer: IndexWriter) throws(CatalogError) in
@@ -305,50 +325,6 @@ private struct IndexRun {
                     recordedAtNanoseconds: FileSystem.nowNanoseconds()))
             summary.failed += 1
         }
-    }
-
-    /// Starts analysing a batch in the background.
-    private func startAnalysis(_ batch: [WalkedFile], done: @escaping @Sendable (Int, Int64) -> Void) -> AnalysisJob {
-        let job = AnalysisJob(batch: batch)
-        let analyzer = indexer.analyzer
-        let paths = batch.map { indexer.absolutePath($0.path) }
-        let xmpFolders = xmpFolders
-        let hasXMP = batch.map { xmpFolders.contains(Indexer.folder(of: $0.path.bytes)) }
-        DispatchQueue.global().async {
-            job.finish(Self.analyse(batch, paths: paths, folderHasXMP: hasXMP, analyzer: analyzer, done: done))
-        }
-        return job
-    }
-
-    /// Files one worker analyses before it stores their results and reports progress: a
-    /// small photo takes tens of microseconds, so taking two locks per file would cost the
-    /// workers time and make them wait on each other.
-    static let analysisChunk = 8
-
-    /// Runs the analyzer over a batch on every core; results in batch order.
-    private static func analyse(
-        _ batch: [WalkedFile], paths: [[UInt8]], folderHasXMP: [Bool], analyzer: any AssetAnalyzing, done: @Sendable (Int, Int64) -> Void
-    ) -> [Result<AssetAnalysis, AnalysisError>] {
-        let slots = Mutex<[Result<AssetAnalysis, AnalysisError>]>(
-            Array(repeating: .failure(.unreadable(errno: .ioError)), count: batch.count))
-        let chunks = (batch.count + analysisChunk - 1) / analysisChunk
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let range = chunk * analysisChunk..<min(batch.count, (chunk + 1) * analysisChunk)
-            var outcomes: [Result<AssetAnalysis, AnalysisError>] = []
-            outcomes.reserveCapacity(range.count)
-            var bytes: Int64 = 0
-            for index in range {
-                do throws(AnalysisError) {
-                    outcomes.append(.success(try analyzer.analyze(absolutePath: paths[index], folderHasXMP: folderHasXMP[index])))
-                } catch {
-                    outcomes.append(.failure(error))
-                }
-                bytes &+= batch[index].stat.size
-            }
-            slots.withLock { $0.replaceSubrange(range, with: outcomes) }
-            done(range.count, bytes)
-        }
-        return slots.withLock { $0 }
     }
 
     /// Writes what can be decided now; defers what depends on the pool.
@@ -379,13 +355,13 @@ private struct IndexRun {
                 || legacyPoolSizes.contains(file.stat.size)
             {
                 deferred.append((file, analysis))
-            } else if let id = try writer.id(at: file.path, fingerprint: analysis.fingerprint) {
+            } else if !writer.intoEmpty, let id = try writer.id(at: file.path, fingerprint: analysis.fingerprint) {
                 // Another run catalogued this file since this run read the catalog: keep its id.
                 try writer.write(makeRecord(id: id, file: file, analysis: analysis))
                 assetPaths.insert(file.path)
                 summary.unchanged += 1
             } else {
-                let id = try newID(for: analysis.fingerprint, writer: writer, reserved: [])
+                let id = try newID(for: analysis.fingerprint, writer: writer, reserved: [], written: summary.newIDs)
                 try writer.write(makeRecord(id: id, file: file, analysis: analysis))
                 assetPaths.insert(file.path)
                 summary.new += 1
@@ -455,7 +431,7 @@ private struct IndexRun {
         }
         for (file, analysis) in fresh {
             var id = try writer.id(at: file.path, fingerprint: analysis.fingerprint)
-            if id == nil { id = try newID(for: analysis.fingerprint, writer: writer, reserved: reserved) }
+            if id == nil { id = try newID(for: analysis.fingerprint, writer: writer, reserved: reserved, written: summary.newIDs) }
             guard let id else { continue }
             try writer.write(makeRecord(id: id, file: file, analysis: analysis))
             assetPaths.insert(file.path)
@@ -491,10 +467,14 @@ private struct IndexRun {
         return record
     }
 
-    /// The id for new content: the first of `AssetID.candidates(for:)` that is free.
-    private func newID(for fingerprint: String, writer: IndexWriter, reserved: Set<AssetID>) throws(CatalogError) -> AssetID {
+    /// The id for new content: the first of `AssetID.candidates(for:)` that is free. In a
+    /// catalog that was empty (`IndexWriter.intoEmpty`), the ids taken are those `written`
+    /// in this run, with no lookup.
+    private func newID(for fingerprint: String, writer: IndexWriter, reserved: Set<AssetID>, written: Set<AssetID>) throws(CatalogError)
+        -> AssetID
+    {
         for id in AssetID.candidates(for: fingerprint) where !reserved.contains(id) {
-            if !(try writer.isTaken(id)) { return id }
+            if writer.intoEmpty ? !written.contains(id) : !(try writer.isTaken(id)) { return id }
         }
         preconditionFailure("AssetID.candidates is endless")
     }
@@ -531,25 +511,5 @@ private final class StoredStatesRead: Sendable {
     func wait() -> Result<StoredStates, CatalogError> {
         finished.wait()
         return result.withLock { $0 }
-    }
-}
-
-/// One batch being analysed in the background, and its results once they are in.
-private final class AnalysisJob: Sendable {
-    let batch: [WalkedFile]
-    private let results = Mutex<[Result<AssetAnalysis, AnalysisError>]?>(nil)
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(batch: [WalkedFile]) { self.batch = batch }
-
-    func finish(_ outcomes: [Result<AssetAnalysis, AnalysisError>]) {
-        results.withLock { $0 = outcomes }
-        finished.signal()
-    }
-
-    /// Blocks until the batch is analysed; results in batch order.
-    func wait() -> [Result<AssetAnalysis, AnalysisError>] {
-        finished.wait()
-        return results.withLock { $0 } ?? []
     }
 }

@@ -30,7 +30,9 @@ final class Database {
     private var currentSynchronous: Durability = .processCrash
     /// Made in a private file nobody else opens yet (see `init(building:)`): no journal and
     /// no sync, whatever a transaction asks for.
-    private let isBuilding: Bool
+    let isBuilding: Bool
+    /// Closed by `close()`: every later statement throws.
+    private var isClosed = false
 
     /// Opens (creating if needed) the database at `path` in WAL mode. `readOnly` opens an
     /// existing one for reading only, as it is (see `Catalog.open`): `immutable` when
@@ -90,15 +92,26 @@ final class Database {
             try execute("PRAGMA foreign_keys=ON")
             try execute("PRAGMA synchronous=NORMAL")
         } catch {
-            cache.removeAll()
-            sqlite3_close_v2(db)
+            close()
             throw error
         }
     }
 
     deinit {
+        close()
+    }
+
+    /// Closes the connection now instead of when the last reference goes (a new catalog is
+    /// closed before it gets its name, see `NewCatalog`); every later use throws.
+    func close() {
+        guard !isClosed else { return }
         cache.removeAll()
         sqlite3_close_v2(handle)
+        isClosed = true
+    }
+
+    private func ensureOpen() throws(CatalogError) {
+        guard !isClosed else { throw .openFailed(path: path, message: "the connection was closed") }
     }
 
     /// Switches a database opened with `init(building:)` to WAL, as every catalog runs; with
@@ -119,6 +132,7 @@ final class Database {
 
     /// Runs SQL that returns no rows (several statements allowed, no parameters).
     func execute(_ sql: String) throws(CatalogError) {
+        try ensureOpen()
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         guard rc == SQLITE_OK else {
@@ -130,6 +144,7 @@ final class Database {
 
     /// A prepared statement for `sql`, reset and with its bindings cleared.
     func statement(_ sql: String) throws(CatalogError) -> Statement {
+        try ensureOpen()
         if let cached = cache[sql] {
             cached.reset()
             return cached
@@ -186,6 +201,7 @@ final class Database {
     }
 
     private func rollback() {
+        guard !isClosed else { return }
         // Reset every statement first: an unfinished SELECT would keep the read open.
         for statement in cache.values { statement.reset() }
         if sqlite3_get_autocommit(handle) == 0 {
@@ -197,6 +213,7 @@ final class Database {
     /// `arguments` BLOB (or NULL) values that returns an integer, computed by `body` from
     /// the bytes lent to it (nil for NULL). For migrations whose arithmetic lives in Swift.
     func defineFunction(_ name: String, arguments: Int, _ body: @escaping ([UnsafeRawBufferPointer?]) -> Int64) throws(CatalogError) {
+        try ensureOpen()
         let box = Unmanaged.passRetained(SQLFunctionBody(body)).toOpaque()
         // SQLite owns the box from here, even when the call fails: it calls xDestroy then too.
         let rc = sqlite3_create_function_v2(
@@ -221,7 +238,7 @@ final class Database {
     }
 
     /// The number of rows the last INSERT/UPDATE/DELETE changed.
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    var changes: Int { isClosed ? 0 : Int(sqlite3_changes(handle)) }
 
     /// The catalog error for result code `rc`, with SQLite's message for this connection.
     func lastError(_ rc: Int32) -> CatalogError {

@@ -20,6 +20,19 @@ struct LibraryContext {
 
     /// Opens the catalog of an explicitly named library (index, mount), creating it.
     static func open(library: String, arguments: ParsedArguments, environment: Environment) throws(CLIError) -> LibraryContext {
+        let catalogPath = try catalogPath(library: library, arguments: arguments, environment: environment)
+        do throws(CatalogError) {
+            let catalog = try Catalog.open(at: catalogPath, library: CatalogLocation.canonicalLibraryPath(library))
+            for line in catalog.exposure { environment.output.error("warning: \(line).") }
+            return LibraryContext(library: library, catalogPath: catalogPath, catalog: catalog)
+        } catch {
+            throw .failure("cannot open the catalog \(catalogPath): \(error).")
+        }
+    }
+
+    /// The catalog path for an explicitly named library (`--catalog` or the default), once
+    /// the library is found to be a folder and the catalog is not inside it.
+    static func catalogPath(library: String, arguments: ParsedArguments, environment: Environment) throws(CLIError) -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: library, isDirectory: &isDirectory) else {
             throw .notFound("the library '\(library)' does not exist.")
@@ -28,12 +41,10 @@ struct LibraryContext {
         let catalogPath = arguments.value("catalog") ?? CatalogLocation.defaultPath(forLibrary: library, environment: environment.variables)
         do throws(CatalogError) {
             try CatalogLocation.validate(catalog: catalogPath, library: library)
-            let catalog = try Catalog.open(at: catalogPath, library: CatalogLocation.canonicalLibraryPath(library))
-            for line in catalog.exposure { environment.output.error("warning: \(line).") }
-            return LibraryContext(library: library, catalogPath: catalogPath, catalog: catalog)
         } catch {
             throw .failure("cannot open the catalog \(catalogPath): \(error).")
         }
+        return catalogPath
     }
 
     /// Opens the catalog for a command that reads an existing catalog (ls, show, app, select).

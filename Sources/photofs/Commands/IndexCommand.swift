@@ -27,15 +27,57 @@ enum IndexCommand {
         ]
     ) { arguments, environment throws(CLIError) in
         let library = try arguments.positional(0, "LIBRARY")
-        let context = try LibraryContext.open(library: library, arguments: arguments, environment: environment)
-        let summary = try run(context, quiet: arguments.flag("quiet"), environment: environment)
-        if !arguments.flag("quiet") {
+        let quiet = arguments.flag("quiet")
+        var context: LibraryContext?
+        let summary: IndexSummary
+        if let first = try runIntoNewCatalog(library: library, arguments: arguments, quiet: quiet, environment: environment) {
+            summary = first
+        } else {
+            let opened = try LibraryContext.open(library: library, arguments: arguments, environment: environment)
+            summary = try run(opened, quiet: quiet, environment: environment)
+            context = opened
+        }
+        if !quiet {
             environment.output.line(describe(summary))
         }
         if arguments.flag("verify") {
-            try verify(context, quiet: arguments.flag("quiet"), environment: environment)
+            if context == nil { context = try LibraryContext.open(library: library, arguments: arguments, environment: environment) }
+            if let context { try verify(context, quiet: quiet, environment: environment) }
         }
         return .success
+    }
+
+    /// Indexes the library into a new catalog filled while it is private and named when
+    /// complete (see `NewCatalog`): what the run found, or nil when a catalog is at the path
+    /// already, or another process made one there during the run (this run's work is
+    /// then thrown away, and the caller indexes into that catalog as into any other).
+    static func runIntoNewCatalog(library: String, arguments: ParsedArguments, quiet: Bool, environment: Environment) throws(CLIError)
+        -> IndexSummary?
+    {
+        let catalogPath = try LibraryContext.catalogPath(library: library, arguments: arguments, environment: environment)
+        let new: NewCatalog
+        do throws(CatalogError) {
+            guard let begun = try NewCatalog.begin(at: catalogPath, library: CatalogLocation.canonicalLibraryPath(library)) else {
+                return nil
+            }
+            new = begun
+        } catch {
+            throw .failure("cannot open the catalog \(catalogPath): \(error).")
+        }
+        for line in new.catalog.exposure { environment.output.error("warning: \(line).") }
+        let summary: IndexSummary
+        do throws(CLIError) {
+            summary = try run(
+                LibraryContext(library: library, catalogPath: catalogPath, catalog: new.catalog), quiet: quiet, environment: environment)
+        } catch {
+            new.discard()
+            throw error
+        }
+        do throws(CatalogError) {
+            return try new.publish() ? summary : nil
+        } catch {
+            throw .failure("the catalog \(catalogPath) failed: \(error).")
+        }
     }
 
     /// Runs the indexer with a progress bar on stderr; shared with `mount` and `demo`.
