@@ -6,7 +6,8 @@ import Synchronization
 import SystemKit
 
 /// Brings the catalog in line with the library: walks the tree, reads what is new or
-/// changed with the injected analyzer on every core, and writes the results in batches.
+/// changed with the injected analyzer on every core (`AnalysisQueue`), and writes the
+/// results in path order while the analysis goes on.
 ///
 /// Rules (see README, The catalog):
 /// - A file whose size, mtime, inode and ctime match the catalog is not read (incremental).
@@ -40,8 +41,8 @@ public struct Indexer: Sendable {
     /// The library root as an absolute path (bytes).
     public let library: [UInt8]
     public let analyzer: any AssetAnalyzing
-    /// Files analysed between two write transactions. While one batch is written, the
-    /// next is analysed.
+    /// Files written per transaction into an existing catalog (a new one being built is
+    /// written in one); analysis runs at most two batches ahead of the writer.
     public var batchSize: Int
 
     public init(catalog: Catalog, library: [UInt8], analyzer: any AssetAnalyzing, batchSize: Int = 1024) {
@@ -139,7 +140,8 @@ private struct IndexRun {
     /// The same by path (made only when something changed).
     var stored: [LibraryPath: StoredFileState] = [:]
     let storedFailures: [LibraryPath: FileStat]
-    /// Every walked path (made only when something changed).
+    /// Every walked path (made only when something changed and the catalog held rows or
+    /// failures: only those are looked up in it).
     var walked: Set<LibraryPath> = []
 
     /// Rows whose file may have gone or changed: their path vanished or its stat differs.
@@ -216,7 +218,8 @@ private struct IndexRun {
                 candidates.append(file)
             }
         }
-        walked = Set(walk.files.map(\.path) + walk.special.map(\.file.path))
+        // Only stored rows and failures are looked up among the walked paths.
+        if !rows.isEmpty || !storedFailures.isEmpty { walked = Set(walk.files.map(\.path) + walk.special.map(\.file.path)) }
         let sidecars = SidecarChanges.sidecars(candidates.map(\.path) + storedFailures.keys.filter { !walked.contains($0) })
         let rereads = SidecarChanges.photos(for: sidecars, walk: walk.files, stored: stored)
         if !rereads.isEmpty { candidates = (candidates + rereads).sorted { $0.path < $1.path } }

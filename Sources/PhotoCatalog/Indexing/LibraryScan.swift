@@ -13,6 +13,18 @@ public struct LibraryScan: Sendable {
     public var fileCount: Int { walk.files.count }
 }
 
+extension LibraryScan {
+    /// Walks the whole library at `library` (an absolute path) without reading any file
+    /// and without a catalog: for walking while the catalog is still being made.
+    public static func walk(library: [UInt8]) throws(IndexError) -> LibraryScan {
+        do {
+            return LibraryScan(walk: try LibraryWalker.walk(root: library, scope: .everything))
+        } catch {
+            throw .library(error)
+        }
+    }
+}
+
 extension Indexer {
     /// Walks the whole library without reading any file. `entering` is called with each
     /// folder just before its entries are read: a watch added there (see

@@ -2,6 +2,7 @@ import Foundation
 import PhotoCatalog
 import PhotoCore
 import PhotoMetadata
+import Synchronization
 
 /// `photofs index LIBRARY`: scans the library into its catalog, incrementally.
 enum IndexCommand {
@@ -55,20 +56,33 @@ enum IndexCommand {
         -> IndexSummary?
     {
         let catalogPath = try LibraryContext.catalogPath(library: library, arguments: arguments, environment: environment)
+        guard !FileManager.default.fileExists(atPath: catalogPath) else { return nil }
+        let root = CatalogLocation.canonicalLibraryPath(library)
+        // The library is walked while the new catalog's schema is made.
+        let walking = BackgroundWalk(library: root)
         let new: NewCatalog
         do throws(CatalogError) {
-            guard let begun = try NewCatalog.begin(at: catalogPath, library: CatalogLocation.canonicalLibraryPath(library)) else {
+            guard let begun = try NewCatalog.begin(at: catalogPath, library: root) else {
+                _ = try? walking.wait()
                 return nil
             }
             new = begun
         } catch {
+            _ = try? walking.wait()
             throw .failure("cannot open the catalog \(catalogPath): \(error).")
         }
+        let context = LibraryContext(library: library, catalogPath: catalogPath, catalog: new.catalog)
         for line in new.catalog.exposure { environment.output.error("warning: \(line).") }
         let summary: IndexSummary
         do throws(CLIError) {
-            summary = try run(
-                LibraryContext(library: library, catalogPath: catalogPath, catalog: new.catalog), quiet: quiet, environment: environment)
+            let scan: LibraryScan
+            do throws(IndexError) {
+                scan = try walking.wait()
+            } catch {
+                throw describe(error, context: context)
+            }
+            let indexer = Indexer(catalog: new.catalog, library: root, analyzer: FileAnalyzer())
+            summary = try run(context, indexer: indexer, scan: scan, quiet: quiet, environment: environment)
         } catch {
             new.discard()
             throw error
@@ -162,5 +176,31 @@ enum IndexCommand {
             text += "; unreadable folders left as they were: " + s.unreadableFolders.map(\.display).joined(separator: ", ")
         }
         return text
+    }
+}
+
+/// A walk of the whole library on another thread.
+private final class BackgroundWalk: Sendable {
+    /// Set once, before `finished` is signalled.
+    private let result = Mutex<Result<LibraryScan, IndexError>?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(library: [UInt8]) {
+        DispatchQueue.global().async { [self] in
+            let outcome: Result<LibraryScan, IndexError>
+            do throws(IndexError) {
+                outcome = .success(try LibraryScan.walk(library: library))
+            } catch {
+                outcome = .failure(error)
+            }
+            result.withLock { $0 = outcome }
+            finished.signal()
+        }
+    }
+
+    /// Blocks until the walk is done; once only.
+    func wait() throws(IndexError) -> LibraryScan {
+        finished.wait()
+        return try (result.withLock { $0 } ?? .failure(.library(.cannotOpenLibrary(path: "", errno: 0)))).get()
     }
 }
