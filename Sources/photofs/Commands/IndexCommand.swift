@@ -31,11 +31,14 @@ enum IndexCommand {
         let quiet = arguments.flag("quiet")
         var context: LibraryContext?
         let summary: IndexSummary
-        if let first = try runIntoNewCatalog(library: library, arguments: arguments, quiet: quiet, environment: environment) {
+        switch try runIntoNewCatalog(library: library, arguments: arguments, quiet: quiet, environment: environment) {
+        case .indexed(let first):
             summary = first
-        } else {
+        case .notNew(let scan):
             let opened = try LibraryContext.open(library: library, arguments: arguments, environment: environment)
-            summary = try run(opened, quiet: quiet, environment: environment)
+            let indexer = Indexer(
+                catalog: opened.catalog, library: CatalogLocation.canonicalLibraryPath(library), analyzer: FileAnalyzer())
+            summary = try run(opened, indexer: indexer, scan: scan, quiet: quiet, environment: environment)
             context = opened
         }
         if !quiet {
@@ -48,15 +51,31 @@ enum IndexCommand {
         return .success
     }
 
+    /// What `runIntoNewCatalog` did.
+    enum NewCatalogRun {
+        /// The library is indexed into a new catalog, now at its path.
+        case indexed(IndexSummary)
+        /// Nothing was indexed: a catalog is at the path already, another process made one
+        /// there during the run (this run's work is thrown away), or the library is too
+        /// large to index in one private run. The caller indexes into the catalog at the
+        /// path as into any other, over `scan` when the library was walked already.
+        case notNew(scan: LibraryScan?)
+    }
+
+    /// The most files a first index fills a private catalog with. A private catalog is
+    /// named only when complete, so an interrupted run keeps nothing; a larger library is
+    /// indexed in place in committed batches instead, so that a run stopped halfway keeps
+    /// what it did and the next one goes on from there.
+    static let largestPrivateIndex = 20_000
+
     /// Indexes the library into a new catalog filled while it is private and named when
-    /// complete (see `NewCatalog`): what the run found, or nil when a catalog is at the path
-    /// already, or another process made one there during the run (this run's work is
-    /// then thrown away, and the caller indexes into that catalog as into any other).
+    /// complete (see `NewCatalog`), when no catalog is at the path and the library has at
+    /// most `largestPrivateIndex` files.
     static func runIntoNewCatalog(library: String, arguments: ParsedArguments, quiet: Bool, environment: Environment) throws(CLIError)
-        -> IndexSummary?
+        -> NewCatalogRun
     {
         let catalogPath = try LibraryContext.catalogPath(library: library, arguments: arguments, environment: environment)
-        guard !FileManager.default.fileExists(atPath: catalogPath) else { return nil }
+        guard !FileManager.default.fileExists(atPath: catalogPath) else { return .notNew(scan: nil) }
         let root = CatalogLocation.canonicalLibraryPath(library)
         // The library is walked while the new catalog's schema is made.
         let walking = BackgroundWalk(library: root)
@@ -64,7 +83,7 @@ enum IndexCommand {
         do throws(CatalogError) {
             guard let begun = try NewCatalog.begin(at: catalogPath, library: root) else {
                 _ = try? walking.wait()
-                return nil
+                return .notNew(scan: nil)
             }
             new = begun
         } catch {
@@ -81,6 +100,10 @@ enum IndexCommand {
             } catch {
                 throw describe(error, context: context)
             }
+            if scan.fileCount > largestPrivateIndex {
+                new.discard()
+                return .notNew(scan: scan)
+            }
             let indexer = Indexer(catalog: new.catalog, library: root, analyzer: FileAnalyzer())
             summary = try run(context, indexer: indexer, scan: scan, quiet: quiet, environment: environment)
         } catch {
@@ -88,7 +111,7 @@ enum IndexCommand {
             throw error
         }
         do throws(CatalogError) {
-            return try new.publish() ? summary : nil
+            return try new.publish() ? .indexed(summary) : .notNew(scan: nil)
         } catch {
             throw .failure("the catalog \(catalogPath) failed: \(error).")
         }

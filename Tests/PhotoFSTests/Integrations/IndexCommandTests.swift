@@ -30,4 +30,29 @@ struct IndexCommandTests {
         let objects = try JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [[String: Any]] ?? []
         #expect(objects.count == 12)
     }
+
+    /// A library larger than a private first run takes is indexed in place, in committed
+    /// batches (so a run stopped halfway keeps what it did), over the walk made already.
+    @Test func aLargeFirstIndexIsMadeInPlace() throws {
+        let directory = temporaryDirectory("photofs-index-large")
+        defer { run(["/bin/rm", "-rf", directory]) }
+        let library = directory + "/library"
+        let catalog = directory + "/catalogs/c.sqlite"
+        #expect(run([Self.b, "generate", "--count", "3", "--seed", "5", library]).status == 0)
+        let other = library + "/other files"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        // More files than a private run takes: empty ones, which the index records as unreadable.
+        for index in 0..<20_001 {
+            #expect(FileManager.default.createFile(atPath: other + "/f\(index).bin", contents: nil))
+        }
+        let first = run([Self.b, "index", "--catalog", catalog, library])
+        #expect(first.status == 0, "\(first.output)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/catalogs")) ?? []
+        #expect(!names.contains { $0.contains(".making-") }, "\(names)")
+        let listing = run([Self.b, "ls", "--json", "--catalog", catalog])
+        let objects = try JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [[String: Any]] ?? []
+        #expect(objects.count == 3, "\(first.output)")
+        let again = run([Self.b, "index", "--catalog", catalog, library])
+        #expect(again.status == 0 && again.output.contains("0 new, 0 changed, 0 moved, 0 removed"), "\(again.output)")
+    }
 }
