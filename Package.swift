@@ -84,6 +84,7 @@ let package = Package(
             name: "PhotoCatalogTests",
             dependencies: [
                 "MediaFormats", "PhotoCore", "PhotoHashing", "PhotoCatalog", "PhotoMetadata", "PhotoSamples", "SystemKit", "CatalogTestSupport", "TestSupport",
+                "ViewTestSupport",
             ]
         ),
         .testTarget(

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import PhotoCore
 import Testing
+import ViewTestSupport
 
 @testable import PhotoCatalog
 
@@ -21,16 +22,7 @@ struct ViewTablesFileTests {
 
     /// Every directory's listing: name, inode and, for files, the asset served.
     private static func listing(_ tree: ViewTree) -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        var pending: [(UInt64, String)] = [(ViewInode.root, "")]
-        while let (directory, path) = pending.popLast() {
-            result[path] = tree.children(of: directory).map { child in
-                let name = String(decoding: child.name, as: UTF8.self)
-                if child.isDirectory { pending.append((child.inode, path + "/" + name)) }
-                return "\(name) \(child.inode) \(tree.asset(of: child)?.id.rawValue ?? "-")"
-            }
-        }
-        return result
+        tree.listings { tree.asset(of: $0)?.id.rawValue ?? "-" }
     }
 
     private static func build(_ snapshot: LibrarySnapshot, tables: LibraryTables? = nil) -> ViewTree {
