@@ -59,7 +59,7 @@ public struct Indexer: Sendable {
         -> IndexSummary
     {
         let started = Self.monotonicSeconds()
-        let stored = StoredStatesRead(catalog: catalog, scope: scope)
+        let stored = StoredStatesRead { () throws(CatalogError) in try catalog.storedStates(in: scope) }
         let walk: WalkResult
         do {
             walk = try LibraryWalker.walk(root: library, scope: scope) { found in
@@ -78,7 +78,7 @@ public struct Indexer: Sendable {
         -> IndexSummary
     {
         let started = Self.monotonicSeconds()
-        let stored = StoredStatesRead(catalog: catalog, scope: .everything)
+        let stored = StoredStatesRead { () throws(CatalogError) in try catalog.storedStates(in: .everything) }
         return try run(walk: scan.walk, scope: .everything, stored: stored, started: started, progress: progress)
     }
 
@@ -491,28 +491,5 @@ extension StoredFileState {
     }
 }
 
-/// The catalog's stored states read on another thread (see `Catalog.storedStates(in:)`).
-private final class StoredStatesRead: Sendable {
-    /// Set once, before `finished` is signalled.
-    private let result = Mutex<Result<StoredStates, CatalogError>>(.success(StoredStates(assets: [], failures: [:])))
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(catalog: Catalog, scope: IndexScope) {
-        DispatchQueue.global().async { [self] in
-            let outcome: Result<StoredStates, CatalogError>
-            do throws(CatalogError) {
-                outcome = .success(try catalog.storedStates(in: scope))
-            } catch {
-                outcome = .failure(error)
-            }
-            result.withLock { $0 = outcome }
-            finished.signal()
-        }
-    }
-
-    /// Blocks until the read is done; once only.
-    func wait() -> Result<StoredStates, CatalogError> {
-        finished.wait()
-        return result.withLock { $0 }
-    }
-}
+/// The catalog's stored states of a scope, read on another thread while the library is walked.
+private typealias StoredStatesRead = BackgroundResult<StoredStates, CatalogError>

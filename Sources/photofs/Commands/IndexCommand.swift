@@ -2,7 +2,7 @@ import Foundation
 import PhotoCatalog
 import PhotoCore
 import PhotoMetadata
-import Synchronization
+import SystemKit
 
 /// `photofs index LIBRARY`: scans the library into its catalog, incrementally.
 enum IndexCommand {
@@ -78,16 +78,16 @@ enum IndexCommand {
         guard !FileManager.default.fileExists(atPath: catalogPath) else { return .notNew(scan: nil) }
         let root = CatalogLocation.canonicalLibraryPath(library)
         // The library is walked while the new catalog's schema is made.
-        let walking = BackgroundWalk(library: root)
+        let walking = BackgroundResult { () throws(IndexError) in try LibraryScan.walk(library: root) }
         let new: NewCatalog
         do throws(CatalogError) {
             guard let begun = try NewCatalog.begin(at: catalogPath, library: root) else {
-                _ = try? walking.wait()
+                _ = walking.wait()
                 return .notNew(scan: nil)
             }
             new = begun
         } catch {
-            _ = try? walking.wait()
+            _ = walking.wait()
             throw .failure("cannot open the catalog \(catalogPath): \(error).")
         }
         let context = LibraryContext(library: library, catalogPath: catalogPath, catalog: new.catalog)
@@ -96,7 +96,7 @@ enum IndexCommand {
         do throws(CLIError) {
             let scan: LibraryScan
             do throws(IndexError) {
-                scan = try walking.wait()
+                scan = try walking.wait().get()
             } catch {
                 throw describe(error, context: context)
             }
@@ -199,31 +199,5 @@ enum IndexCommand {
             text += "; unreadable folders left as they were: " + s.unreadableFolders.map(\.display).joined(separator: ", ")
         }
         return text
-    }
-}
-
-/// A walk of the whole library on another thread.
-private final class BackgroundWalk: Sendable {
-    /// Set once, before `finished` is signalled.
-    private let result = Mutex<Result<LibraryScan, IndexError>?>(nil)
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(library: [UInt8]) {
-        DispatchQueue.global().async { [self] in
-            let outcome: Result<LibraryScan, IndexError>
-            do throws(IndexError) {
-                outcome = .success(try LibraryScan.walk(library: library))
-            } catch {
-                outcome = .failure(error)
-            }
-            result.withLock { $0 = outcome }
-            finished.signal()
-        }
-    }
-
-    /// Blocks until the walk is done; once only.
-    func wait() throws(IndexError) -> LibraryScan {
-        finished.wait()
-        return try (result.withLock { $0 } ?? .failure(.library(.cannotOpenLibrary(path: "", errno: 0)))).get()
     }
 }
