@@ -11,18 +11,12 @@ import SystemKit
 /// WAL, syncs it once, links it into place and syncs the directory, as `CatalogCreation`
 /// does for an empty catalog. A catalog that another process made at the path meanwhile
 /// wins: this one is thrown away, and the caller indexes into that one.
-public final class NewCatalog: Sendable {
+public struct NewCatalog: Sendable {
     /// Where the catalog is to live.
     public let path: String
     /// The catalog being filled: use it only until `publish` or `discard`.
     public let catalog: Catalog
     private let building: String
-
-    private init(path: String, catalog: Catalog, building: String) {
-        self.path = path
-        self.catalog = catalog
-        self.building = building
-    }
 
     /// Starts a new catalog for `path` (creating missing parent directories, mode 0700),
     /// tied to `library` when given; nil when something is at the path already or the

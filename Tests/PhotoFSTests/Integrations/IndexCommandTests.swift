@@ -9,12 +9,18 @@ import Testing
 struct IndexCommandTests {
     static let b = DaemonProcess.binary
 
-    @Test func aNewCatalogIsNamedWholeAndVerifiedAndIndexedAgain() throws {
-        let directory = temporaryDirectory("photofs-index-new")
-        defer { run(["/bin/rm", "-rf", directory]) }
+    /// A new directory with a generated library of `count` photos in `library/`, and where
+    /// its catalog is to go (`catalogs/c.sqlite`, not made yet).
+    private static func library(_ name: String, count: Int) -> (directory: String, library: String, catalog: String) {
+        let directory = temporaryDirectory(name)
         let library = directory + "/library"
-        let catalog = directory + "/catalogs/c.sqlite"
-        #expect(run([Self.b, "generate", "--count", "12", "--seed", "5", library]).status == 0)
+        #expect(run([b, "generate", "--count", String(count), "--seed", "5", library]).status == 0)
+        return (directory, library, directory + "/catalogs/c.sqlite")
+    }
+
+    @Test func aNewCatalogIsNamedWholeAndVerifiedAndIndexedAgain() throws {
+        let (directory, library, catalog) = Self.library("photofs-index-new", count: 12)
+        defer { run(["/bin/rm", "-rf", directory]) }
         let first = run([Self.b, "index", "--verify", "--catalog", catalog, library])
         #expect(first.status == 0, "\(first.output)")
         #expect(first.output.contains("12 new, 0 changed"), "\(first.output)")
@@ -34,11 +40,8 @@ struct IndexCommandTests {
     /// A library larger than a private first run takes is indexed in place, in committed
     /// batches (so a run stopped halfway keeps what it did), over the walk made already.
     @Test func aLargeFirstIndexIsMadeInPlace() throws {
-        let directory = temporaryDirectory("photofs-index-large")
+        let (directory, library, catalog) = Self.library("photofs-index-large", count: 3)
         defer { run(["/bin/rm", "-rf", directory]) }
-        let library = directory + "/library"
-        let catalog = directory + "/catalogs/c.sqlite"
-        #expect(run([Self.b, "generate", "--count", "3", "--seed", "5", library]).status == 0)
         let other = library + "/other files"
         try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
         // More files than a private run takes: empty ones, which the index records as unreadable.
