@@ -74,19 +74,27 @@ extension Catalog {
     /// Keeps what `snapshotForServing` found missing for `snapshot` (the one it returned with
     /// `ticket`): the snapshot file when the assets were read from the table, then the view
     /// tables file, computing the tables on the calling thread. Takes a second or two at a
-    /// million assets: call it off the path that makes a mount ready.
-    public func saveSnapshotFile(_ snapshot: LibrarySnapshot, ticket: SnapshotFileTicket) throws(SnapshotFileError) {
+    /// million assets: call it off the path that makes a mount ready. When `stop` is set
+    /// meanwhile it ends at its next check with `SnapshotFileError.stopped`, leaving the files
+    /// as they were (no new file, no temporary one).
+    public func saveSnapshotFile(_ snapshot: LibrarySnapshot, ticket: SnapshotFileTicket, stop: StopSignal? = nil)
+        throws(SnapshotFileError)
+    {
         guard !isReadOnly else { return }
         let hash: UInt64
         if let kept = ticket.snapshotHash {
             hash = kept
         } else {
-            guard let written = try SnapshotFile.write(snapshot.assets, stamp: ticket.stamp, to: snapshotFilePath) else { return }
+            guard let written = try SnapshotFile.write(snapshot.assets, stamp: ticket.stamp, to: snapshotFilePath, stop: stop) else {
+                return
+            }
             hash = written
         }
+        if stop?.isStopped == true { throw .stopped }
+        let tables = LibraryTables(snapshot.assets, onTwoCores: false)
+        if stop?.isStopped == true { throw .stopped }
         try ViewTablesFile.write(
-            LibraryTables(snapshot.assets, onTwoCores: false),
-            stamp: ViewTablesFile.Stamp(snapshot: ticket.stamp, snapshotHash: hash, assetCount: snapshot.assets.count),
-            to: viewTablesFilePath)
+            tables, stamp: ViewTablesFile.Stamp(snapshot: ticket.stamp, snapshotHash: hash, assetCount: snapshot.assets.count),
+            to: viewTablesFilePath, stop: stop)
     }
 }

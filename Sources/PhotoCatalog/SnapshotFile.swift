@@ -47,7 +47,9 @@ enum SnapshotFile {
     /// what the view tables file names), or nil, writing nothing, when an asset holds a
     /// value the layout cannot carry (mounts then read the catalog).
     @discardableResult
-    static func write(_ assets: ChunkedArray<Asset>, stamp: Stamp, to path: String) throws(SnapshotFileError) -> UInt64? {
+    static func write(_ assets: ChunkedArray<Asset>, stamp: Stamp, to path: String, stop: StopSignal? = nil) throws(SnapshotFileError)
+        -> UInt64?
+    {
         var formats: [String] = []
         var formatIndex: [MediaFormat: UInt8] = [:]
         var sources: [String] = []
@@ -57,6 +59,7 @@ enum SnapshotFile {
         var pathBytes = 0
         var problems: [(UInt32, [String])] = []
         for (index, asset) in assets.enumerated() {
+            if index & 0xFFFF == 0, stop?.isStopped == true { throw .stopped }
             let m = asset.metadata
             if formatIndex[m.format] == nil {
                 formatIndex[m.format] = UInt8(truncatingIfNeeded: formats.count)
@@ -77,7 +80,7 @@ enum SnapshotFile {
         guard formats.count < 256, sources.count < 256, cameras.count < Int(UInt32.max), pathBytes < Int(UInt32.max) else {
             return nil
         }
-        return try writeReplacing(path) { (out: inout StreamingOutput) in
+        return try writeReplacing(path, stop: stop) { (out: inout StreamingOutput) in
             write(
                 assets, stamp: stamp, formats: formats, formatIndex: formatIndex, sources: sources, sourceIndex: sourceIndex,
                 cameras: cameras, cameraIndex: cameraIndex, pathBytes: pathBytes, problems: problems, to: &out)
@@ -86,7 +89,12 @@ enum SnapshotFile {
 
     /// Writes a file to `path` whole or not at all: `body`'s bytes into a new file, readable
     /// by the owner only, with their hash after them, renamed over the old one. Returns the hash.
-    static func writeReplacing(_ path: String, _ body: (inout StreamingOutput) -> Void) throws(SnapshotFileError) -> UInt64 {
+    /// When `stop` is set meanwhile, the writing ends at the next megabyte, the new file is
+    /// removed and nothing is renamed (`SnapshotFileError.stopped`).
+    static func writeReplacing(_ path: String, stop: StopSignal? = nil, _ body: (inout StreamingOutput) -> Void) throws(SnapshotFileError)
+        -> UInt64
+    {
+        removeLeftovers(of: path)
         let temporary = path + ".new-\(CurrentProcess.id)"
         let fd: FileDescriptor
         do throws(Errno) {
@@ -94,8 +102,13 @@ enum SnapshotFile {
         } catch {
             throw .unwritable(path: temporary, errno: error)
         }
-        var out = StreamingOutput(fd: fd)
+        var out = StreamingOutput(fd: fd, stop: stop)
         body(&out)
+        if out.abandoned {
+            fd.close()
+            try? SystemKit.FileSystem.remove(temporary)
+            throw .stopped
+        }
         let hash = out.hash.value
         out.put(hash)
         let failure = out.finish()
@@ -111,6 +124,22 @@ enum SnapshotFile {
             throw .unwritable(path: path, errno: error)
         }
         return hash
+    }
+
+    /// Removes the new files of `path` that processes which no longer run left behind: a
+    /// daemon that exited while its work after ready was still writing (it does not wait
+    /// long for that work) leaves one; nothing reads it, and this write removes it.
+    static func removeLeftovers(of path: String) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        let prefix = Array((slash.map { String(path[path.index(after: $0)...]) } ?? path).utf8) + Array(".new-".utf8)
+        guard let names = try? SystemKit.FileSystem.names(inDirectory: folder) else { return }
+        for name in names where name.count > prefix.count && name.starts(with: prefix) {
+            guard let owner = Int32(String(decoding: name[prefix.count...], as: UTF8.self)), owner != CurrentProcess.id,
+                !CurrentProcess.processExists(owner)
+            else { continue }
+            try? SystemKit.FileSystem.remove(folder + "/" + String(decoding: name, as: UTF8.self))
+        }
     }
 
     /// The file's bytes before its hash.
@@ -134,13 +163,17 @@ enum SnapshotFile {
         var record = [UInt8](repeating: 0, count: recordSize)
         var pathOffset = 0
         for asset in assets {
+            if out.abandoned { return }
             encode(
                 asset, pathOffset: pathOffset, formatIndex: formatIndex, sourceIndex: sourceIndex, cameraIndex: cameraIndex, into: &record)
             out.append(record)
             pathOffset += asset.path.count
         }
         out.put(UInt64(pathBytes))
-        for asset in assets { asset.path.withBytes { out.append($0) } }
+        for asset in assets {
+            if out.abandoned { return }
+            asset.path.withBytes { out.append($0) }
+        }
         out.put(UInt64(problems.count))
         for (index, list) in problems {
             out.put(index)
@@ -406,10 +439,13 @@ struct StreamHash {
 /// Why a snapshot file could not be written (the mount goes on; the next one reads the catalog).
 public enum SnapshotFileError: Error, Sendable, CustomStringConvertible {
     case unwritable(path: String, errno: Errno)
+    /// The daemon asked the writing to stop (it is exiting); nothing was left behind.
+    case stopped
 
     public var description: String {
         switch self {
         case .unwritable(let path, let code): "cannot write \(path): \(code)"
+        case .stopped: "stopped before it was done (the daemon is exiting)"
         }
     }
 }
@@ -421,9 +457,14 @@ struct StreamingOutput {
     var hash = StreamHash()
     private var buffer: [UInt8] = []
     private var failure: Errno?
+    private let stop: StopSignal?
+    /// Whether `stop` was found set: nothing more is written, and the caller throws the
+    /// file away.
+    private(set) var abandoned = false
 
-    init(fd: FileDescriptor) {
+    init(fd: FileDescriptor, stop: StopSignal? = nil) {
         self.fd = fd
+        self.stop = stop
         buffer.reserveCapacity(1 << 20 + 4096)
     }
 
@@ -432,6 +473,7 @@ struct StreamingOutput {
     }
 
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !abandoned else { return }
         hash.feed(UnsafeRawBufferPointer(bytes))
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 20 { flush() }
@@ -459,7 +501,8 @@ struct StreamingOutput {
     private mutating func flush() {
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
-        guard failure == nil else { return }
+        if stop?.isStopped == true { abandoned = true }
+        guard failure == nil, !abandoned else { return }
         buffer.withUnsafeBytes { raw in
             var written = 0
             while written < raw.count {

@@ -27,8 +27,8 @@ enum ViewTablesFile {
     }
 
     /// Writes `tables` at `stamp` to `path`, whole or not at all, readable by the owner only.
-    static func write(_ tables: LibraryTables, stamp: Stamp, to path: String) throws(SnapshotFileError) {
-        _ = try SnapshotFile.writeReplacing(path) { (out: inout StreamingOutput) in
+    static func write(_ tables: LibraryTables, stamp: Stamp, to path: String, stop: StopSignal? = nil) throws(SnapshotFileError) {
+        _ = try SnapshotFile.writeReplacing(path, stop: stop) { (out: inout StreamingOutput) in
             out.append(magic)
             out.put(formatVersion)
             out.put(UInt32(0))

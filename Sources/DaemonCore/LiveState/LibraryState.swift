@@ -159,15 +159,16 @@ public final class LibraryState: ViewSource {
 
     /// Keeps the assets of the first `load` and their views' tables for the next mount
     /// (`Catalog.saveSnapshotFile`) when either was not read from an up-to-date file;
-    /// false when there was nothing to keep. The daemon calls it once the mount answers.
+    /// false when there was nothing to keep. The daemon calls it once the mount answers;
+    /// `stop` abandons it (`SnapshotFileError.stopped`, nothing written).
     @discardableResult
-    public func saveLoadedSnapshot() throws(SnapshotFileError) -> Bool {
+    public func saveLoadedSnapshot(stop: StopSignal? = nil) throws(SnapshotFileError) -> Bool {
         guard
             let (snapshot, ticket) = unsaved.withLock({ taken in
                 defer { taken = nil }; return taken
             })
         else { return false }
-        try catalog.saveSnapshotFile(snapshot, ticket: ticket)
+        try catalog.saveSnapshotFile(snapshot, ticket: ticket, stop: stop)
         return true
     }
 

@@ -22,6 +22,8 @@ public final class StartupScan: Sendable {
     private let done = DispatchGroup()
     /// The catch-up run after the mount is ready (`catchUp`), waited for by `stop`.
     private let catchingUp = DispatchGroup()
+    /// Set by `stop`: the catch-up run indexes and delivers nothing more.
+    private let stopping = StopSignal()
     private let indexer: Indexer
     private let watcher: LibraryWatcher?
 
@@ -77,7 +79,12 @@ public final class StartupScan: Sendable {
                 then()
                 catchingUp.leave()
             }
-            switch take() {
+            let taken = take()
+            guard !stopping.isStopped else {
+                report("startup scan: stopped (the daemon is exiting; a remount scans again)", false)
+                return
+            }
+            switch taken {
             case .success(let (scan, needed)):
                 guard needed else {
                     report("startup scan: \(scan.fileCount) files, nothing new", false)
@@ -90,7 +97,7 @@ public final class StartupScan: Sendable {
                     report("the startup scan's index run failed (the next change or a remount retries): \(error)", true)
                     return
                 }
-                if summary.changedCatalog {
+                if summary.changedCatalog, !stopping.isStopped {
                     do throws(CatalogError) {
                         try deliver(summary)
                     } catch {
@@ -110,9 +117,15 @@ public final class StartupScan: Sendable {
         }
     }
 
-    /// Waits for a catch-up run in progress (before the daemon exits).
-    public func stop() {
-        catchingUp.wait()
+    /// Before the daemon exits: asks a catch-up run in progress to index and deliver
+    /// nothing more, and waits up to `seconds` for it; false when it is still going (a walk
+    /// or an index run already under way is not cut short, and at nice 10 under heavy load
+    /// it may wait long for a core: the daemon exits anyway, and what the run had not
+    /// committed is rolled back by SQLite and found again by the next mount's scan).
+    @discardableResult
+    public func stop(waitingAtMost seconds: Double = 2) -> Bool {
+        stopping.stop()
+        return catchingUp.wait(timeout: .now() + seconds) == .success
     }
 
     private func take() -> Result<(LibraryScan, Bool), IndexError>? {

@@ -33,8 +33,15 @@ enum MountDaemon {
         // (`StartupScan.catchUp`). A first mount indexes before it is ready.
         let scanning = StartupScan(indexer: indexer, watcher: watcher)
         defer { scanning.stop() }
+        // The catalog's first write (SQLite's log started and synced) while the views are
+        // built, so that the first select after ready does not wait for it.
+        let firstWrite = FirstWritePreparation()
+        defer { firstWrite.wait(atMost: 2) }
         do throws(CatalogError) {
-            try state.load(read: { _ in clock.lap(state.loadedFromSnapshotFile ? "catalog read (snapshot file)" : "catalog read") })
+            try state.load(read: { _ in
+                clock.lap(state.loadedFromSnapshotFile ? "catalog read (snapshot file)" : "catalog read")
+                firstWrite.start(catalog: context.catalog, log: logger.daemonLog)
+            })
         } catch {
             throw .failure("cannot read the catalog \(context.catalogPath): \(error).")
         }
@@ -106,7 +113,7 @@ enum MountDaemon {
             watcher?.run()
         }
         let afterReadyWork = AfterReadyWork()
-        defer { afterReadyWork.wait() }
+        defer { afterReadyWork.stop() }
         let afterReady: @Sendable () -> Void = { [caughtUp] in
             afterReadyWork.start(state: state, log: logger.daemonLog)
             caughtUp?()
