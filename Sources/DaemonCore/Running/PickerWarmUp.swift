@@ -19,9 +19,11 @@ public enum PickerWarmUp {
         let app = before.apps.keys.min()
         let write = (app == nil ? "app add warm-up\n" : "") + "select \(app ?? "warm-up") \(asset.id.rawValue)\n"
         let now = SystemClock.wallNanoseconds()
-        // Without the asset groups: the work after ready derives them (at a million assets, a
-        // pass over all of them), and the ready path must not.
-        let assets = current.assets.ignoringGroups()
+        // The asset groups are settled here only when there can be none (a pass over a byte
+        // an asset): otherwise the work after ready derives them (a pass that hashes the raw
+        // files' names and reads the identifiers), and the ready path must not.
+        let settled = current.assets.settleGroupsIfNone()
+        let assets = settled ? current.assets : current.assets.ignoringGroups()
         guard let (after, _) = try? PickerExecutor.apply(write: Array(write.utf8), to: before, assets: assets, now: now) else { return }
         _ = state.views.applyingAccess(apps: after.apps, grants: after.grants, filters: filters, now: now)
     }

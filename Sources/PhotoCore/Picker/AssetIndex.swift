@@ -79,6 +79,16 @@ public struct AssetIndex: Sendable {
         if withDateOrder { _ = inDateOrder.count }
     }
 
+    /// Settles the groups now when the assets can hold none (no content identifier, no raw
+    /// file: a pass over a byte an asset, a few milliseconds at a million), so that no
+    /// select waits for their derivation; true when they are known. A library with groups
+    /// leaves them to `prepare` or the first select that asks.
+    @discardableResult
+    public func settleGroupsIfNone() -> Bool {
+        guard !groupsIgnored else { return true }
+        return lazyGroups.deriveIfNone(assets)
+    }
+
     /// Whether the id table is built: a lookup by id costs no table build.
     public var isPrepared: Bool { byID.isBuilt }
 
@@ -233,9 +243,20 @@ private final class LazyGroups: Sendable {
     func of(_ assets: ChunkedArray<Asset>) -> AssetGroups {
         built.withLock { cached in
             if let cached { return cached }
-            let groups = AssetGroups(assets, identifiers: identifiers())
+            let groups = AssetGroups.of(assets, identifiers: identifiers())
             cached = groups
             return groups
+        }
+    }
+
+    /// Caches `.none` when the assets can hold no group (no identifier, no raw file): a
+    /// pass over a byte an asset. True when the groups are known now.
+    func deriveIfNone(_ assets: ChunkedArray<Asset>) -> Bool {
+        built.withLock { cached in
+            if cached != nil { return true }
+            guard identifiers().isEmpty, !AssetGroups.holdsRaw(assets) else { return false }
+            cached = AssetGroups.none
+            return true
         }
     }
 }

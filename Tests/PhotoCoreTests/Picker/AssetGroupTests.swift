@@ -63,6 +63,34 @@ import Testing
         #expect(reads.count.withLock { $0 } == 1, "the select used the prepared groups")
     }
 
+    /// Before ready, the daemon settles the groups only when there can be none: a library of
+    /// JPEGs without identifiers is known to have none at once (a select then waits for no
+    /// derivation and takes exactly what it names); one with a raw file or an identifier is
+    /// left to the full derivation, which still pairs exactly as before.
+    @Test func groupsAreSettledBeforeReadyOnlyWhenThereCanBeNone() throws {
+        let jpegs = [Self.jpeg, Self.alone, Self.asset(8, "Raw/DSC_3.JPG", .jpeg)]
+        let plain = AssetIndex(ChunkedArray(jpegs), identifiers: { [:] })
+        #expect(plain.settleGroupsIfNone())
+        #expect(plain.groups.isEmpty)
+        #expect(Self.granted(try Self.run("app add a\nselect a @3\n", plain), "a") == [3])
+
+        let withRaw = AssetIndex(ChunkedArray(jpegs + [Self.nef]), identifiers: { [:] })
+        #expect(!withRaw.settleGroupsIfNone(), "a raw file may pair: left to the derivation")
+        #expect(Self.granted(try Self.run("app add a\nselect a @3\n", withRaw), "a") == [3, 4])
+
+        let reads = ReadCount()
+        let withIdentifiers = AssetIndex(
+            ChunkedArray(Self.all),
+            identifiers: {
+                reads.count.withLock { $0 += 1 }
+                return Self.identifiers
+            })
+        #expect(!withIdentifiers.settleGroupsIfNone())
+        #expect(withIdentifiers.groups.groups == AssetGroups(Self.all, identifiers: Self.identifiers).groups)
+        #expect(withIdentifiers.settleGroupsIfNone(), "derived: known now")
+        #expect(reads.count.withLock { $0 } == 2, "read once to settle, once to derive, never again")
+    }
+
     /// How often the identifiers were read.
     private final class ReadCount: Sendable {
         let count = Mutex(0)
