@@ -67,7 +67,8 @@ public final class StartupScan: Sendable {
     /// `report` gets one line about the outcome, or the reason the scan or the run failed
     /// (the watcher's next change retries; a remount scans again). `then` runs last, in
     /// every case: the watcher starts there, so that the changes it queued during the walk
-    /// are indexed after this run of the older walk, never undone by it. Call once, after
+    /// are indexed after this run of the older walk, never undone by it (unless `stop` was
+    /// called: the daemon is exiting, and nothing is started any more). Call once, after
     /// `start`, instead of `result`.
     public func catchUp(
         deliver: @escaping LibraryWatcher.CatalogChangeHandler, report: @escaping @Sendable (_ line: String, _ failed: Bool) -> Void,
@@ -76,8 +77,16 @@ public final class StartupScan: Sendable {
         catchingUp.enter()
         DispatchQueue.global(qos: .utility).async { [self] in
             defer {
-                then()
+                if !stopping.isStopped { then() }
                 catchingUp.leave()
+            }
+            // The walk itself cannot be cut short: while it goes on, look at the stop flag
+            // now and then, so that a daemon that exits does not wait for it.
+            while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                guard !stopping.isStopped else {
+                    report("startup scan: stopped during the walk (the daemon is exiting; a remount scans again)", false)
+                    return
+                }
             }
             let taken = take()
             guard !stopping.isStopped else {
@@ -118,10 +127,12 @@ public final class StartupScan: Sendable {
     }
 
     /// Before the daemon exits: asks a catch-up run in progress to index and deliver
-    /// nothing more, and waits up to `seconds` for it; false when it is still going (a walk
-    /// or an index run already under way is not cut short, and at nice 10 under heavy load
-    /// it may wait long for a core: the daemon exits anyway, and what the run had not
-    /// committed is rolled back by SQLite and found again by the next mount's scan).
+    /// nothing more, and waits up to `seconds` for it; false when it is still going. It
+    /// stops waiting for a walk still going (which reads and watches folders, and is left
+    /// to end with the process); an index run already under way is not cut short, and at
+    /// nice 10 under heavy load it may wait long for a core: the daemon exits anyway, and
+    /// what the run had not committed is rolled back by SQLite and found again by the next
+    /// mount's scan.
     @discardableResult
     public func stop(waitingAtMost seconds: Double = 2) -> Bool {
         stopping.stop()
