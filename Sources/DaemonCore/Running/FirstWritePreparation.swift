@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PhotoCatalog
+import Synchronization
 
 /// Starts the catalog's first write early (`Catalog.prepareFirstWrite`), on a thread of its
 /// own while the views are built, so that the first `.picker` select after the mount is
@@ -11,11 +12,20 @@ import PhotoCatalog
 /// second writer would. A failure is only logged: the first select then does the work.
 public final class FirstWritePreparation: Sendable {
     private let done = DispatchGroup()
+    private let identifiers = Mutex<Bool?>(nil)
 
     public init() {}
 
-    /// Starts the write to `catalog`, logging a failure to `log`.
+    /// Whether the catalog held no content identifier when `start` was called (nil when not
+    /// known): the picker's warm-up then settles the asset groups without asking the
+    /// catalog, which the write holds meanwhile.
+    public var noContentIdentifiers: Bool { identifiers.withLock { $0 == false } }
+
+    /// Starts the write to `catalog`, logging a failure to `log`. First, on the calling
+    /// thread, looks whether the catalog holds any content identifier (one indexed row).
     public func start(catalog: Catalog, log logger: DaemonLog) {
+        let holds = try? catalog.holdsContentIdentifiers()
+        identifiers.withLock { $0 = holds }
         done.enter()
         Thread.detachNewThread { [done] in
             defer { done.leave() }

@@ -12,7 +12,9 @@ import SystemKit
 public enum PickerWarmUp {
     /// Selects the first asset into an app (the first by name, or a new one) of a copy of
     /// `state`'s access state, and patches a copy of its views with the result.
-    public static func run(state: LibraryState, filters: some AppFilterResolving) {
+    /// `noContentIdentifiers`: the catalog was just seen to hold none (the groups are then
+    /// settled without reading it).
+    public static func run(state: LibraryState, filters: some AppFilterResolving, noContentIdentifiers: Bool = false) {
         let current = state.current
         guard let asset = current.snapshot.assets.first else { return }
         let before = AccessState(current.snapshot)
@@ -21,8 +23,10 @@ public enum PickerWarmUp {
         let now = SystemClock.wallNanoseconds()
         // The asset groups are settled here only when there can be none (a pass over a byte
         // an asset): otherwise the work after ready derives them (a pass that hashes the raw
-        // files' names and reads the identifiers), and the ready path must not.
-        let settled = current.assets.settleGroupsIfNone()
+        // files' names and reads the identifiers), and the ready path must not. Whether the
+        // catalog holds identifiers was looked at before its first write began: asking it
+        // now would wait for that write, which holds it (`FirstWritePreparation`).
+        let settled = noContentIdentifiers && current.assets.settleGroupsIfNone(knownWithoutIdentifiers: true)
         let assets = settled ? current.assets : current.assets.ignoringGroups()
         guard let (after, _) = try? PickerExecutor.apply(write: Array(write.utf8), to: before, assets: assets, now: now) else { return }
         _ = state.views.applyingAccess(apps: after.apps, grants: after.grants, filters: filters, now: now)

@@ -83,10 +83,12 @@ public struct AssetIndex: Sendable {
     /// file: a pass over a byte an asset, a few milliseconds at a million), so that no
     /// select waits for their derivation; true when they are known. A library with groups
     /// leaves them to `prepare` or the first select that asks.
+    /// With `knownWithoutIdentifiers` the caller has just seen that no asset has a content
+    /// identifier, and the identifiers are not read (the catalog may be busy writing).
     @discardableResult
-    public func settleGroupsIfNone() -> Bool {
+    public func settleGroupsIfNone(knownWithoutIdentifiers: Bool = false) -> Bool {
         guard !groupsIgnored else { return true }
-        return lazyGroups.deriveIfNone(assets)
+        return lazyGroups.deriveIfNone(assets, knownWithoutIdentifiers: knownWithoutIdentifiers)
     }
 
     /// Whether the id table is built: a lookup by id costs no table build.
@@ -251,10 +253,10 @@ private final class LazyGroups: Sendable {
 
     /// Caches `.none` when the assets can hold no group (no identifier, no raw file): a
     /// pass over a byte an asset. True when the groups are known now.
-    func deriveIfNone(_ assets: ChunkedArray<Asset>) -> Bool {
+    func deriveIfNone(_ assets: ChunkedArray<Asset>, knownWithoutIdentifiers: Bool) -> Bool {
         built.withLock { cached in
             if cached != nil { return true }
-            guard identifiers().isEmpty, !AssetGroups.holdsRaw(assets) else { return false }
+            guard !AssetGroups.holdsRaw(assets), knownWithoutIdentifiers || identifiers().isEmpty else { return false }
             cached = AssetGroups.none
             return true
         }

@@ -47,7 +47,7 @@ enum MountDaemon {
         }
         clock.lap(state.loadedViewTables ? "views (kept tables)" : "views")
         // The first app's select must not pay for the runtime's first use of the picker's code.
-        PickerWarmUp.run(state: state, filters: FilterLanguageResolver())
+        PickerWarmUp.run(state: state, filters: FilterLanguageResolver(), noContentIdentifiers: firstWrite.noContentIdentifiers)
         clock.lap("picker warm-up")
         var configuration = FileSystemConfiguration(
             libraryPath: libraryPath, ownerUID: CurrentProcess.realUserID, ownerGID: CurrentProcess.realGroupID, log: { logger.warning($0) }

@@ -69,8 +69,15 @@ import Testing
     /// left to the full derivation, which still pairs exactly as before.
     @Test func groupsAreSettledBeforeReadyOnlyWhenThereCanBeNone() throws {
         let jpegs = [Self.jpeg, Self.alone, Self.asset(8, "Raw/DSC_3.JPG", .jpeg)]
-        let plain = AssetIndex(ChunkedArray(jpegs), identifiers: { [:] })
-        #expect(plain.settleGroupsIfNone())
+        let plainReads = ReadCount()
+        let plain = AssetIndex(
+            ChunkedArray(jpegs),
+            identifiers: {
+                plainReads.count.withLock { $0 += 1 }
+                return [:]
+            })
+        #expect(plain.settleGroupsIfNone(knownWithoutIdentifiers: true))
+        #expect(plainReads.count.withLock { $0 } == 0, "known without identifiers: not read")
         #expect(plain.groups.isEmpty)
         #expect(Self.granted(try Self.run("app add a\nselect a @3\n", plain), "a") == [3])
 
@@ -88,7 +95,7 @@ import Testing
         #expect(!withIdentifiers.settleGroupsIfNone())
         #expect(withIdentifiers.groups.groups == AssetGroups(Self.all, identifiers: Self.identifiers).groups)
         #expect(withIdentifiers.settleGroupsIfNone(), "derived: known now")
-        #expect(reads.count.withLock { $0 } == 2, "read once to settle, once to derive, never again")
+        #expect(reads.count.withLock { $0 } == 1, "a raw file settles nothing without reading; read once to derive")
     }
 
     /// How often the identifiers were read.
