@@ -30,12 +30,19 @@ struct StartupScanStopTests {
             })
     }
 
-    @Test func aCatchUpAskedToStopIndexesAndDeliversNothing() throws {
+    /// A catalogued library of one photo, a second one written since, and a scan started
+    /// against the catalog as it was.
+    private static func startedWithANewPhoto() throws -> (TestLibrary, StartupScan) {
         let library = try TestLibrary(photos: ["a/one.jpg": "1"])
         let before = try library.catalog.snapshot()
         try library.writePhoto("a/two.jpg", comment: "2")
         let scan = StartupScan(indexer: library.indexer, watcher: nil)
         scan.start(comparingWith: before)
+        return (library, scan)
+    }
+
+    @Test func aCatchUpAskedToStopIndexesAndDeliversNothing() throws {
+        let (library, scan) = try Self.startedWithANewPhoto()
         #expect(scan.stop(waitingAtMost: 0), "no catch-up yet: nothing to wait for")
         let seen = Seen()
         Self.catchUp(scan, into: seen)
@@ -47,11 +54,7 @@ struct StartupScanStopTests {
     }
 
     @Test func aCatchUpLeftAloneIndexesTheNewPhoto() throws {
-        let library = try TestLibrary(photos: ["a/one.jpg": "1"])
-        let before = try library.catalog.snapshot()
-        try library.writePhoto("a/two.jpg", comment: "2")
-        let scan = StartupScan(indexer: library.indexer, watcher: nil)
-        scan.start(comparingWith: before)
+        let (library, scan) = try Self.startedWithANewPhoto()
         let seen = Seen()
         Self.catchUp(scan, into: seen)
         // The run ends by itself (the bound only keeps a broken run from hanging the suite).

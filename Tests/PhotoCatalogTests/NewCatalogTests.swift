@@ -26,6 +26,19 @@ struct NewCatalogTests {
 
     static func exists(_ path: String) -> Bool { (try? FileStatus.ofLink(path: path)) != nil }
 
+    /// A library of `count` photos in a new directory, indexed into a new catalog for
+    /// `c.sqlite` there that is not published yet.
+    static func indexedPrivately(count: Int, batchSize: Int = 1024) throws
+        -> (directory: TemporaryDirectory, library: [UInt8], path: String, new: NewCatalog)
+    {
+        let directory = try TemporaryDirectory()
+        let photos = try Self.library(in: directory, count: count)
+        let path = directory.string + "/c.sqlite"
+        let new = try #require(try NewCatalog.begin(at: path, library: photos))
+        _ = try Indexer(catalog: new.catalog, library: photos, analyzer: FileAnalyzer(), batchSize: batchSize).run()
+        return (directory, photos, path, new)
+    }
+
     @Test func anIndexFillsItPrivatelyAndPublishingNamesItWhole() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -57,12 +70,8 @@ struct NewCatalogTests {
     }
 
     @Test func aDiscardedOrCrashedRunLeavesNoCatalog() throws {
-        let directory = try TemporaryDirectory()
+        let (directory, library, path, new) = try Self.indexedPrivately(count: 5, batchSize: 2)
         defer { directory.remove() }
-        let library = try Self.library(in: directory, count: 5)
-        let path = directory.string + "/c.sqlite"
-        let new = try #require(try NewCatalog.begin(at: path, library: library))
-        _ = try Indexer(catalog: new.catalog, library: library, analyzer: FileAnalyzer(), batchSize: 2).run()
         // What a process killed now leaves: its private file, under an id no process has.
         let building = try #require(Self.names(in: directory.string).first { $0.contains(CatalogCreation.marker) })
         let crashed = directory.string + "/c.sqlite" + CatalogCreation.marker + "\(Int32.max)-7"
@@ -77,12 +86,8 @@ struct NewCatalogTests {
     }
 
     @Test func aCatalogAnotherProcessMadeMeanwhileWins() throws {
-        let directory = try TemporaryDirectory()
+        let (directory, library, path, new) = try Self.indexedPrivately(count: 4)
         defer { directory.remove() }
-        let library = try Self.library(in: directory, count: 4)
-        let path = directory.string + "/c.sqlite"
-        let new = try #require(try NewCatalog.begin(at: path, library: library))
-        _ = try Indexer(catalog: new.catalog, library: library, analyzer: FileAnalyzer()).run()
         try Catalog.open(at: path, library: library).replaceAccessState(apps: ["theirs": App(name: "theirs")], grants: [:])
         #expect(try new.publish() == false)
         #expect(Self.names(in: directory.string) == ["c.sqlite", "lib"])

@@ -46,16 +46,22 @@ import Testing
         #expect(AssetGroups(ChunkedArray(Self.all), identifiers: [:]).groups == AssetGroups(Self.all, identifiers: [:]).groups)
     }
 
+    /// An index of `assets` whose content identifiers are `identifiers`, and how often it read them.
+    private static func countingReads(of assets: [Asset], identifiers: [AssetID: String]) -> (AssetIndex, ReadCount) {
+        let reads = ReadCount()
+        let index = AssetIndex(
+            ChunkedArray(assets),
+            identifiers: {
+                reads.count.withLock { $0 += 1 }
+                return identifiers
+            })
+        return (index, reads)
+    }
+
     /// `prepare` (run once a mount answers) derives the groups, so the first select after a
     /// mount reads no identifiers and walks no assets.
     @Test func prepareDerivesTheGroupsBeforeTheFirstSelect() throws {
-        let reads = ReadCount()
-        let index = AssetIndex(
-            ChunkedArray(Self.all),
-            identifiers: {
-                reads.count.withLock { $0 += 1 }
-                return Self.identifiers
-            })
+        let (index, reads) = Self.countingReads(of: Self.all, identifiers: Self.identifiers)
         index.prepare()
         #expect(reads.count.withLock { $0 } == 1)
         let state = try Self.run("app add a\nselect a @3\n", index)
@@ -69,13 +75,7 @@ import Testing
     /// left to the full derivation, which still pairs exactly as before.
     @Test func groupsAreSettledBeforeReadyOnlyWhenThereCanBeNone() throws {
         let jpegs = [Self.jpeg, Self.alone, Self.asset(8, "Raw/DSC_3.JPG", .jpeg)]
-        let plainReads = ReadCount()
-        let plain = AssetIndex(
-            ChunkedArray(jpegs),
-            identifiers: {
-                plainReads.count.withLock { $0 += 1 }
-                return [:]
-            })
+        let (plain, plainReads) = Self.countingReads(of: jpegs, identifiers: [:])
         #expect(plain.settleGroupsIfNone(knownWithoutIdentifiers: true))
         #expect(plainReads.count.withLock { $0 } == 0, "known without identifiers: not read")
         #expect(plain.groups.isEmpty)
@@ -85,13 +85,7 @@ import Testing
         #expect(!withRaw.settleGroupsIfNone(), "a raw file may pair: left to the derivation")
         #expect(Self.granted(try Self.run("app add a\nselect a @3\n", withRaw), "a") == [3, 4])
 
-        let reads = ReadCount()
-        let withIdentifiers = AssetIndex(
-            ChunkedArray(Self.all),
-            identifiers: {
-                reads.count.withLock { $0 += 1 }
-                return Self.identifiers
-            })
+        let (withIdentifiers, reads) = Self.countingReads(of: Self.all, identifiers: Self.identifiers)
         #expect(!withIdentifiers.settleGroupsIfNone())
         #expect(withIdentifiers.groups.groups == AssetGroups(Self.all, identifiers: Self.identifiers).groups)
         #expect(withIdentifiers.settleGroupsIfNone(), "derived: known now")
