@@ -15,14 +15,7 @@ import Testing
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
         var heics = try Fixture.heics(encoder, in: dir, prefix: "q") { Fixture.quadrants(width: $0, height: $1) }
-        if Corpus.directory != nil {
-            for entry in try Corpus.manifest() where (entry["fileType"] as? String) == "HEIC" {
-                guard let path = Corpus.path(entry), (entry["ImageWidth"] as? Int ?? 0) * (entry["ImageHeight"] as? Int ?? 0) >= 4_000_000,
-                    (entry["ImageWidth"] as? Int ?? 0) <= 16384
-                else { continue }
-                heics.append((path, Fixture.read(path)))
-            }
-        }
+        heics += try Fixture.phoneHEICs()
         for (name, bytes) in heics {
             let copied = try HEIFCodec.decode(bytes).image
             let borrowed = try #require(

@@ -83,6 +83,19 @@ enum Fixture {
         }
     }
 
+    /// The shared corpus's phone HEICs of 4 MP or more (and at most 16,384 pixels wide), by
+    /// path; none when the corpus is absent.
+    static func phoneHEICs() throws -> [(String, [UInt8])] {
+        guard Corpus.directory != nil else { return [] }
+        var out: [(String, [UInt8])] = []
+        for entry in try Corpus.manifest() where (entry["fileType"] as? String) == "HEIC" {
+            let width = entry["ImageWidth"] as? Int ?? 0
+            guard let path = Corpus.path(entry), width * (entry["ImageHeight"] as? Int ?? 0) >= 4_000_000, width <= 16384 else { continue }
+            out.append((path, read(path)))
+        }
+        return out
+    }
+
     /// Writes a fixture; a fixture that cannot be written stops the test run at once.
     static func write(_ bytes: [UInt8], to path: String) {
         precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write the fixture \(path)")

@@ -15,7 +15,7 @@ import Testing
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
         var heics = try Fixture.heics(encoder, in: dir, prefix: "g") { Self.gradient(width: $0, height: $1) }
-        heics += try Self.phoneHEICs()
+        heics += try Fixture.phoneHEICs()
         for (name, bytes) in heics {
             let picture = try #require(try HEIFCodec.primaryYCbCr(bytes, threads: 2), "\(name): not taken")
             try Self.expectClose(picture, to: try HEIFCodec.decode(bytes).image, name)
@@ -24,7 +24,7 @@ import Testing
 
     @Test func everyRotationMatchesLibheif() throws {
         // Odd sides are left to libheif when turned, so take one with even sides.
-        let even = try Self.phoneHEICs().first { _, bytes in
+        let even = try Fixture.phoneHEICs().first { _, bytes in
             (try? HEIFCodec.primaryYCbCr(bytes, threads: 2)).flatMap { $0 }.map { $0.width % 2 == 0 && $0.height % 2 == 0 } == true
         }
         guard let (name, bytes) = even, let at = Self.rotationByte(bytes) else {
@@ -114,18 +114,6 @@ import Testing
             }
         }
         return PixelImage(width: width, height: height, channels: 3, pixels: pixels)
-    }
-
-    /// The corpus's phone HEICs of 4 MP or more (grid images with EXIF), if it is there.
-    private static func phoneHEICs() throws -> [(String, [UInt8])] {
-        guard Corpus.directory != nil else { return [] }
-        var out: [(String, [UInt8])] = []
-        for entry in try Corpus.manifest() where (entry["fileType"] as? String) == "HEIC" {
-            let width = entry["ImageWidth"] as? Int ?? 0
-            guard let path = Corpus.path(entry), width * (entry["ImageHeight"] as? Int ?? 0) >= 4_000_000, width <= 16384 else { continue }
-            out.append((path, Fixture.read(path)))
-        }
-        return out
     }
 
     /// Where the angle byte of the file's `irot` property box (9 bytes) is, if it has one.
