@@ -69,25 +69,13 @@ enum CatalogCreation {
             if error == .fileExists { return false }
             throw .openFailed(path: path, message: "cannot give the new catalog its name: \(error)")
         }
-        try synchronize(directory(of: path), directory: true)
+        try synchronize(SystemKit.FileSystem.folder(of: path), directory: true)
         return true
     }
 
-    /// Removes private files beside `path` whose process no longer runs, with their WAL and
-    /// shared-memory files.
-    static func removeLeftovers(of path: String) {
-        let folder = directory(of: path)
-        let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
-        let prefix = Array((name + marker).utf8)
-        guard let names = try? SystemKit.FileSystem.names(inDirectory: folder) else { return }
-        for found in names where found.starts(with: prefix) {
-            let rest = found.dropFirst(prefix.count)
-            guard let dash = rest.firstIndex(of: UInt8(ascii: "-")), let owner = Int32(String(decoding: rest[..<dash], as: UTF8.self)),
-                owner != CurrentProcess.id, !CurrentProcess.processExists(owner)
-            else { continue }
-            try? SystemKit.FileSystem.remove(folder + "/" + String(decoding: found, as: UTF8.self))
-        }
-    }
+    /// Removes what dead processes' runs left beside `path` (their private names, and a
+    /// second name a crash between link and removal left).
+    static func removeLeftovers(of path: String) { SystemKit.FileSystem.removeLeftovers(of: path, marker: marker) }
 
     static func removeFiles(of building: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? SystemKit.FileSystem.remove(building + suffix) }
@@ -100,10 +88,5 @@ enum CatalogCreation {
         } catch {
             throw .openFailed(path: path, message: "cannot sync the new catalog: \(error)")
         }
-    }
-
-    private static func directory(of path: String) -> String {
-        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return directory.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : directory
     }
 }

@@ -94,7 +94,9 @@ enum SnapshotFile {
     static func writeReplacing(_ path: String, stop: StopSignal? = nil, _ body: (inout StreamingOutput) -> Void) throws(SnapshotFileError)
         -> UInt64
     {
-        removeLeftovers(of: path)
+        // A daemon that exited while its work after ready was still writing (it does not
+        // wait long for that work) leaves its new file; nothing reads it, this write removes it.
+        SystemKit.FileSystem.removeLeftovers(of: path, marker: ".new-")
         let temporary = path + ".new-\(CurrentProcess.id)"
         let fd: FileDescriptor
         do throws(Errno) {
@@ -124,22 +126,6 @@ enum SnapshotFile {
             throw .unwritable(path: path, errno: error)
         }
         return hash
-    }
-
-    /// Removes the new files of `path` that processes which no longer run left behind: a
-    /// daemon that exited while its work after ready was still writing (it does not wait
-    /// long for that work) leaves one; nothing reads it, and this write removes it.
-    static func removeLeftovers(of path: String) {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-        let prefix = Array((slash.map { String(path[path.index(after: $0)...]) } ?? path).utf8) + Array(".new-".utf8)
-        guard let names = try? SystemKit.FileSystem.names(inDirectory: folder) else { return }
-        for name in names where name.count > prefix.count && name.starts(with: prefix) {
-            guard let owner = Int32(String(decoding: name[prefix.count...], as: UTF8.self)), owner != CurrentProcess.id,
-                !CurrentProcess.processExists(owner)
-            else { continue }
-            try? SystemKit.FileSystem.remove(folder + "/" + String(decoding: name, as: UTF8.self))
-        }
     }
 
     /// The file's bytes before its hash.
