@@ -12,7 +12,8 @@ import Testing
 /// stale, damaged or foreign file is never believed (the table is read instead).
 @Suite("snapshot file")
 struct SnapshotFileTests {
-    private static func catalog(records: Int) throws -> (Catalog, TemporaryDirectory) {
+    /// A new catalog of `records` generated assets, in a directory of its own.
+    static func catalog(records: Int) throws -> (Catalog, TemporaryDirectory) {
         let dir = try TemporaryDirectory()
         let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
         try catalog.upsert(SplitSnapshotTests.records(count: records))

@@ -14,10 +14,7 @@ import ViewTestSupport
 @Suite("view tables file")
 struct ViewTablesFileTests {
     private static func catalog(records: Int) throws -> (Catalog, TemporaryDirectory) {
-        let dir = try TemporaryDirectory()
-        let catalog = try Catalog.open(at: dir.string + "/c.sqlite")
-        try catalog.upsert(SplitSnapshotTests.records(count: records))
-        return (catalog, dir)
+        try SnapshotFileTests.catalog(records: records)
     }
 
     /// Every directory's listing: name, inode and, for files, the asset served.
