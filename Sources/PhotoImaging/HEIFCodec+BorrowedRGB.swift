@@ -21,7 +21,9 @@ extension HEIFCodec {
     ) throws(ImagingError) -> T? {
         try withPrimary(raw, threads: threads) { primary throws(ImagingError) -> T? in
             guard heif_image_handle_has_alpha_channel(primary) == 0 else { return nil }
-            try DecodeLimits.check(width: Int(heif_image_handle_get_width(primary)), height: Int(heif_image_handle_get_height(primary)))
+            try DecodeLimits.check(
+                width: Int(heif_image_handle_get_width(primary)), height: Int(heif_image_handle_get_height(primary)),
+                maxPixels: DecodeLimits.maxHEIFPixels)
             // libheif 1.15 turns the decoder's YCbCr into planar RGB first and interleaves it in a
             // second, slow pass when asked for interleaved RGB: asked for its own layout, it
             // stops after the first, and the interleaving below costs a fraction of that pass.

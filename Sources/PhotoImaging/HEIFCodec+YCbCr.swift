@@ -83,7 +83,7 @@ extension HEIFCodec {
         default:
             return nil
         }
-        try DecodeLimits.check(width: size.width, height: size.height)
+        try DecodeLimits.check(width: size.width, height: size.height, maxPixels: DecodeLimits.maxHEIFPixels)
         guard tiles.count <= 4096, let tileSize = table.spatialExtent(of: tiles[0]), tileSize.width > 0, tileSize.height > 0 else {
             return nil
         }

@@ -57,7 +57,7 @@ public enum HEIFCodec {
                     return Decoded(image: image, fromThumbnail: true)
                 }
             }
-            try DecodeLimits.check(width: width, height: height)
+            try DecodeLimits.check(width: width, height: height, maxPixels: DecodeLimits.maxHEIFPixels)
             return Decoded(image: try pixels(of: primary), fromThumbnail: false)
         }
     }
@@ -98,7 +98,9 @@ public enum HEIFCodec {
             guard heif_image_handle_get_thumbnail(primary, id, &thumbnail).code == heif_error_Ok, let thumbnail else { continue }
             let w = Int(heif_image_handle_get_width(thumbnail))
             let h = Int(heif_image_handle_get_height(thumbnail))
-            if max(w, h) >= needed, AspectRatio.matches(w, h, width, height) {
+            if max(w, h) >= needed, AspectRatio.matches(w, h, width, height),
+                (try? DecodeLimits.check(width: w, height: h, maxPixels: DecodeLimits.maxHEIFPixels)) != nil
+            {
                 return thumbnail
             }
             heif_image_handle_release(thumbnail)

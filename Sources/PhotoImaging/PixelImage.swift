@@ -35,6 +35,11 @@ public enum DecodeLimits {
     public static let maxSide = 65_535
     /// The most pixels decoded at full resolution (HEIF, PNG, WebP): 256 MP.
     public static let maxFullPixels = 256 << 20
+    /// The most pixels a HEIF picture may declare before libheif decodes it: 64 MP (phones
+    /// make at most 48). libheif allocates several planes of the declared size (an overlay's
+    /// whole canvas among them) before the first pixel is ours, so the general limit let an
+    /// 820-byte file cost a decoder process gigabytes.
+    public static let maxHEIFPixels = 64 << 20
 
     /// Throws `tooLarge` when `width`×`height` is outside the limits or not positive.
     static func check(width: Int, height: Int, maxPixels: Int = maxFullPixels) throws(ImagingError) {
