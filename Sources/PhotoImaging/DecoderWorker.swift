@@ -5,10 +5,12 @@ import SystemKit
 /// (`photofs thumbnail-worker`), so a decoder library that crashes or hangs on a hostile
 /// file takes down only this process; the pool notices and starts another.
 public enum DecoderWorker {
-    /// Serves until the socket closes; returns the process exit status. First confines the
-    /// process (`DecoderSandbox`); a process that cannot be confined decodes nothing (3).
+    /// Serves until the socket closes; returns the process exit status. First caps its
+    /// memory (`DecodeLimits.decoderProcessBytes`) and confines the process
+    /// (`DecoderSandbox`); a process that cannot be capped or confined decodes nothing (3).
     public static func serve(fd: Int32 = 0) -> Int32 {
-        do throws(ImagingError) {
+        do {
+            try CurrentProcess.limitData(to: DecodeLimits.decoderProcessBytes)
             try DecoderSandbox.confine()
         } catch {
             return 3

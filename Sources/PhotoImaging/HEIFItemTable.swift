@@ -21,7 +21,10 @@ struct HEIFItemTable {
 
     init?(_ bytes: [UInt8]) {
         self.bytes = bytes
-        guard let meta = Self.boxes(bytes, in: 0..<bytes.count)?.first(where: { $0.type == "meta" }), meta.payload.count >= 4,
+        // Top-level boxes are read up to the first that does not fit (libheif, too, ignores
+        // bytes after the last box it needs), so that trailing bytes do not hide the table.
+        guard let meta = Self.boxes(bytes, in: 0..<bytes.count, upToDamage: true)?.first(where: { $0.type == "meta" }),
+            meta.payload.count >= 4,
             let children = Self.boxes(bytes, in: (meta.payload.lowerBound + 4)..<meta.payload.upperBound)
         else { return nil }
         var primary: UInt32?
@@ -91,8 +94,9 @@ struct HEIFItemTable {
 
     // MARK: - Boxes
 
-    /// The boxes laid out one after another in `range`; nil when one runs past its end.
-    static func boxes(_ bytes: [UInt8], in range: Range<Int>) -> [(type: String, payload: Range<Int>)]? {
+    /// The boxes laid out one after another in `range`; nil when one runs past its end, or
+    /// with `upToDamage` those before it.
+    static func boxes(_ bytes: [UInt8], in range: Range<Int>, upToDamage: Bool = false) -> [(type: String, payload: Range<Int>)]? {
         var out: [(type: String, payload: Range<Int>)] = []
         var at = range.lowerBound
         while at + 8 <= range.upperBound {
@@ -100,16 +104,16 @@ struct HEIFItemTable {
             let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
             var header = 8
             if size == 1 {
-                guard at + 16 <= range.upperBound else { return nil }
+                guard at + 16 <= range.upperBound else { return upToDamage ? out : nil }
                 var large: UInt64 = 0
                 for byte in bytes[(at + 8)..<(at + 16)] { large = large << 8 | UInt64(byte) }
-                guard large <= UInt64(range.upperBound - at) else { return nil }
+                guard large <= UInt64(range.upperBound - at) else { return upToDamage ? out : nil }
                 size = Int(large)
                 header = 16
             } else if size == 0 {
                 size = range.upperBound - at
             }
-            guard size >= header, size <= range.upperBound - at else { return nil }
+            guard size >= header, size <= range.upperBound - at else { return upToDamage ? out : nil }
             out.append((type, (at + header)..<(at + size)))
             at += size
         }

@@ -40,6 +40,11 @@ public enum DecodeLimits {
     /// whole canvas among them) before the first pixel is ours, so the general limit let an
     /// 820-byte file cost a decoder process gigabytes.
     public static let maxHEIFPixels = 64 << 20
+    /// The most memory a decoder process may allocate: 4 GiB, about three times what the
+    /// largest picture accepted (256 MP as RGBA) needs while it is decoded and scaled. It
+    /// bounds what a decoder library can be made to allocate where the checks above do not
+    /// reach (a file the item table cannot read, a coded stream larger than its header).
+    public static let decoderProcessBytes = 4 << 30
 
     /// Throws `tooLarge` when `width`×`height` is outside the limits or not positive.
     static func check(width: Int, height: Int, maxPixels: Int = maxFullPixels) throws(ImagingError) {

@@ -11,7 +11,8 @@
 # Swift side (container and preview parsing, resizing, orientation, PNG chunks, frames),
 # while every input still runs through the real decoders under AddressSanitizer.
 # Seeds: small complete images made here (ImageMagick, heif-enc when present) and every
-# corpus file under 128 KiB ($PHOTOFS_CORPUS, else ../shared/corpus beside the package).
+# corpus file under 128 KiB ($PHOTOFS_CORPUS, else ../shared/corpus beside the package), and the
+# inputs in Tests/Fuzz/regressions/ that once crashed, hung or ran out of memory.
 # Reproducers land in .build/fuzz/crashes/. Exit status is non-zero when a target crashed,
 # hung (30 s per input) or leaked.
 set -euo pipefail
@@ -91,7 +92,8 @@ for flag in $(pkg-config --cflags libturbojpeg libheif libpng libwebp libjxl lib
 run() {
     local target="$1" work="$out/corpus-$1"
     mkdir -p "$work"
-    if ! LSAN_OPTIONS="suppressions=$root/Tests/Fuzz/lsan-suppressions.txt" PHOTOFS_FUZZ_TARGET="$target" "$out/ImagingFuzz" "$work" "$seeds" -max_total_time="$seconds" -max_len=131072 -timeout=30 -rss_limit_mb=3072 \
+    if ! LSAN_OPTIONS="suppressions=$root/Tests/Fuzz/lsan-suppressions.txt" PHOTOFS_FUZZ_TARGET="$target" "$out/ImagingFuzz" "$work" "$seeds" \
+        "$root/Tests/Fuzz/regressions" -max_total_time="$seconds" -max_len=131072 -timeout=30 -rss_limit_mb=3072 \
         -print_final_stats=1 -artifact_prefix="$out/crashes/$target-" >"$out/$target.log" 2>&1; then
         echo "!! $target failed; see $out/$target.log and $out/crashes/" >&2
         return 1

@@ -40,7 +40,8 @@ import Testing
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
     }
 
-    /// A decoder process runs under its seccomp filter with no_new_privs, and still decodes.
+    /// A decoder process runs under its seccomp filter with no_new_privs and a memory cap, and
+    /// still decodes.
     @Test func theDecoderProcessIsConfined() throws {
         guard Fixture.photofsBuilt else { try Skip.because("a prerequisite is missing (the line above says which)") }
         let dir = Fixture.directory()
@@ -71,6 +72,12 @@ import Testing
             }, uniquingKeysWith: { first, _ in first })
         #expect(fields["NoNewPrivs"] == "1", "\(fields["NoNewPrivs"] ?? "no NoNewPrivs line")")
         #expect(fields["Seccomp"] == "2", "\(fields["Seccomp"] ?? "no Seccomp line")")
+        // Its memory is capped, so a decoder library a hostile file misleads cannot take the machine's.
+        let limits = String(decoding: Fixture.read("/proc/\(process.pid)/limits"), as: UTF8.self)
+        let data = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max data size") }).map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2).map(String.init)
+        }
+        #expect(data == [String(DecodeLimits.decoderProcessBytes), String(DecodeLimits.decoderProcessBytes)], "\(limits)")
     }
 
     @Test func aCrashingDecoderFailsOnlyItsRequest() throws {
