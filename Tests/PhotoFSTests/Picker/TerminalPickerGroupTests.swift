@@ -15,10 +15,9 @@ struct TerminalPickerGroupTests {
         defer { daemon.unmount() }
         try library.photofs(["app", "add", "editor"])
 
-        let socket = "photofs-test-groups-\(getpid())"
-        defer { _ = TerminalPickerTests.tmux(socket, ["kill-server"]) }
-        try TerminalPickerTests.session(library, socket: socket)
-        let first = TerminalPickerTests.screen(socket) { $0.contains("Filter:") }
+        let picker = try TmuxPicker(library, name: "groups")
+        defer { picker.close() }
+        let first = picker.screen { $0.contains("Filter:") }
         #expect(first.contains("(4 shown"), "two generated photos and two groups: \(first)")
         let lines = first.split(separator: "\n").map(String.init)
         let live = lines.filter { $0.contains("IMG_1.") }
@@ -26,13 +25,13 @@ struct TerminalPickerGroupTests {
         let pair = lines.filter { $0.contains("DSC_1.") }
         #expect(pair.count == 1 && pair.first?.hasSuffix("RAW+JPEG") == true, "\(first)")
 
-        _ = TerminalPickerTests.tmux(socket, ["send-keys", "-t", "pick", "-l", "IMG_1"])
-        let filtered = TerminalPickerTests.screen(socket) { $0.contains("(1 shown") }
+        picker.type("IMG_1")
+        let filtered = picker.screen { $0.contains("(1 shown") }
         #expect(filtered.contains("(1 shown"), "\(filtered)")
-        _ = TerminalPickerTests.tmux(socket, ["send-keys", "-t", "pick", "Space"])
-        _ = TerminalPickerTests.screen(socket) { $0.contains("1 chosen") }
-        _ = TerminalPickerTests.tmux(socket, ["send-keys", "-t", "pick", "Enter"])
-        let done = TerminalPickerTests.screen(socket) { $0.contains("EXIT=") }
+        picker.press("Space")
+        _ = picker.screen { $0.contains("1 chosen") }
+        picker.press("Enter")
+        let done = picker.screen { $0.contains("EXIT=") }
         // No request waits: the pick sets what the app has.
         #expect(done.contains("editor now has 2 photos.") && done.contains("EXIT=0"), "\(done)")
         let shown = IntegrationLibrary.names(library.mountpoint + "/apps/editor").sorted()

@@ -7,37 +7,11 @@ import Testing
 /// own tmux server socket, answering a request an app waits on inside `photofs run`.
 @Suite("Terminal picker through tmux", .serialized, .enabled(if: TerminalPickerAvailability.available))
 struct TerminalPickerTests {
-    /// Runs `tmux -L SOCKET ARGS`.
-    static func tmux(_ socket: String, _ arguments: [String]) -> (status: Int32, output: String) {
-        run([TerminalPickerAvailability.tmux, "-L", socket] + arguments)
-    }
-
-    /// The pane's text once `condition` holds (or after 15 s).
-    static func screen(_ socket: String, until condition: (String) -> Bool) -> String {
-        var text = ""
-        for _ in 0..<300 {
-            text = tmux(socket, ["capture-pane", "-p", "-t", "pick"]).output
-            if condition(text) { return text }
-            usleep(50_000)
-        }
-        return text
-    }
-
-    static func session(_ library: IntegrationLibrary, socket: String) throws {
-        let command = "\(DaemonProcess.binary) pick editor --terminal --catalog \(library.catalog); echo EXIT=$?; sleep 30"
-        try IntegrationLibrary.check(tmux(socket, ["new-session", "-d", "-s", "pick", "-x", "140", "-y", "30", command]))
-    }
-
     @Test func typeToFilterToggleInOrderLimitAndEnterAdds() throws {
         try RequestFileTests.withMount { library, home in
-            let socket = "photofs-test-\(getpid())"
-            defer { _ = Self.tmux(socket, ["kill-server"]) }
-            let app = try RequestFileTests.app(
-                library, home: home, "echo limit=2 > \"$PHOTOFS_DIR/.request\"; cat \"$PHOTOFS_DIR/.request\"", name: "app")
-            defer { app.stop() }
-            #expect(RequestFileTests.pendingLines(library.mountpoint).count == 1)
-            try Self.session(library, socket: socket)
-            let first = Self.screen(socket) { $0.contains("Filter:") }
+            let picker = try TmuxPicker(library, name: "limit", answeringAppIn: home, limit: 2)
+            defer { picker.close() }
+            let first = picker.screen { $0.contains("Filter:") }
             #expect(first.contains("Choose photos for editor: up to 2, location removed"), "\(first)")
             // Photos whose file name is unique in the library (and not the one already shared).
             let names = library.assets.map { String($0.path.split(separator: "/").last!) }
@@ -46,27 +20,28 @@ struct TerminalPickerTests {
             try #require(unique.count >= 3, "\(names)")
             // Filter as you type: a name narrows the list to its photo; Space picks it.
             for (number, target) in unique.prefix(3).enumerated() {
-                _ = Self.tmux(socket, ["send-keys", "-t", "pick", "-l", target])
-                let filtered = Self.screen(socket) { $0.contains("Filter: \(target)_") && $0.contains("1 shown") }
+                picker.type(target)
+                let filtered = picker.screen { $0.contains("Filter: \(target)_") && $0.contains("1 shown") }
                 #expect(filtered.contains("1 shown"), "\(filtered)")
-                _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Space"])
+                picker.press("Space")
                 if number < 2 {
-                    #expect(Self.screen(socket) { $0.contains("[\(number + 1)]") }.contains("[\(number + 1)]  "))
+                    #expect(picker.screen { $0.contains("[\(number + 1)]") }.contains("[\(number + 1)]  "))
                 } else {
-                    let full = Self.screen(socket) { $0.contains("Select up to 2.") }
+                    let full = picker.screen { $0.contains("Select up to 2.") }
                     #expect(full.contains("Select up to 2.") && full.contains("[ ]  "), "\(full)")
                 }
-                for _ in target { _ = Self.tmux(socket, ["send-keys", "-t", "pick", "BSpace"]) }
-                _ = Self.screen(socket) { $0.contains("Filter: _") }
+                for _ in target { picker.press("BSpace") }
+                _ = picker.screen { $0.contains("Filter: _") }
             }
             let target = unique[0]
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Enter"])
-            let done = Self.screen(socket) { $0.contains("EXIT=") }
+            picker.press("Enter")
+            let done = picker.screen { $0.contains("EXIT=") }
             #expect(done.contains("Added 2 photos to editor.") && done.contains("EXIT=0"), "\(done)")
-            #expect(app.wait(timeout: 20) == 0)
-            let answer = app.output.split(separator: "\n").map(String.init)
-            #expect(answer.count == 3 && answer[0] == "selected 2", "\(app.output)")
-            #expect(answer.count == 3 && answer[1].hasPrefix(String(target.split(separator: ".").first!)), "\(app.output)")
+            #expect(picker.app?.wait(timeout: 20) == 0)
+            let output = picker.app?.output ?? ""
+            let answer = output.split(separator: "\n").map(String.init)
+            #expect(answer.count == 3 && answer[0] == "selected 2", "\(output)")
+            #expect(answer.count == 3 && answer[1].hasPrefix(String(target.split(separator: ".").first!)), "\(output)")
         }
     }
 
@@ -74,14 +49,8 @@ struct TerminalPickerTests {
     /// the Folders list (Ctrl-F) whose Enter searches a folder.
     @Test func searchTakesWordsWithSpacesAndFoldersOpenTheirPhotos() throws {
         try RequestFileTests.withMount { library, home in
-            let socket = "photofs-test-words-\(getpid())"
-            defer { _ = Self.tmux(socket, ["kill-server"]) }
-            let app = try RequestFileTests.app(
-                library, home: home, "echo limit=2 > \"$PHOTOFS_DIR/.request\"; cat \"$PHOTOFS_DIR/.request\"", name: "app")
-            defer { app.stop() }
-            #expect(RequestFileTests.pendingLines(library.mountpoint).count == 1)
-            try Self.session(library, socket: socket)
-            _ = Self.screen(socket) { $0.contains("Filter:") }
+            let picker = try TmuxPicker(library, name: "words", answeringAppIn: home, limit: 2)
+            defer { picker.close() }
             // Two plain words: a word of a photo's folder and its file name's stem.
             let paths = library.assets.map { $0.path.lowercased() }
             let target = try #require(
@@ -91,21 +60,21 @@ struct TerminalPickerTests {
             let stem = String(target.split(separator: "/").last!.split(separator: ".").first!)
             let query = folderWord + " " + stem
             let expected = paths.filter { $0.contains(folderWord) && $0.contains(stem) }.count
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Tab"])
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "-l", query])
-            let typed = Self.screen(socket) { $0.contains("[Search: \(query)_]") }
+            picker.press("Tab")
+            picker.type(query)
+            let typed = picker.screen { $0.contains("[Search: \(query)_]") }
             #expect(typed.contains("[Search: \(query)_]") && typed.contains("(\(expected) shown"), "\(query): \(typed)")
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Enter"])
-            let listed = Self.screen(socket) { $0.contains("Filter: \(query)_") }
+            picker.press("Enter")
+            let listed = picker.screen { $0.contains("Filter: \(query)_") }
             #expect(listed.contains("Filter: \(query)_"), "\(listed)")
             // A filter term's error shows its column; a term and a word together work.
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Tab"])
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "-l", " taken:20x"])
-            let wrong = Self.screen(socket) { $0.contains("^ ") }
+            picker.press("Tab")
+            picker.type(" taken:20x")
+            let wrong = picker.screen { $0.contains("^ ") }
             #expect(wrong.contains("(0 shown") && wrong.contains("taken"), "\(wrong)")
-            for _ in 0..<10 { _ = Self.tmux(socket, ["send-keys", "-t", "pick", "BSpace"]) }
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Enter"])
-            _ = Self.screen(socket) { $0.contains("Filter: \(query)_") }
+            for _ in 0..<10 { picker.press("BSpace") }
+            picker.press("Enter")
+            _ = picker.screen { $0.contains("Filter: \(query)_") }
             // Folders: every folder with its count (its sub-folders included) and a cover.
             var counts: [String: Int] = [:]
             for asset in library.assets {
@@ -115,8 +84,8 @@ struct TerminalPickerTests {
                     parts = parts.dropLast()
                 }
             }
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "C-f"])
-            let folders = Self.screen(socket) { $0.contains("Folders of the library") }
+            picker.press("C-f")
+            let folders = picker.screen { $0.contains("Folders of the library") }
             #expect(folders.contains("Folders of the library (\(counts.count))"), "\(folders)")
             for (path, count) in counts {
                 let line = folders.split(separator: "\n").first { $0.dropFirst(2).hasPrefix(path + " ") }
@@ -126,14 +95,14 @@ struct TerminalPickerTests {
             }
             let sorted = counts.keys.sorted()
             let chosen = sorted.last!
-            for _ in 0..<(sorted.count - 1) { _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Down"]) }
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Enter"])
-            let opened = Self.screen(socket) { $0.contains("Filter: folder:") }
+            for _ in 0..<(sorted.count - 1) { picker.press("Down") }
+            picker.press("Enter")
+            let opened = picker.screen { $0.contains("Filter: folder:") }
             #expect(opened.contains("Filter: folder:'\(chosen)'_") && opened.contains("(\(counts[chosen]!) shown"), "\(opened)")
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Escape"])
-            #expect(Self.screen(socket) { $0.contains("EXIT=") }.contains("EXIT=0"))
-            #expect(app.wait(timeout: 20) == 0)
-            #expect(app.output == "cancelled\n")
+            picker.press("Escape")
+            #expect(picker.screen { $0.contains("EXIT=") }.contains("EXIT=0"))
+            #expect(picker.app?.wait(timeout: 20) == 0)
+            #expect(picker.app?.output == "cancelled\n")
         }
     }
 
@@ -141,26 +110,24 @@ struct TerminalPickerTests {
     /// first, and n changes nothing.
     @Test func anAddThatRemovesGrantsAsksFirst() throws {
         try RequestFileTests.withMount { library, _ in
-            let socket = "photofs-test-remove-\(getpid())"
-            defer { _ = Self.tmux(socket, ["kill-server"]) }
-            try Self.session(library, socket: socket)
-            _ = Self.screen(socket) { $0.contains("Filter:") }
+            let picker = try TmuxPicker(library, name: "remove")
+            defer { picker.close() }
             // Find the one granted photo by its whole path (quoted: it may hold a space) and unpick it.
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Tab"])
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "-l", "\"\(library.assets[0].path)\""])
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Enter"])
-            let found = Self.screen(socket) { $0.contains("(1 shown, 1 chosen") }
+            picker.press("Tab")
+            picker.type("\"\(library.assets[0].path)\"")
+            picker.press("Enter")
+            let found = picker.screen { $0.contains("(1 shown, 1 chosen") }
             #expect(found.contains("[1]"), "\(found)")
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Space", "Enter"])
-            let asked = Self.screen(socket) { $0.contains("(y/n)") }
+            picker.press("Space", "Enter")
+            let asked = picker.screen { $0.contains("(y/n)") }
             #expect(asked.contains("Remove 1 photo from editor? (y/n)"), "\(asked)")
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "n"])
-            #expect(Self.screen(socket) { $0.contains("Nothing changed.") }.contains("Nothing changed."))
+            picker.press("n")
+            #expect(picker.screen { $0.contains("Nothing changed.") }.contains("Nothing changed."))
             #expect(IntegrationLibrary.names(library.mountpoint + "/apps/editor").count == 1)
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Enter"])
-            _ = Self.screen(socket) { $0.contains("(y/n)") }
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "y"])
-            let done = Self.screen(socket) { $0.contains("EXIT=") }
+            picker.press("Enter")
+            _ = picker.screen { $0.contains("(y/n)") }
+            picker.press("y")
+            let done = picker.screen { $0.contains("EXIT=") }
             #expect(done.contains("EXIT=0"), "\(done)")
             #expect(IntegrationLibrary.names(library.mountpoint + "/apps/editor").isEmpty)
         }
@@ -168,19 +135,13 @@ struct TerminalPickerTests {
 
     @Test func escapeCancels() throws {
         try RequestFileTests.withMount { library, home in
-            let socket = "photofs-test-esc-\(getpid())"
-            defer { _ = Self.tmux(socket, ["kill-server"]) }
-            let app = try RequestFileTests.app(
-                library, home: home, "echo limit=1 > \"$PHOTOFS_DIR/.request\"; cat \"$PHOTOFS_DIR/.request\"", name: "app")
-            defer { app.stop() }
-            #expect(RequestFileTests.pendingLines(library.mountpoint).count == 1)
-            try Self.session(library, socket: socket)
-            _ = Self.screen(socket) { $0.contains("Filter:") }
-            _ = Self.tmux(socket, ["send-keys", "-t", "pick", "Space", "Escape"])
-            let done = Self.screen(socket) { $0.contains("EXIT=") }
+            let picker = try TmuxPicker(library, name: "esc", answeringAppIn: home, limit: 1)
+            defer { picker.close() }
+            picker.press("Space", "Escape")
+            let done = picker.screen { $0.contains("EXIT=") }
             #expect(done.contains("Cancelled") && done.contains("EXIT=0"), "\(done)")
-            #expect(app.wait(timeout: 20) == 0)
-            #expect(app.output == "cancelled\n")
+            #expect(picker.app?.wait(timeout: 20) == 0)
+            #expect(picker.app?.output == "cancelled\n")
             #expect(IntegrationLibrary.names(library.mountpoint + "/apps/editor").count == 1)
         }
     }
