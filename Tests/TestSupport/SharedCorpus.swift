@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Where the shared corpus of real photos is: `$PHOTOFS_CORPUS` when it holds a
 /// `manifest.json`, else `corpus` in the `shared` folder beside the package root, else one
@@ -19,4 +20,19 @@ public enum SharedCorpus {
         }
         return nil
     }()
+}
+
+extension SharedCorpus {
+    /// The full paths of the corpus files at `relativePaths`, in their order, for a test that
+    /// needs those very files; it is skipped (`Skip`) when the corpus or one of them is absent.
+    public static func files(_ relativePaths: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        guard let directory else {
+            try Skip.because("no corpus at ../shared/corpus and PHOTOFS_CORPUS unset", sourceLocation: sourceLocation)
+        }
+        let paths = relativePaths.map { directory + "/" + $0 }
+        for (path, relative) in zip(paths, relativePaths) where !FileManager.default.fileExists(atPath: path) {
+            try Skip.because("the corpus lacks \(relative)", sourceLocation: sourceLocation)
+        }
+        return paths
+    }
 }

@@ -13,23 +13,15 @@ import Testing
     .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists))
 struct CompatibleSourceChangeTests {
     @Test func replacingTheSourceServesTheNewJPEG() throws {
-        guard let corpus = DaemonMountTests.corpus else { try Skip.because("no corpus at ../shared/corpus and PHOTOFS_CORPUS unset") }
-        let first = corpus + "/exif-samples/samplefilehub.heif"
-        let second = corpus + "/metadata-extractor-images/32Bit-72dpi-sRGB-800x600.avif"
-        guard FileManager.default.fileExists(atPath: first), FileManager.default.fileExists(atPath: second) else {
-            try Skip.because("the corpus lacks samplefilehub.heif or 32Bit-72dpi-sRGB-800x600.avif")
-        }
-        let base = temporaryDirectory("photofs-compatible-change")
-        defer { run(["/bin/rm", "-rf", base]) }
-        let library = base + "/library"
-        mkdir(library, 0o700)
-        #expect(run(["/bin/cp", first, library + "/photo.heic"]).status == 0)
-        let mountpoint = base + "/mnt"
-        mkdir(mountpoint, 0o755)
-        let cacheHome = base + "/cache"
-        let daemon = try DaemonProcess(
-            library: library, mountpoint: mountpoint, catalog: base + "/catalog.sqlite", environment: ["XDG_CACHE_HOME": cacheHome])
+        let pictures = try SharedCorpus.files(
+            "exif-samples/samplefilehub.heif", "metadata-extractor-images/32Bit-72dpi-sRGB-800x600.avif")
+        let (first, second) = (pictures[0], pictures[1])
+        let scratch = ScratchMount(prefix: "photofs-compatible-change")
+        defer { scratch.remove() }
+        scratch.add(first, as: "photo.heic")
+        let daemon = try scratch.mount()
         defer { _ = daemon.unmount() }
+        let (base, mountpoint) = (scratch.base, scratch.mountpoint)
         let setup = PickerFile.write(mountpoint, "app add web --representation compatible\nselect web photo.heic\n")
         try #require(setup.succeeded, "picker: \(setup)")
         let served = Array((mountpoint + "/apps/web/photo.jpg").utf8)
@@ -41,7 +33,7 @@ struct CompatibleSourceChangeTests {
         for (source, name) in [(first, "first"), (second, "second")] {
             run(["/bin/cp", source, base + "/" + name + ".heic"])
             let made = run([
-                "/usr/bin/env", "XDG_CACHE_HOME=\(cacheHome)", DaemonProcess.binary, "transcode", "--quiet", "--output", expected,
+                "/usr/bin/env", "XDG_CACHE_HOME=\(scratch.cacheHome)", DaemonProcess.binary, "transcode", "--quiet", "--output", expected,
                 base + "/" + name + ".heic",
             ])
             try #require(made.status == 0, "photofs transcode: \(made.output)")
@@ -51,7 +43,7 @@ struct CompatibleSourceChangeTests {
 
         // Replaced in place (another size, another picture): the name goes within the
         // watcher's delay, and comes back with the new JPEG once the new picture is selected.
-        try ByteFiles.write(Array((library + "/photo.heic").utf8), try ByteFiles.read(Array(second.utf8)))
+        try ByteFiles.write(Array((scratch.library + "/photo.heic").utf8), try ByteFiles.read(Array(second.utf8)))
         var gone = false
         for _ in 0..<300 where !gone {
             usleep(100_000)

@@ -11,38 +11,29 @@ import Testing
     .enabled(if: FuseAvailability.available && DaemonProcess.binaryExists))
 struct UndecodableSourceTests {
     @Test func anUndecodableSourceIsWithheldWithItsReason() throws {
-        guard let corpus = DaemonMountTests.corpus else { try Skip.because("no corpus at ../shared/corpus and PHOTOFS_CORPUS unset") }
-        let good = corpus + "/exif-samples/samplefilehub.heif"
-        // Its iloc box points past the end of the file: libheif refuses it.
-        let bad = corpus + "/libheif/github_50.heic"
-        guard FileManager.default.fileExists(atPath: good), FileManager.default.fileExists(atPath: bad) else {
-            try Skip.because("the corpus lacks samplefilehub.heif or libheif/github_50.heic")
-        }
-        let base = temporaryDirectory("photofs-undecodable")
-        defer { run(["/bin/rm", "-rf", base]) }
-        let library = base + "/library"
-        mkdir(library, 0o700)
-        #expect(run(["/bin/cp", good, library + "/good.heif"]).status == 0)
-        #expect(run(["/bin/cp", bad, library + "/broken.heic"]).status == 0)
+        // The second one's iloc box points past the end of the file: libheif refuses it.
+        let pictures = try SharedCorpus.files("exif-samples/samplefilehub.heif", "libheif/github_50.heic")
+        let scratch = ScratchMount(prefix: "photofs-undecodable")
+        defer { scratch.remove() }
+        scratch.add(pictures[0], as: "good.heif")
+        scratch.add(pictures[1], as: "broken.heic")
         var names = ["good.jpg", "broken.jpg"]
         // A JPEG XL cut in half: its signature says JPEG XL, its codestream ends early.
         let cjxl = "/usr/bin/cjxl"
-        if access(cjxl, X_OK) == 0, run([DaemonProcess.binary, "generate", base + "/generated", "--count", "1"]).status == 0,
-            let jpeg = FileManager.default.enumerator(atPath: base + "/generated")?.allObjects.compactMap({ $0 as? String })
+        if access(cjxl, X_OK) == 0, run([DaemonProcess.binary, "generate", scratch.base + "/generated", "--count", "1"]).status == 0,
+            let jpeg = FileManager.default.enumerator(atPath: scratch.base + "/generated")?.allObjects.compactMap({ $0 as? String })
                 .first(where: { $0.hasSuffix(".jpg") }),
-            run([cjxl, base + "/generated/" + jpeg, base + "/whole.jxl"]).status == 0,
-            let whole = FileManager.default.contents(atPath: base + "/whole.jxl"), whole.count > 200
+            run([cjxl, scratch.base + "/generated/" + jpeg, scratch.base + "/whole.jxl"]).status == 0,
+            let whole = FileManager.default.contents(atPath: scratch.base + "/whole.jxl"), whole.count > 200
         {
-            try Data(whole.prefix(whole.count / 2)).write(to: URL(fileURLWithPath: library + "/cut.jxl"))
+            try Data(whole.prefix(whole.count / 2)).write(to: URL(fileURLWithPath: scratch.library + "/cut.jxl"))
             names.append("cut.jpg")
         } else {
             print("UndecodableSourceTests: no cjxl (libjxl-tools): the JPEG XL case is skipped")
         }
-        let mountpoint = base + "/mnt"
-        mkdir(mountpoint, 0o755)
-        let daemon = try DaemonProcess(
-            library: library, mountpoint: mountpoint, catalog: base + "/catalog.sqlite", environment: ["XDG_CACHE_HOME": base + "/cache"])
+        let daemon = try scratch.mount()
         defer { _ = daemon.unmount() }
+        let mountpoint = scratch.mountpoint
         // Under --location keep: a file whose metadata cannot be walked (the cut JPEG XL) is
         // not withheld for its location, so only the decoder decides.
         let sources = names.map { $0 == "good.jpg" ? "good.heif" : $0 == "broken.jpg" ? "broken.heic" : "cut.jxl" }
