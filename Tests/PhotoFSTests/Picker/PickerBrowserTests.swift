@@ -69,6 +69,24 @@ struct PickerBrowserTests {
         return line.split(separator: " ").dropFirst(2).map(String.init)
     }
 
+    /// Checks the waiting app's answer `output`: `selected N`, then a line for each of the
+    /// `picked` asset ids, in that order, naming its file; the answer's lines.
+    @discardableResult
+    static func checkAnswer(
+        _ output: String, picked: [String], library: IntegrationLibrary, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [String] {
+        let answer = output.split(separator: "\n").map(String.init)
+        #expect(answer.first == "selected \(picked.count)", "\(output)", sourceLocation: sourceLocation)
+        for (index, id) in picked.enumerated() {
+            let path = library.assets.first { $0.id == id }?.path ?? "?"
+            let stem = String(path.split(separator: "/").last!.split(separator: ".").first!)
+            #expect(
+                answer.count > index + 1 && answer[index + 1].hasPrefix(stem), "pick \(index + 1) \(path) vs \(answer)",
+                sourceLocation: sourceLocation)
+        }
+        return answer
+    }
+
     @Test func addGrantsThePicksInOrderAndTheWaitingAppReadsThem() throws {
         try Self.withWaitingApp(request: "media=image limit=3") { library, app, url in
             let seen = try Self.browse(url, scenario: "add", limit: 3)
@@ -93,19 +111,13 @@ struct PickerBrowserTests {
             #expect((seen["console_errors"] as? [String] ?? ["?"]).isEmpty, "\(seen)")
             // The grant: the old one, then the three picks in the order they were clicked.
             #expect(app.wait(timeout: 20) == 0, "\(app.output)")
+            let answer = Self.checkAnswer(app.output, picked: picked, library: library)
             let view = IntegrationLibrary.names(library.mountpoint + "/apps/editor")
-            let answer = app.output.split(separator: "\n").map(String.init)
-            #expect(answer.first == "selected 3", "\(app.output)")
             #expect(answer.dropFirst().allSatisfy(view.contains) && view.count == 4, "\(answer) vs \(view)")
             let grantsRendered = Self.grants(library)
             #expect(grantsRendered.count == 4, "\(grantsRendered)")
             let refused = seen["refused"] as? String ?? ""
             #expect(!picked.contains(refused))
-            for (index, id) in picked.enumerated() {
-                let path = library.assets.first { $0.id == id }?.path ?? "?"
-                let stem = String(path.split(separator: "/").last!.split(separator: ".").first!)
-                #expect(answer.count > index + 1 && answer[index + 1].hasPrefix(stem), "pick \(index + 1) \(path) vs \(answer)")
-            }
         }
     }
 
@@ -126,13 +138,7 @@ struct PickerBrowserTests {
             #expect(seen["confirm_focused"] as? String == "confirm-ok")
             #expect((seen["done"] as? String)?.hasPrefix("Added 3 photos to editor.") == true, "\(seen)")
             #expect(app.wait(timeout: 20) == 0, "\(app.output)")
-            let answer = app.output.split(separator: "\n").map(String.init)
-            #expect(answer.first == "selected 3", "\(app.output)")
-            for (index, id) in picked.enumerated() {
-                let path = library.assets.first { $0.id == id }?.path ?? "?"
-                let stem = String(path.split(separator: "/").last!.split(separator: ".").first!)
-                #expect(answer.count > index + 1 && answer[index + 1].hasPrefix(stem), "pick \(index + 1) \(path) vs \(answer)")
-            }
+            Self.checkAnswer(app.output, picked: picked, library: library)
         }
     }
 
