@@ -20,8 +20,7 @@ import Testing
             make: "Canon", model: "EOS R5", orientation: 1,
             taken: CaptureDate(year: 2024, month: 6, day: 1, hour: 10, minute: 0, second: 0),
             location: GeoLocation(latitude: 48.8584, longitude: 2.2945))
-        Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 320, height: 240), exif: fields), to: dir + "/q.jpg")
-        try #require(try Fixture.run(encoder, ["-q", "90", "-o", dir + "/q.heic", dir + "/q.jpg"]).status == 0)
+        try Fixture.heic(encoder, of: Fixture.quadrants(width: 320, height: 240), exif: fields, in: dir, named: "q")
         let heic = Fixture.read(dir + "/q.heic")
 
         let stripped = try CompatibleJPEG.transcode(bytes: heic, quality: 80, location: .strip)
@@ -47,8 +46,7 @@ import Testing
         guard let encoder = Fixture.tool("heif-enc") else { try Skip.because("a prerequisite is missing (the line above says which)") }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
-        Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 320, height: 240)), to: dir + "/q.jpg")
-        try #require(try Fixture.run(encoder, ["-q", "90", "-o", dir + "/q.heic", dir + "/q.jpg"]).status == 0)
+        try Fixture.heic(encoder, of: Fixture.quadrants(width: 320, height: 240), in: dir, named: "q")
         let heic = Fixture.read(dir + "/q.heic")
         let low = try CompatibleJPEG.transcode(bytes: heic, quality: 10, location: .strip)
         let high = try CompatibleJPEG.transcode(bytes: heic, quality: 100, location: .strip)

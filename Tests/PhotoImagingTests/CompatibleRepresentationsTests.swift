@@ -37,9 +37,7 @@ import Testing
         }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
-        Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 320, height: 240)), to: dir + "/q.jpg")
-        try #require(try Fixture.run(encoder, ["-q", "90", "-o", dir + "/q.heic", dir + "/q.jpg"]).status == 0)
-        let source = dir + "/q.heic"
+        let source = try Fixture.heic(encoder, of: Fixture.quadrants(width: 320, height: 240), in: dir, named: "q")
         let asset = Self.asset("q.heic", size: Int64(Fixture.read(source).count))
         let cache = CompatibleCache(root: dir + "/cache")
         let pool = DecoderPool(executable: Fixture.photofs, size: 1)

@@ -15,8 +15,7 @@ import Testing
         }
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
-        Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 320, height: 240)), to: dir + "/q.jpg")
-        try #require(try Fixture.run(encoder, ["-q", "90", "-o", dir + "/q.heic", dir + "/q.jpg"]).status == 0)
+        try Fixture.heic(encoder, of: Fixture.quadrants(width: 320, height: 240), in: dir, named: "q")
         // A confined decoder process hides its environment (it is not dumpable): a plain
         // program started the same way shows what it was given.
         let sleeper = try DecoderProcess(executable: "/bin/sleep", arguments: ["60"], tunables: DecoderPool.reuseLargeBlocks)

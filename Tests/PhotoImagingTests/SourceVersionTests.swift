@@ -37,12 +37,9 @@ import Testing
         let dir = Fixture.directory()
         defer { Fixture.remove(dir) }
         // Two pictures: the quadrants, and the same turned half a turn (other corners).
-        Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 320, height: 240)), to: dir + "/a.jpg")
-        Fixture.write(try Fixture.jpeg(Fixture.quadrants(width: 320, height: 240).oriented(3)), to: dir + "/b.jpg")
-        try #require(try Fixture.run(encoder, ["-q", "90", "-o", dir + "/a.heic", dir + "/a.jpg"]).status == 0)
-        try #require(try Fixture.run(encoder, ["-q", "90", "-o", dir + "/b.heic", dir + "/b.jpg"]).status == 0)
-        let first = Fixture.read(dir + "/a.heic")
-        let second = Fixture.read(dir + "/b.heic")
+        let first = Fixture.read(try Fixture.heic(encoder, of: Fixture.quadrants(width: 320, height: 240), in: dir, named: "a"))
+        let second = Fixture.read(
+            try Fixture.heic(encoder, of: Fixture.quadrants(width: 320, height: 240).oriented(3), in: dir, named: "b"))
         let size = max(first.count, second.count) + 64
         let source = dir + "/photo.heic"
         Fixture.write(Self.padded(first, to: size), to: source)

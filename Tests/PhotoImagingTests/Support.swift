@@ -77,10 +77,19 @@ enum Fixture {
     ) throws -> [(String, [UInt8])] {
         try [(320, 240), (321, 239), (64, 97)].map { width, height in
             let name = "\(prefix)\(width)x\(height)"
-            write(try jpeg(picture(width, height)), to: "\(dir)/\(name).jpg")
-            try #require(try run(encoder, ["-q", "90", "-o", "\(dir)/\(name).heic", "\(dir)/\(name).jpg"]).status == 0)
-            return (name, read("\(dir)/\(name).heic"))
+            return (name, read(try heic(encoder, of: picture(width, height), in: dir, named: name)))
         }
+    }
+
+    /// A HEIC made here with `encoder` (heif-enc, quality 90) from a JPEG of `image` (with
+    /// `exif` when given), the JPEG written as `dir/name.jpg` and the HEIC beside it; its path.
+    @discardableResult
+    static func heic(
+        _ encoder: String, of image: PixelImage, exif: ExifFields? = nil, in dir: String, named name: String
+    ) throws -> String {
+        write(try jpeg(image, exif: exif), to: "\(dir)/\(name).jpg")
+        try #require(try run(encoder, ["-q", "90", "-o", "\(dir)/\(name).heic", "\(dir)/\(name).jpg"]).status == 0)
+        return "\(dir)/\(name).heic"
     }
 
     /// The shared corpus's phone HEICs of 4 MP or more (and at most 16,384 pixels wide), by
