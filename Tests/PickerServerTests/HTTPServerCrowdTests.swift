@@ -60,13 +60,7 @@ struct HTTPServerCrowdTests {
         guard connected == 0 else { return nil }
         let request = Array("GET /ping HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
-        var reply: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            reply += buffer[0..<count]
-        }
+        let reply = ClientSocket.receiveAll(fd)
         guard let line = String(decoding: reply, as: UTF8.self).split(separator: "\r\n").first else { return nil }
         return (String(line), Date().timeIntervalSince(start))
     }

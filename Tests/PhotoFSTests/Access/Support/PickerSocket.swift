@@ -3,6 +3,7 @@ import Glibc
 import MediaFormats
 import PhotoCore
 import PhotoHashing
+import TestSupport
 
 /// The daemon's channel (the picker socket) as the CLI uses it, from outside: one
 /// connection, one JSON call (here a picker write), one JSON reply (`errno`, `message`).
@@ -46,13 +47,7 @@ enum PickerSocket {
             sent += count
         }
         shutdown(fd, Int32(SHUT_WR))
-        var reply: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            reply += buffer[0..<count]
-        }
+        let reply = ClientSocket.receiveAll(fd)
         guard let object = (try? JSONSerialization.jsonObject(with: Data(reply))) as? [String: Any],
             let code = (object["errno"] as? NSNumber)?.int32Value
         else {
