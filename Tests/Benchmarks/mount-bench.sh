@@ -14,6 +14,7 @@
 # to exit. The catalog and library stay in the page cache between runs (warm start).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. Tests/Benchmarks/bench-setup.sh
 
 RUNS="${RUNS:-5}"
 COUNTS="${COUNTS:-10000 100000}"
@@ -21,11 +22,7 @@ SEED="${SEED:-7}"
 WORK="${1:-/tmp/photofs-mount-bench}"
 
 # PHOTOFS_BIN: a photofs binary to use instead of building one.
-if [ -z "${PHOTOFS_BIN:-}" ]; then
-    echo "mount-bench: building photofs in release mode" >&2
-    swift build -c release >&2
-fi
-PHOTOFS="${PHOTOFS_BIN:-$PWD/.build/release/photofs}"
+bench_photofs mount-bench
 mkdir -p "$WORK"
 
 MNT=""
@@ -57,14 +54,7 @@ declare -A ROW
 for COUNT in $COUNTS; do
     LIB="$WORK/library-$COUNT-$SEED"
     CATALOG="$WORK/catalog-$COUNT-$SEED.sqlite"
-    if [ ! -f "$LIB.complete" ]; then
-        rm -rf "$LIB" "$CATALOG" "$CATALOG-wal" "$CATALOG-shm"
-        echo "mount-bench: generating $COUNT photos into $LIB" >&2
-        "$PHOTOFS" generate "$LIB" --count "$COUNT" --seed "$SEED" > /dev/null 2>&1
-        : > "$LIB.complete"
-    fi
-    echo "mount-bench: indexing $LIB" >&2
-    "$PHOTOFS" index --quiet --catalog "$CATALOG" "$LIB" >&2
+    bench_library mount-bench "$LIB" "$CATALOG" "$COUNT" "$SEED"
     assets=$("$PHOTOFS" ls --catalog "$CATALOG" --count)
 
     times=""

@@ -21,6 +21,7 @@
 # Needs chromium, chromium-driver and python3-selenium (mount-scripts/install-deps).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. Tests/Benchmarks/bench-setup.sh
 
 COUNT="${COUNT:-100000}"
 SEED="${SEED:-11}"
@@ -30,22 +31,11 @@ CONFIG="${CONFIG:-release}"
 WORK="${1:-/tmp/photofs-picker-ui-bench}"
 
 ROUNDS="${ROUNDS:-9}"
-PHOTOFS="${PHOTOFS_BIN:-}"
-if [ -z "$PHOTOFS" ]; then
-    echo "picker-ui-bench: building photofs ($CONFIG)" >&2
-    swift build -c "$CONFIG" --product photofs >&2
-    PHOTOFS="$PWD/.build/$CONFIG/photofs"
-fi
+bench_photofs picker-ui-bench "$CONFIG"
 mkdir -p "$WORK"
 LIB="$WORK/library-$COUNT-$SEED"
 CATALOG="$WORK/catalog-$COUNT-$SEED.sqlite"
-if [ ! -f "$LIB.complete" ]; then
-    rm -rf "$LIB" "$CATALOG" "$CATALOG-wal" "$CATALOG-shm"
-    echo "picker-ui-bench: generating $COUNT photos into $LIB" >&2
-    "$PHOTOFS" generate "$LIB" --count "$COUNT" --seed "$SEED" > /dev/null 2>&1
-    touch "$LIB.complete"
-fi
-"$PHOTOFS" index --quiet --catalog "$CATALOG" "$LIB" >&2
+bench_library picker-ui-bench "$LIB" "$CATALOG" "$COUNT" "$SEED"
 "$PHOTOFS" app add bench --catalog "$CATALOG" > /dev/null 2>&1 || true
 # Warm thumbnails, in the benchmark's own cache (kept between runs; only missing ones are made).
 export XDG_CACHE_HOME="$WORK/cache"

@@ -11,30 +11,20 @@
 # (mount-scripts/install-deps).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. Tests/Benchmarks/bench-setup.sh
 
 COUNT="${COUNT:-100000}"
 SEED="${SEED:-11}"
 RUNS="${RUNS:-5}"
 WORK="${1:-/tmp/photofs-portal-bench}"
 
-PHOTOFS="${PHOTOFS_BIN:-}"
-if [ -z "$PHOTOFS" ]; then
-    echo "portal-bench: building photofs in release mode" >&2
-    swift build -c release --product photofs >&2
-    PHOTOFS="$PWD/.build/release/photofs"
-fi
+bench_photofs portal-bench
 mkdir -p "$WORK"
 chmod 700 "$WORK"
 LIB="$WORK/library-$COUNT-$SEED"
 CATALOG="$WORK/catalog-$COUNT-$SEED.sqlite"
 MNT="$WORK/mnt"
-if [ ! -f "$LIB.complete" ]; then
-    rm -rf "$LIB" "$CATALOG" "$CATALOG-wal" "$CATALOG-shm"
-    echo "portal-bench: generating $COUNT photos into $LIB" >&2
-    "$PHOTOFS" generate "$LIB" --count "$COUNT" --seed "$SEED" > /dev/null 2>&1
-    touch "$LIB.complete"
-fi
-"$PHOTOFS" index --quiet --catalog "$CATALOG" "$LIB" >&2
+bench_library portal-bench "$LIB" "$CATALOG" "$COUNT" "$SEED"
 mkdir -p "$MNT" "$WORK/bus"
 export XDG_CACHE_HOME="$WORK/cache"
 "$PHOTOFS" mount --quiet --catalog "$CATALOG" -- "$LIB" "$MNT"
