@@ -43,13 +43,10 @@ extension ViewBehaviour {
     public static func anAnswerNamesWhatTheAppNowSees(_ client: ViewClient, _ library: BehaviourLibrary) throws {
         let asset = try #require(library.uniquelyNamed.first)
         #expect(client.writePicker("app add answered --location keep\n") == 0)
-        let held = try client.open("apps/answered/.request").get()
-        defer { client.close(handle: held) }
-        #expect(client.write("apps/answered/.request", Array("limit=1".utf8), truncate: true) == 0)
-        let listed = String(decoding: try client.read(".requests").get(), as: UTF8.self)
-        let id = try #require(listed.split(separator: " ").first { $0.hasPrefix("id=") }.flatMap { Int($0.dropFirst(3)) })
+        let request = try Self.ask(client, app: "answered", "limit=1")
+        defer { client.close(handle: request.handle) }
         #expect(client.writePicker("select answered \(asset.id)\n") == 0)
-        #expect(client.write(".requests", Array("answer answered \(id) \(asset.id)\n".utf8), truncate: true) == 0)
+        #expect(client.write(".requests", Array("answer answered \(request.id) \(asset.id)\n".utf8), truncate: true) == 0)
         #expect(try client.read("apps/answered/.request").get() == Array("selected 1\n\(asset.basename)\n".utf8))
         #expect(try client.list("apps/answered").get() == [asset.basename])
     }
