@@ -11,12 +11,7 @@ import Testing
 /// copying decode, which composes it over white.
 @Suite struct BorrowedRGBTests {
     @Test func borrowedDecodeMatchesTheCopyingDecodeByteForByte() throws {
-        guard let encoder = Fixture.tool("heif-enc") else { try Skip.because("a prerequisite is missing (the line above says which)") }
-        let dir = Fixture.directory()
-        defer { Fixture.remove(dir) }
-        var heics = try Fixture.heics(encoder, in: dir, prefix: "q") { Fixture.quadrants(width: $0, height: $1) }
-        heics += try Fixture.phoneHEICs()
-        for (name, bytes) in heics {
+        for (name, bytes) in try Fixture.heics(prefix: "q", of: { Fixture.quadrants(width: $0, height: $1) }) {
             let copied = try HEIFCodec.decode(bytes).image
             let borrowed = try #require(
                 try HEIFCodec.withRGB(bytes, threads: 2) { rgb throws(ImagingError) in

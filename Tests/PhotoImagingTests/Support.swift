@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotoCore
 import PhotoSamples
+import TestSupport
 import Testing
 
 @testable import PhotoImaging
@@ -70,15 +71,18 @@ enum Fixture {
         return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + Array("Exif\0\0".utf8) + tiff + jpeg[2...]
     }
 
-    /// HEICs made here with `encoder` (heif-enc, quality 90) from `picture` at 320x240 and
-    /// at two odd sizes, each named `prefix` and its size.
-    static func heics(
-        _ encoder: String, in dir: String, prefix: String, of picture: (_ width: Int, _ height: Int) -> PixelImage
-    ) throws -> [(String, [UInt8])] {
-        try [(320, 240), (321, 239), (64, 97)].map { width, height in
+    /// The HEICs a test compares two decodes of: made here with heif-enc (quality 90) from
+    /// `picture` at 320x240 and at two odd sizes, each named `prefix` and its size, then the
+    /// corpus's phone HEICs (`phoneHEICs`). Skips the test without heif-enc.
+    static func heics(prefix: String, of picture: (_ width: Int, _ height: Int) -> PixelImage) throws -> [(String, [UInt8])] {
+        guard let encoder = tool("heif-enc") else { try Skip.because("a prerequisite is missing (the line above says which)") }
+        let dir = directory()
+        defer { remove(dir) }
+        let made = try [(320, 240), (321, 239), (64, 97)].map { width, height in
             let name = "\(prefix)\(width)x\(height)"
             return (name, read(try heic(encoder, of: picture(width, height), in: dir, named: name)))
         }
+        return try made + phoneHEICs()
     }
 
     /// A HEIC made here with `encoder` (heif-enc, quality 90) from a JPEG of `image` (with

@@ -11,12 +11,7 @@ import Testing
 /// range is left to the RGB path.
 @Suite struct YCbCrTranscodeTests {
     @Test func yCbCrPictureMatchesTheRGBPicture() throws {
-        guard let encoder = Fixture.tool("heif-enc") else { try Skip.because("a prerequisite is missing (the line above says which)") }
-        let dir = Fixture.directory()
-        defer { Fixture.remove(dir) }
-        var heics = try Fixture.heics(encoder, in: dir, prefix: "g") { Self.gradient(width: $0, height: $1) }
-        heics += try Fixture.phoneHEICs()
-        for (name, bytes) in heics {
+        for (name, bytes) in try Fixture.heics(prefix: "g", of: { Self.gradient(width: $0, height: $1) }) {
             let picture = try #require(try HEIFCodec.primaryYCbCr(bytes, threads: 2), "\(name): not taken")
             try Self.expectClose(picture, to: try HEIFCodec.decode(bytes).image, name)
         }
