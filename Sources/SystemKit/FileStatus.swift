@@ -56,10 +56,17 @@ public struct FileStatus: Sendable, Equatable {
 
     /// The status of the file at `path` (bytes: file names need not be UTF-8).
     public static func of(path: [UInt8]) throws(Errno) -> FileStatus {
+        try of(path: path) { stat($0, $1) }
+    }
+
+    /// The status `call` (`stat` or `lstat`) fills in for `path`.
+    static func of(
+        path: [UInt8], _ call: (UnsafePointer<CChar>, UnsafeMutablePointer<stat>) -> Int32
+    ) throws(Errno) -> FileStatus {
         guard !path.contains(0) else { throw .invalidArgument }
         var raw = stat()
         _ = try Syscall.checked {
-            (path + [0]).withUnsafeBufferPointer { name in name.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &raw) } }
+            (path + [0]).withUnsafeBufferPointer { name in name.withMemoryRebound(to: CChar.self) { call($0.baseAddress!, &raw) } }
         }
         return FileStatus(raw)
     }

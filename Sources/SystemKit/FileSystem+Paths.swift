@@ -54,12 +54,7 @@ extension FileSystem {
 extension FileStatus {
     /// The status of `path` itself, not of what a final symbolic link points to (`lstat`).
     public static func ofLink(path: [UInt8]) throws(Errno) -> FileStatus {
-        guard !path.contains(0) else { throw .invalidArgument }
-        var raw = stat()
-        _ = try Syscall.checked {
-            (path + [0]).withUnsafeBufferPointer { name in name.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &raw) } }
-        }
-        return FileStatus(raw)
+        try of(path: path) { lstat($0, $1) }
     }
 
     /// The status of `path` itself (`lstat`).
