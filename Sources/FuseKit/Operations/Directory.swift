@@ -170,19 +170,13 @@ extension PhotoFileSystem {
         _ request: fuse_req_t, _ buffer: UnsafeMutableRawBufferPointer, at used: Int, capacity: Int, _ name: UnsafeBufferPointer<UInt8>,
         inode: UInt64, kind: ViewNodeKind, next: Int, plus: Bool = false
     ) -> Int {
-        // libfuse takes a C string: the name gets its NUL in a stack copy (names hold no NUL).
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) { terminated in
-            for index in 0..<name.count { terminated[index] = CChar(bitPattern: name[index]) }
-            terminated[name.count] = 0
-            let space = buffer.baseAddress.map { $0 + used }?.assumingMemoryBound(to: CChar.self)
-            var status = stat()
-            status.st_ino = __ino_t(inode)
-            if case .directory = kind { status.st_mode = mode_t(S_IFDIR) } else { status.st_mode = mode_t(S_IFREG) }
-            guard plus else { return fuse_add_direntry(request, space, capacity - used, terminated.baseAddress, &status, off_t(next)) }
-            var entry = fuse_entry_param()
-            entry.attr = status
-            return fuse_add_direntry_plus(request, space, capacity - used, terminated.baseAddress, &entry, off_t(next))
-        }
+        guard let base = buffer.baseAddress, let bytes = name.baseAddress else { return Int.max }
+        let space = (base + used).assumingMemoryBound(to: CChar.self)
+        let mode: UInt32
+        if case .directory = kind { mode = UInt32(S_IFDIR) } else { mode = UInt32(S_IFREG) }
+        return plus
+            ? photofs_name_only_plus_entry(space, capacity - used, bytes, name.count, inode, mode, UInt64(next))
+            : photofs_name_entry(space, capacity - used, bytes, name.count, inode, mode, UInt64(next))
     }
 
     func releasedir(_ request: fuse_req_t, _ info: UnsafeMutablePointer<fuse_file_info>?) {

@@ -40,6 +40,10 @@ extension ViewListing {
                 if !going { return }
             }
         case .library(let listing):
+            if listing.count >= ListedEntries.smallest, let entries = listing.laidOut.entries(orMake: { ListedEntries(listing) }) {
+                entries.forEach(from: position, records: listing.part.records, body)
+                return
+            }
             let (records, names, files, named, assets) = (
                 listing.part.records, listing.part.names, listing.files, listing.named, listing.assets
             )

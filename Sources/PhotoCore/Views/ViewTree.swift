@@ -235,6 +235,8 @@ struct LibraryListing: Sendable {
     /// index in `files.members`, or `-1 - i` for the `i`th subdirectory; nil when the
     /// subdirectories simply come first.
     let order: [Int32]?
+    /// The entries laid out in sequence once a large listing is read (`ListedEntries`).
+    let laidOut = ListedEntriesSlot()
 
     init(part: ViewPart, position: Int32, files: LibraryDirectory, assets: ChunkedArray<Asset>) {
         self.part = part
