@@ -6,6 +6,7 @@ extension HEIFCodec {
     /// decoding, when the image has alpha (the caller composes it over white first).
     /// `threads` caps libheif's decoding threads (grid tiles are decoded in parallel).
     static func withRGB<T>(_ bytes: [UInt8], threads: Int, _ body: (BorrowedRGB) throws(ImagingError) -> T) throws(ImagingError) -> T? {
+        try checkBeforeDecoding(bytes)
         let result: Result<T?, ImagingError> = bytes.withUnsafeBytes { raw in
             do throws(ImagingError) {
                 return .success(try withRGB(raw, threads: threads, body))

@@ -19,15 +19,12 @@ public enum HEIFCodec {
     /// longer side reaches the box (or the whole image's, when that is smaller) and whose
     /// aspect ratio matches is decoded instead. `threads` caps libheif's decoding threads.
     public static func decode(_ bytes: [UInt8], thumbnailBox: Int? = nil, threads: Int = 1) throws(ImagingError) -> Decoded {
-        // The item table is read for the canvases of derived images (see
-        // `checkDerivedCanvases`); a file it cannot read is left to libheif, whose
-        // allocations the decoder process's memory cap bounds.
-        let table = HEIFItemTable(bytes)
+        try checkBeforeDecoding(bytes)
         // libheif reads from the bytes for as long as the context lives, so all of it
         // happens while they are borrowed.
         let result: Result<Decoded, ImagingError> = bytes.withUnsafeBytes { raw in
             do throws(ImagingError) {
-                return .success(try decode(raw, table: table, thumbnailBox: thumbnailBox, threads: threads))
+                return .success(try decode(raw, thumbnailBox: thumbnailBox, threads: threads))
             } catch {
                 return .failure(error)
             }
@@ -51,23 +48,28 @@ public enum HEIFCodec {
         return try body(primary)
     }
 
-    private static func decode(_ raw: UnsafeRawBufferPointer, table: HEIFItemTable?, thumbnailBox: Int?, threads: Int)
-        throws(ImagingError) -> Decoded
-    {
+    /// Why a file is refused whose `meta` box the item table cannot read.
+    static let unreadableTable = "HEIF: the item table cannot be read"
+
+    /// Refuses `bytes` before libheif decodes any of it when a grid or overlay declares a
+    /// canvas past the HEIF limit (libheif allocates it first), or when the item table that
+    /// tells cannot be read.
+    static func checkBeforeDecoding(_ bytes: [UInt8]) throws(ImagingError) {
+        guard let table = HEIFItemTable(bytes) else { throw .malformed(unreadableTable) }
+        try table.checkDerivedCanvases(maxPixels: DecodeLimits.maxHEIFPixels)
+    }
+
+    private static func decode(_ raw: UnsafeRawBufferPointer, thumbnailBox: Int?, threads: Int) throws(ImagingError) -> Decoded {
         try withPrimary(raw, threads: threads) { primary throws(ImagingError) -> Decoded in
             let width = Int(heif_image_handle_get_width(primary))
             let height = Int(heif_image_handle_get_height(primary))
-            if let box = thumbnailBox,
-                let (thumbnail, id) = usableThumbnail(of: primary, width: width, height: height, box: box)
-            {
+            if let box = thumbnailBox, let thumbnail = usableThumbnail(of: primary, width: width, height: height, box: box) {
                 defer { heif_image_handle_release(thumbnail) }
-                let fits = table.map { (try? $0.checkDerivedCanvases(from: id, maxPixels: DecodeLimits.maxHEIFPixels)) != nil } ?? true
-                if fits, let image = try? pixels(of: thumbnail) {
+                if let image = try? pixels(of: thumbnail) {
                     return Decoded(image: image, fromThumbnail: true)
                 }
             }
             try DecodeLimits.check(width: width, height: height, maxPixels: DecodeLimits.maxHEIFPixels)
-            if let table { try table.checkDerivedCanvases(from: table.primary, maxPixels: DecodeLimits.maxHEIFPixels) }
             return Decoded(image: try pixels(of: primary), fromThumbnail: false)
         }
     }
@@ -97,9 +99,9 @@ public enum HEIFCodec {
         return Array(data[(4 + skip)...])
     }
 
-    /// The first thumbnail item of `primary` big enough for `box` and of its shape, with its
-    /// item id; the caller releases the handle.
-    private static func usableThumbnail(of primary: OpaquePointer, width: Int, height: Int, box: Int) -> (OpaquePointer, heif_item_id)? {
+    /// The first thumbnail item of `primary` big enough for `box` and of its shape; the caller
+    /// releases the handle.
+    private static func usableThumbnail(of primary: OpaquePointer, width: Int, height: Int, box: Int) -> OpaquePointer? {
         let count = Int(heif_image_handle_get_number_of_thumbnails(primary))
         guard count > 0, width > 0, height > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: min(count, 16))
@@ -113,7 +115,7 @@ public enum HEIFCodec {
             if max(w, h) >= needed, AspectRatio.matches(w, h, width, height),
                 (try? DecodeLimits.check(width: w, height: h, maxPixels: DecodeLimits.maxHEIFPixels)) != nil
             {
-                return (thumbnail, id)
+                return thumbnail
             }
             heif_image_handle_release(thumbnail)
         }

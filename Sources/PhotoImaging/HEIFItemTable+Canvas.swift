@@ -24,20 +24,14 @@ extension HEIFItemTable {
         return (field(sizeAt), field(sizeAt + fieldSize))
     }
 
-    /// Throws `tooLarge` when `id`, or any image it is derived from (its `dimg` references,
-    /// followed to any depth), is a grid or overlay whose declared canvas is outside
-    /// `maxPixels`; a derived item whose canvas cannot be read is `malformed`.
-    func checkDerivedCanvases(from id: UInt32, maxPixels: Int) throws(ImagingError) {
-        var pending = [id]
-        var seen: Set<UInt32> = []
-        while let item = pending.popLast() {
-            guard seen.insert(item).inserted else { continue }
-            guard seen.count <= 4096 else { throw .malformed("HEIF: too many derived images") }
-            if types[item] == "grid" || types[item] == "iovl" {
-                guard let canvas = declaredCanvas(of: item) else { throw .malformed("HEIF: a derived image without its size") }
-                try DecodeLimits.check(width: canvas.width, height: canvas.height, maxPixels: maxPixels)
-            }
-            pending += references("dimg", from: item)
+    /// Throws `tooLarge` when any grid or overlay of the file declares a canvas outside
+    /// `maxPixels`, and `malformed` when one's canvas cannot be read. Every such item is
+    /// checked, referenced from the picture to decode or not: libheif and this table may
+    /// disagree about references in a damaged file, never about a canvas both read.
+    func checkDerivedCanvases(maxPixels: Int) throws(ImagingError) {
+        for (item, type) in types where type == "grid" || type == "iovl" {
+            guard let canvas = declaredCanvas(of: item) else { throw .malformed("HEIF: a derived image without its size") }
+            try DecodeLimits.check(width: canvas.width, height: canvas.height, maxPixels: maxPixels)
         }
     }
 }

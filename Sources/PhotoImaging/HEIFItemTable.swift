@@ -1,8 +1,10 @@
 /// The parts of a HEIF file's `meta` box that decoding its primary picture without libheif's
 /// colour conversion needs (see `HEIFCodec.withYCbCr`): item types (`iinf`), where each
 /// item's bytes are (`iloc`, construction methods 0 and 1 only), references (`iref`) and
-/// properties (`iprp`). Anything it does not understand makes it nil or leaves the item out,
-/// and the caller then decodes through libheif as before; it never decides what is shown.
+/// properties (`iprp`). Anything it does not understand makes it nil or leaves the item out:
+/// the YCbCr path then decodes through libheif as before, while `HEIFCodec.decode` refuses
+/// a file whose table is nil, since it cannot check the canvases libheif would allocate
+/// (`HEIFItemTable+Canvas.swift`); an item described twice in `iinf` or `iloc` makes it nil.
 struct HEIFItemTable {
     /// One property box of `ipco`: its four-character type and where its payload lies.
     struct Property {
@@ -161,6 +163,8 @@ struct HEIFItemTable {
                 infe.payload.count >= 4 + idSize + 6
             else { continue }
             let at = infe.payload.lowerBound + 4 + idSize + 2
+            // An item described twice may be read either way by libheif: the file is refused.
+            guard types[id] == nil else { return false }
             types[id] = String(decoding: bytes[at..<(at + 4)], as: UTF8.self)
         }
         return true
@@ -176,8 +180,9 @@ struct HEIFItemTable {
         var result: [UInt32: (method: Int, extents: [Range<Int>])] = [:]
         // Fields of size 0 make extents that take no bytes: bound the work explicitly.
         var budget = 1_000_000
+        var listed: Set<UInt32> = []
         for _ in 0..<count {
-            guard let id = version < 2 ? u16(p, at).map(UInt32.init) : u32(p, at) else { return nil }
+            guard let id = version < 2 ? u16(p, at).map(UInt32.init) : u32(p, at), listed.insert(id).inserted else { return nil }
             at += version < 2 ? 2 : 4
             var method = 0
             if version >= 1 {
