@@ -71,13 +71,12 @@ extension HEIFCodec {
             guard let extent = table.spatialExtent(of: table.primary) else { return nil }
             (tiles, columns, size) = ([table.primary], 1, extent)
         case "grid":
-            guard let grid = table.data(of: table.primary, limit: 64), grid.count >= 8 else { return nil }
+            guard let grid = table.data(of: table.primary, limit: 64), grid.count >= 4,
+                let canvas = table.declaredCanvas(of: table.primary)
+            else { return nil }
             let rows = Int(grid[2]) + 1
             columns = Int(grid[3]) + 1
-            let wide = grid[1] & 1 == 1
-            guard grid.count >= (wide ? 12 : 8) else { return nil }
-            func field(_ at: Int) -> Int { grid[at..<(at + (wide ? 4 : 2))].reduce(0) { $0 << 8 | Int($1) } }
-            size = (field(4), field(wide ? 8 : 6))
+            size = canvas
             tiles = table.references("dimg", from: table.primary)
             guard tiles.count == rows * columns else { return nil }
         default:

@@ -16,7 +16,8 @@ extension HEIFItemTable {
         case "iovl": sizeAt = 10
         default: return nil
         }
-        guard let data = self.data(of: id, limit: 4096), data.count >= 2 else { return nil }
+        // An overlay's data holds an offset per image it places: up to 65,535 of them.
+        guard let data = self.data(of: id, limit: 1 << 20), data.count >= 2 else { return nil }
         let wide = data[1] & 1 == 1
         let fieldSize = wide ? 4 : 2
         guard data.count >= sizeAt + 2 * fieldSize else { return nil }

@@ -60,10 +60,12 @@ final class TmuxPicker {
         return text
     }
 
-    /// Ends the app if it still waits, and the tmux server with the picker.
+    /// Ends the app if it still waits, and the tmux server with the picker; removes the
+    /// server's socket file, which tmux leaves behind.
     func close() {
         app?.stop()
         _ = tmux(["kill-server"])
+        unlink((ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp") + "/tmux-\(getuid())/" + socket)
     }
 
     private func tmux(_ arguments: [String]) -> (status: Int32, output: String) {
