@@ -1,4 +1,5 @@
 import Foundation
+import PhotoCore
 import SystemKit
 
 /// One call on the daemon channel (the picker socket): what the CLI, the pages and the
@@ -43,20 +44,20 @@ public struct ChannelRequest: Codable, Sendable, Equatable {
     /// Whether the app was made for this request (nil from a daemon that does not say).
     public var newApp: Bool? = nil
 
-    public init(
-        id: Int, app: String, limit: Int?, mode: String, ordered: Bool, media: String?, title: String?, waited: Int, expiresIn: Int,
-        newApp: Bool? = nil
-    ) {
-        self.id = id
-        self.app = app
-        self.limit = limit
-        self.mode = mode
-        self.ordered = ordered
-        self.media = media
-        self.title = title
-        self.waited = waited
-        self.expiresIn = expiresIn
-        self.newApp = newApp
+    /// The listing of `pending`, its times counted from `now` (monotonic seconds, the
+    /// broker's clock).
+    public init(_ pending: RequestBroker.Pending, now: Double) {
+        let request = pending.scope.request
+        id = pending.id
+        app = pending.app
+        limit = pending.scope.limit
+        mode = request.mode.rawValue
+        ordered = request.ordered
+        media = request.media?.description
+        title = pending.title
+        waited = Int(now - pending.submitted)
+        expiresIn = max(0, Int(pending.deadline - now))
+        newApp = pending.appIsNew
     }
 }
 
@@ -66,10 +67,19 @@ public struct ChannelAnswer: Codable, Sendable, Equatable {
     public var status: String
     /// For `selected`: the names in the app's view, in pick order (bytes, which need not be UTF-8).
     public var names: [Data]
+}
 
-    public init(status: String, names: [Data]) {
-        self.status = status
-        self.names = names
+extension ChannelAnswer {
+    /// Still waiting (after `wait`).
+    public static let pending = ChannelAnswer(status: "pending", names: [])
+
+    /// How `answer` is told on the channel (a refusal reads as cancelled).
+    public init(_ answer: PickAnswer) {
+        switch answer {
+        case .selected(let names): self.init(status: "selected", names: names.map { Data($0) })
+        case .cancelled, .refused: self.init(status: "cancelled", names: [])
+        case .expired: self.init(status: "expired", names: [])
+        }
     }
 }
 
@@ -88,16 +98,24 @@ public struct ChannelReply: Codable, Sendable, Equatable {
     /// For `wait` (and `pick`, `cancel`): how the request stands.
     public var answer: ChannelAnswer?
 
-    public init(
-        errno: Int32 = 0, message: String = "", requests: [ChannelRequest]? = nil, request: Int? = nil, created: Bool? = nil,
-        answer: ChannelAnswer? = nil
-    ) {
-        self.errno = errno
-        self.message = message
-        self.requests = requests
-        self.request = request
-        self.created = created
-        self.answer = answer
+    /// Done; `message` says what was done, for people.
+    public static func done(_ message: String = "") -> ChannelReply {
+        ChannelReply(message: message)
+    }
+
+    /// The pending requests, for `requests`.
+    public static func listing(_ requests: [ChannelRequest]) -> ChannelReply {
+        ChannelReply(requests: requests)
+    }
+
+    /// For `ask`: the request's number, and whether its app was made for it.
+    public static func asked(request: Int, created: Bool) -> ChannelReply {
+        ChannelReply(request: request, created: created)
+    }
+
+    /// How a request stands (for `wait`, `pick` and `cancel`), with what was done.
+    public static func answered(_ answer: ChannelAnswer, message: String = "") -> ChannelReply {
+        ChannelReply(message: message, answer: answer)
     }
 
     /// A refusal with its reason on one line.

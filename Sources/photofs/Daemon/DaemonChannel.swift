@@ -19,7 +19,7 @@ struct DaemonChannel: Sendable {
     func answer(_ call: ChannelCall, caller: UInt32) -> ChannelReply {
         switch call {
         case .picker(let text): run(Array(text), caller: caller)
-        case .requests: ChannelReply(requests: pendingRequests())
+        case .requests: .listing(pendingRequests())
         case .pick(let app, let request, let assets, let replace): pick(app, request: request, assets, replace: replace, caller: caller)
         case .cancel(let app, let request): cancel(app, request: request)
         case .ask(let app, let text, let title, let create): ask(app, text: text, title: title, create: create, caller: caller)
@@ -32,21 +32,15 @@ struct DaemonChannel: Sendable {
     private func run(_ bytes: [UInt8], caller: UInt32, exactIDs: Bool = false) -> ChannelReply {
         switch control.execute(bytes, caller: caller, exactIDs: exactIDs) {
         case .success:
-            return ChannelReply()
+            return .done()
         case .failure(let error, let reason):
             return .refusal(error.errno, reason)
         }
     }
 
     private func pendingRequests() -> [ChannelRequest] {
-        let now = Self.monotonicNow()
-        return broker.pending().map { pending in
-            let request = pending.scope.request
-            return ChannelRequest(
-                id: pending.id, app: pending.app, limit: pending.scope.limit, mode: request.mode.rawValue, ordered: request.ordered,
-                media: request.media?.description, title: pending.title, waited: Int(now - pending.submitted),
-                expiresIn: max(0, Int(pending.deadline - now)), newApp: pending.appIsNew)
-        }
+        let now = SystemClock.monotonicSeconds()
+        return broker.pending().map { ChannelRequest($0, now: now) }
     }
 
     /// Grants, then answers: the request is claimed first (it can no longer expire or be
@@ -82,7 +76,7 @@ struct DaemonChannel: Sendable {
         }
         let count = ids.count == 1 ? "1 photo" : "\(ids.count) photos"
         let message = replace ? "\(app) now has \(count)." : "Added \(count) to \(app)."
-        guard let claimed else { return ChannelReply(message: message) }
+        guard let claimed else { return .done(message) }
         let names = fileSystem.layer.shownNames(of: ids, app: app, in: fileSystem.tree)
         let answer = PickAnswer.selected(names)
         do throws(RequestBrokerError) {
@@ -91,13 +85,13 @@ struct DaemonChannel: Sendable {
             // A claimed request is settled only here: this cannot happen.
             return .refusal(.ioError, "granted, but the request vanished while it was claimed: \(error)")
         }
-        return ChannelReply(message: message, answer: Self.describe(answer))
+        return .answered(ChannelAnswer(answer), message: message)
     }
 
     private func cancel(_ app: String, request: Int) -> ChannelReply {
         do throws(RequestBrokerError) {
             _ = try broker.settle(app, id: request, with: .cancelled)
-            return ChannelReply(message: "Cancelled: \(app) gets nothing new.", answer: Self.describe(.cancelled))
+            return .answered(ChannelAnswer(.cancelled), message: "Cancelled: \(app) gets nothing new.")
         } catch {
             switch error {
             case .noPendingRequest: return .refusal(.noSuchFileOrDirectory, "request \(request) of app \(app) is no longer waiting")
@@ -119,7 +113,7 @@ struct DaemonChannel: Sendable {
         }
         do throws(PickRequestError) {
             let pending = try fileSystem.submitRequest(app, Array(text.utf8), title: title, appIsNew: created)
-            return ChannelReply(request: pending.id, created: created)
+            return .asked(request: pending.id, created: created)
         } catch {
             return .refusal(ViewLayer.refusal(error).errno, error.description)
         }
@@ -128,7 +122,7 @@ struct DaemonChannel: Sendable {
     /// Waits for `request` to be settled, up to `seconds` (at most a minute per call).
     private func wait(_ app: String, request: Int, seconds: Double) -> ChannelReply {
         guard broker.waitForAnswer(app, id: request, seconds: min(60, max(0, seconds))) else {
-            return ChannelReply(answer: ChannelAnswer(status: "pending", names: []))
+            return .answered(.pending)
         }
         return answered(app, request: request)
     }
@@ -136,23 +130,9 @@ struct DaemonChannel: Sendable {
     /// How `app`'s request stands now (its last answer, which a later request replaces).
     private func answered(_ app: String, request: Int) -> ChannelReply {
         switch broker.status(of: app) {
-        case .answered(let answer): ChannelReply(answer: Self.describe(answer))
-        case .pending(let pending) where pending.id == request: ChannelReply(answer: ChannelAnswer(status: "pending", names: []))
+        case .answered(let answer): .answered(ChannelAnswer(answer))
+        case .pending(let pending) where pending.id == request: .answered(.pending)
         default: .refusal(.noSuchFileOrDirectory, "request \(request) of app \(app) is gone (a later request replaced its answer)")
-        }
-    }
-
-    /// Monotonic seconds, the clock request times are kept in.
-    static func monotonicNow() -> Double {
-        SystemClock.monotonicSeconds()
-    }
-
-    static func describe(_ answer: PickAnswer) -> ChannelAnswer {
-        switch answer {
-        case .selected(let names): ChannelAnswer(status: "selected", names: names.map { Data($0) })
-        case .cancelled: ChannelAnswer(status: "cancelled", names: [])
-        case .expired: ChannelAnswer(status: "expired", names: [])
-        case .refused: ChannelAnswer(status: "cancelled", names: [])
         }
     }
 }
