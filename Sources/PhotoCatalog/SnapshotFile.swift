@@ -97,33 +97,28 @@ enum SnapshotFile {
         // A daemon that exited while its work after ready was still writing (it does not
         // wait long for that work) leaves its new file; nothing reads it, this write removes it.
         SystemKit.FileSystem.removeLeftovers(of: path, marker: ".new-")
-        let temporary = path + ".new-\(CurrentProcess.id)"
-        let fd: FileDescriptor
-        do throws(Errno) {
-            fd = try FileDescriptor.open(temporary, [.writeOnly, .create, .truncate], mode: 0o600)
+        let file: ReplacementFile
+        do throws(ReplacementFile.Failure) {
+            file = try ReplacementFile(replacing: path, suffix: ".new-\(CurrentProcess.id)")
         } catch {
-            throw .unwritable(path: temporary, errno: error)
+            throw .unwritable(path: error.path, errno: error.errno)
         }
-        var out = StreamingOutput(fd: fd, stop: stop)
+        var out = StreamingOutput(fd: file.descriptor, stop: stop)
         body(&out)
         if out.abandoned {
-            fd.close()
-            try? SystemKit.FileSystem.remove(temporary)
+            file.abandon()
             throw .stopped
         }
         let hash = out.hash.value
         out.put(hash)
-        let failure = out.finish()
-        fd.close()
-        if let failure {
-            try? SystemKit.FileSystem.remove(temporary)
-            throw .unwritable(path: temporary, errno: failure)
+        if let failure = out.finish() {
+            file.abandon()
+            throw .unwritable(path: file.temporaryPath, errno: failure)
         }
-        do throws(Errno) {
-            try SystemKit.FileSystem.rename(temporary, to: path)
+        do throws(ReplacementFile.Failure) {
+            try file.commit()
         } catch {
-            try? SystemKit.FileSystem.remove(temporary)
-            throw .unwritable(path: path, errno: error)
+            throw .unwritable(path: error.path, errno: error.errno)
         }
         return hash
     }

@@ -51,28 +51,15 @@ public struct ThumbnailCache: Sendable {
         return final
     }
 
-    /// Writes `bytes` to a temporary file (mode 0600) beside `final` and renames it into place.
+    /// Writes `bytes` to a temporary file (mode 0600) beside `final` and renames it into
+    /// place; threads that make the same file race harmlessly, the last rename wins.
     static func writeAtomically(_ bytes: [UInt8], to final: String) throws(ImagingError) {
-        let temporary = final + ".\(CurrentProcess.id).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd: FileDescriptor
-        do throws(Errno) {
-            fd = try FileDescriptor.open(temporary, [.writeOnly, .create, .truncate], mode: 0o600)
+        do throws(ReplacementFile.Failure) {
+            let file = try ReplacementFile(replacing: final, suffix: ".\(CurrentProcess.id).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            try file.write(bytes)
+            try file.commit()
         } catch {
-            throw .io(path: temporary, errno: error)
-        }
-        do throws(Errno) {
-            try fd.writeAll(bytes)
-            fd.close()
-        } catch {
-            fd.close()
-            try? FileSystem.remove(temporary)
-            throw .io(path: temporary, errno: error)
-        }
-        do throws(Errno) {
-            try FileSystem.rename(temporary, to: final)
-        } catch {
-            try? FileSystem.remove(temporary)
-            throw .io(path: final, errno: error)
+            throw .io(path: error.path, errno: error.errno)
         }
     }
 
