@@ -36,12 +36,6 @@ public struct Inotify: Sendable, Hashable {
         public static let movedTo = Events(rawValue: UInt32(IN_MOVED_TO))
         /// The watched folder itself was deleted.
         public static let deleteSelf = Events(rawValue: UInt32(IN_DELETE_SELF))
-        /// Watch only if the path is a folder (when adding a watch).
-        public static let onlyDirectory = Events(rawValue: UInt32(IN_ONLYDIR))
-        /// Do not follow a final symbolic link (when adding a watch).
-        public static let dontFollow = Events(rawValue: UInt32(IN_DONT_FOLLOW))
-        /// No events for names after they were unlinked (when adding a watch).
-        public static let excludeUnlinked = Events(rawValue: UInt32(IN_EXCL_UNLINK))
         /// The record's name is a folder (in a record).
         public static let isDirectory = Events(rawValue: UInt32(IN_ISDIR))
         /// The kernel's queue overflowed: records were lost (in a record, watch -1).
@@ -50,13 +44,15 @@ public struct Inotify: Sendable, Hashable {
         public static let ignored = Events(rawValue: UInt32(IN_IGNORED))
     }
 
-    /// Watches the folder or file at `path` (bytes without NUL) for `events`; the watch
-    /// number the records carry.
-    public func addWatch(_ path: [UInt8], for events: Events) throws(Errno) -> Int32 {
+    /// Watches the folder at `path` (bytes without NUL) for `events`; the watch number the
+    /// records carry. Only a folder is watched, never through a final symbolic link (a folder
+    /// swapped for a link is not followed), and names are not reported after their unlink.
+    public func watchFolder(_ path: [UInt8], for events: Events) throws(Errno) -> Int32 {
         guard !path.contains(0) else { throw .invalidArgument }
+        let mask = events.rawValue | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW) | UInt32(IN_EXCL_UNLINK)
         return try Syscall.checked {
             (path + [0]).withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { inotify_add_watch(descriptor.rawValue, $0.baseAddress!, events.rawValue) }
+                buffer.withMemoryRebound(to: CChar.self) { inotify_add_watch(descriptor.rawValue, $0.baseAddress!, mask) }
             }
         }
     }

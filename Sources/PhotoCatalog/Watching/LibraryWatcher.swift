@@ -65,9 +65,7 @@ public final class LibraryWatcher: Sendable {
 
     /// No IN_MODIFY: a file is read when its writer closes it (IN_CLOSE_WRITE), so a copy
     /// in progress is not hashed half-way, over and over.
-    private static let folderMask: Inotify.Events = [
-        .create, .delete, .closeWrite, .attributes, .movedFrom, .movedTo, .deleteSelf, .onlyDirectory, .dontFollow, .excludeUnlinked,
-    ]
+    private static let folderEvents: Inotify.Events = [.create, .delete, .closeWrite, .attributes, .movedFrom, .movedTo, .deleteSelf]
 
     /// A watcher that hands each run's summary to `onCatalogChange`.
     public init(
@@ -246,7 +244,7 @@ public final class LibraryWatcher: Sendable {
 
     private static func addWatch(_ folder: LibraryPath, library: [UInt8], state s: inout State) {
         let absolute = folder.bytes.isEmpty ? library : library + [UInt8(ascii: "/")] + folder.bytes
-        if let wd = try? s.inotify?.addWatch(absolute, for: folderMask) {
+        if let wd = try? s.inotify?.watchFolder(absolute, for: folderEvents) {
             s.folders[wd] = folder
             s.unwatched.remove(folder)
         } else {
