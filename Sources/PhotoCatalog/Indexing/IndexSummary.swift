@@ -69,27 +69,24 @@ public struct IndexSummary: Sendable, Hashable {
 }
 
 /// Where an index run is, for a progress bar.
-public struct IndexProgress: Sendable, Hashable {
-    public enum Phase: Sendable, Hashable {
-        /// Walking the tree: `filesDone` counts files found so far, totals are unknown (0).
-        case scanning
-        /// Reading new and changed files: totals are known, so an ETA is possible.
-        case analyzing
-    }
+public enum IndexProgress: Sendable, Hashable {
+    /// Walking the tree: the files found so far (no totals are known yet).
+    case scanning(filesFound: Int)
+    /// Reading new and changed files: totals are known, so an ETA is possible.
+    case analyzing(IndexCounts)
 
-    public var phase: Phase
+    /// How far the reading is; nil while the tree is walked.
+    public var counts: IndexCounts? {
+        if case .analyzing(let counts) = self { counts } else { nil }
+    }
+}
+
+/// How far an index run's reading of files is, against its totals.
+public struct IndexCounts: Sendable, Hashable {
     public var filesDone: Int
     public var filesTotal: Int
     public var bytesDone: Int64
     public var bytesTotal: Int64
-
-    public init(phase: Phase, filesDone: Int, filesTotal: Int, bytesDone: Int64, bytesTotal: Int64) {
-        self.phase = phase
-        self.filesDone = filesDone
-        self.filesTotal = filesTotal
-        self.bytesDone = bytesDone
-        self.bytesTotal = bytesTotal
-    }
 }
 
 /// Why an index run stopped. A bad file never stops a run; these do.

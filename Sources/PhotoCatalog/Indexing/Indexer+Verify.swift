@@ -49,7 +49,7 @@ extension Indexer {
                 c.bytes &+= rows[index].size
                 return (c.files, c.bytes)
             }
-            progress(IndexProgress(phase: .analyzing, filesDone: files, filesTotal: rows.count, bytesDone: bytes, bytesTotal: total))
+            progress(.analyzing(IndexCounts(filesDone: files, filesTotal: rows.count, bytesDone: bytes, bytesTotal: total)))
         }
         var summary = VerifySummary()
         var updates: [(AssetID, String, forget: Bool)] = []

@@ -63,7 +63,7 @@ public struct Indexer: Sendable {
         let walk: WalkResult
         do {
             walk = try LibraryWalker.walk(root: library, scope: scope) { found in
-                progress(IndexProgress(phase: .scanning, filesDone: found, filesTotal: 0, bytesDone: 0, bytesTotal: 0))
+                progress(.scanning(filesFound: found))
             }
         } catch {
             _ = stored.wait()
@@ -256,7 +256,7 @@ private struct IndexRun {
         xmpFolders = Set(walk.files.lazy.filter { Indexer.isXMP($0.path.bytes) }.map { Indexer.folder(of: $0.path.bytes) })
         let filesTotal = toAnalyse.count
         let bytesTotal = toAnalyse.reduce(Int64(0)) { $0 &+ $1.stat.size }
-        progress(IndexProgress(phase: .analyzing, filesDone: 0, filesTotal: filesTotal, bytesDone: 0, bytesTotal: bytesTotal))
+        progress(.analyzing(IndexCounts(filesDone: 0, filesTotal: filesTotal, bytesDone: 0, bytesTotal: bytesTotal)))
         let counters = Mutex<(files: Int, bytes: Int64)>((0, 0))
         let done: @Sendable (Int, Int64) -> Void = { doneFiles, doneBytes in
             let (files, bytes) = counters.withLock { c in
@@ -264,7 +264,7 @@ private struct IndexRun {
                 c.bytes &+= doneBytes
                 return (c.files, c.bytes)
             }
-            progress(IndexProgress(phase: .analyzing, filesDone: files, filesTotal: filesTotal, bytesDone: bytes, bytesTotal: bytesTotal))
+            progress(.analyzing(IndexCounts(filesDone: files, filesTotal: filesTotal, bytesDone: bytes, bytesTotal: bytesTotal)))
         }
         let paths = toAnalyse.map { indexer.absolutePath($0.path) }
         let hasXMP = toAnalyse.map { xmpFolders.contains(Indexer.folder(of: $0.path.bytes)) }

@@ -124,17 +124,20 @@ enum IndexCommand {
         return try run(context, indexer: indexer, scan: nil, quiet: quiet, environment: environment)
     }
 
+    /// Shows a run's reading of files on `bar` (the walk before it has no totals to show).
+    static func showReading(on bar: ProgressBar?) -> @Sendable (IndexProgress) -> Void {
+        { progress in
+            guard let counts = progress.counts, counts.filesTotal > 0 else { return }
+            bar?.update(done: counts.filesDone, total: counts.filesTotal, bytesDone: counts.bytesDone, bytesTotal: counts.bytesTotal)
+        }
+    }
+
     /// Runs `indexer` with a progress bar, over `scan` when the library was walked already.
     static func run(_ context: LibraryContext, indexer: Indexer, scan: LibraryScan?, quiet: Bool, environment: Environment) throws(CLIError)
         -> IndexSummary
     {
         let bar = quiet ? nil : ProgressBar(label: "indexing", isTerminal: environment.stderrIsTerminal, output: environment.output)
-        let progress: @Sendable (IndexProgress) -> Void = { progress in
-            if progress.phase == .analyzing, progress.filesTotal > 0 {
-                bar?.update(
-                    done: progress.filesDone, total: progress.filesTotal, bytesDone: progress.bytesDone, bytesTotal: progress.bytesTotal)
-            }
-        }
+        let progress = showReading(on: bar)
         do throws(IndexError) {
             let summary: IndexSummary
             if let scan {
@@ -155,12 +158,7 @@ enum IndexCommand {
         let indexer = Indexer(
             catalog: context.catalog, library: CatalogLocation.canonicalLibraryPath(context.library), analyzer: FileAnalyzer())
         let bar = quiet ? nil : ProgressBar(label: "verifying", isTerminal: environment.stderrIsTerminal, output: environment.output)
-        let progress: @Sendable (IndexProgress) -> Void = { progress in
-            if progress.phase == .analyzing, progress.filesTotal > 0 {
-                bar?.update(
-                    done: progress.filesDone, total: progress.filesTotal, bytesDone: progress.bytesDone, bytesTotal: progress.bytesTotal)
-            }
-        }
+        let progress = showReading(on: bar)
         let outcome: (VerifySummary, IndexSummary?)
         do throws(IndexError) {
             outcome = try indexer.verify(progress: progress)

@@ -312,7 +312,7 @@ struct IndexerTests {
         for n in 0..<7 { try f.add("p\(n).jpg") }
         let reports = Mutex<[IndexProgress]>([])
         _ = try f.index(batchSize: 2) { p in reports.withLock { $0.append(p) } }
-        let analysing = reports.withLock { $0 }.filter { $0.phase == .analyzing }
+        let analysing = reports.withLock { $0 }.compactMap(\.counts)
         #expect(analysing.first?.filesDone == 0)
         #expect(analysing.allSatisfy { $0.filesTotal == 7 && $0.bytesTotal > 0 })
         #expect(analysing.map(\.filesDone).max() == 7)
