@@ -8,9 +8,9 @@ public struct FileSystemConfiguration: Sendable {
     public var ownerUID: UInt32
     public var ownerGID: UInt32
     /// Seconds the kernel may cache names and attributes; changes are pushed explicitly.
-    public var cacheTimeout: Double
+    public var cacheTimeout: Double = 86_400
     /// The most FUSE worker threads.
-    public var maxThreads: Int
+    public var maxThreads = 16
     /// Whether users other than the mounting one may enter (`allow_other`, `allow_root`):
     /// then the kernel's caches, which serve every caller alike, must not carry what
     /// differs by caller (`FuseMount.othersMayEnter`).
@@ -23,15 +23,11 @@ public struct FileSystemConfiguration: Sendable {
     /// without one, such files answer EIO.
     public var representations: (any RepresentationProviding)?
 
-    public init(
-        libraryPath: [UInt8], ownerUID: UInt32, ownerGID: UInt32, cacheTimeout: Double = 86_400, maxThreads: Int = 16,
-        log: @escaping @Sendable (String) -> Void
-    ) {
+    /// What every mount must say; the rest has its default until set.
+    public init(libraryPath: [UInt8], ownerUID: UInt32, ownerGID: UInt32, log: @escaping @Sendable (String) -> Void) {
         self.libraryPath = libraryPath
         self.ownerUID = ownerUID
         self.ownerGID = ownerGID
-        self.cacheTimeout = cacheTimeout
-        self.maxThreads = maxThreads
         self.log = log
     }
 }

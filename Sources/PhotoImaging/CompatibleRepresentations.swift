@@ -23,9 +23,8 @@ public final class CompatibleRepresentations: RepresentationProviding {
     /// One catalogued version of an asset in one representation.
     private struct Version: Hashable {
         var id: AssetID
-        var size: Int64
-        var mtime: Int64
-        var ctime: Int64
+        /// The catalogued source file: a rewritten or replaced file is another version.
+        var stamp: FileStamp
         var quality: UInt8
         var location: LocationPolicy
     }
@@ -66,9 +65,7 @@ public final class CompatibleRepresentations: RepresentationProviding {
         -> Version
     {
         guard case .compatibleJPEG(let quality) = form else { throw .cannotConvert("the original is not made") }
-        return Version(
-            id: asset.id, size: asset.size, mtime: asset.mtimeNanoseconds, ctime: asset.ctimeNanoseconds, quality: quality,
-            location: location)
+        return Version(id: asset.id, stamp: asset.fileStamp, quality: quality, location: location)
     }
 
     public func refusals() -> [AssetID: String] {

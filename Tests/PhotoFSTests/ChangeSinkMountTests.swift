@@ -57,9 +57,10 @@ struct ChangeSinkMountTests {
         try state.load()
         #expect(sink.count == 1)
         let mountpoint = temporaryDirectory("photofs-mnt")
-        let configuration = FileSystemConfiguration(
-            libraryPath: library.root, ownerUID: getuid(), ownerGID: getgid(), maxThreads: 4,
+        var configuration = FileSystemConfiguration(
+            libraryPath: library.root, ownerUID: getuid(), ownerGID: getgid(),
             log: { FileHandle.standardError.write(("photofs (test): " + $0 + "\n").data(using: .utf8)!) })
+        configuration.maxThreads = 4
         let fileSystem = try PhotoFileSystem(
             configuration: configuration, views: state, plans: state.plans,
             control: PickerControl(state: state, mountpoint: Array(mountpoint.utf8), log: .discarding), sink: kernel)

@@ -3,7 +3,7 @@ import PhotoCore
 import Synchronization
 import SystemKit
 
-/// The access log's background thread: every `interval` (sooner when the queue is half
+/// The access log's background thread: every `interval` (a second; sooner when the queue is half
 /// full) it takes the queued reads, merges them per (app, asset, UTC day) and writes the
 /// batch to the store in one transaction; it prunes entries older than the retention at
 /// start and then once a day. A batch the store refused is kept for the next round (up to
@@ -28,7 +28,8 @@ public final class AccessLogFlusher: Sendable {
     private let store: any AccessLogStore
     /// Entries whose last read is older than this many nanoseconds are deleted.
     public let retentionNanoseconds: Int64
-    private let interval: Double
+    /// Seconds between rounds when the queue is not half full.
+    private static let interval: Double = 1
     private let log: @Sendable (String) -> Void
     private let stopping = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
@@ -36,13 +37,11 @@ public final class AccessLogFlusher: Sendable {
     private let round = Mutex(Round())
 
     public init(
-        queue: AccessQueue, store: any AccessLogStore, retentionNanoseconds: Int64, interval: Double = 1,
-        log: @escaping @Sendable (String) -> Void
+        queue: AccessQueue, store: any AccessLogStore, retentionNanoseconds: Int64, log: @escaping @Sendable (String) -> Void
     ) {
         self.queue = queue
         self.store = store
         self.retentionNanoseconds = retentionNanoseconds
-        self.interval = interval
         self.log = log
         round.withLock { $0.spare.reserveCapacity(queue.capacity) }
     }
@@ -53,7 +52,7 @@ public final class AccessLogFlusher: Sendable {
         pruneIfDue(now: Self.now())
         DispatchQueue(label: "photofs.accesslog").async { [self] in
             while true {
-                _ = queue.wake.wait(timeout: .now() + interval)
+                _ = queue.wake.wait(timeout: .now() + Self.interval)
                 let last = stopping.load(ordering: .acquiring)
                 flush()
                 pruneIfDue(now: Self.now())

@@ -22,8 +22,9 @@ final class InProcessMount: @unchecked Sendable {
     ) throws {
         mountpoint = Array(temporaryDirectory("photofs-mnt").utf8)
         var configuration = FileSystemConfiguration(
-            libraryPath: library.root, ownerUID: getuid(), ownerGID: getgid(), maxThreads: 8,
+            libraryPath: library.root, ownerUID: getuid(), ownerGID: getgid(),
             log: { FileHandle.standardError.write(("photofs (test): " + $0 + "\n").data(using: .utf8)!) })
+        configuration.maxThreads = 8
         // `configurationKnows` false: only the mount options say that others may enter.
         configuration.othersMayEnter = allowOther && configurationKnows
         views = (control as? MemoryPicker)?.views ?? MemoryViews(snapshot, filters: filters)
