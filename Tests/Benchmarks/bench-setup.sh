@@ -1,6 +1,16 @@
 # The set-up the benchmark scripts share: sourced by them (never run) once they are in the
 # package root. Each function takes the calling script's name for its messages.
 
+# bench_defaults NAME=VALUE...: gives each variable VALUE unless the environment set it (to
+# something not empty), so a run is sized and seeded by its caller or by the script.
+bench_defaults() {
+    local _bench_pair _bench_name
+    for _bench_pair in "$@"; do
+        _bench_name="${_bench_pair%%=*}"
+        if [ -z "${!_bench_name:-}" ]; then printf -v "$_bench_name" '%s' "${_bench_pair#*=}"; fi
+    done
+}
+
 # bench_photofs NAME [CONFIG]: sets PHOTOFS to the binary to measure: $PHOTOFS_BIN when set,
 # else the CONFIG build (default release) of the photofs product, built first.
 bench_photofs() {
@@ -11,6 +21,14 @@ bench_photofs() {
         swift build -c "$config" --product photofs >&2
         PHOTOFS="$PWD/.build/$config/photofs"
     fi
+}
+
+# bench_work DIR: makes DIR the run's work folder, WORK, private to this user (0700): the
+# generated libraries, catalogs, mountpoints and caches of the run go there.
+bench_work() {
+    WORK="$1"
+    mkdir -p "$WORK"
+    chmod 700 "$WORK"
 }
 
 # bench_library NAME LIBRARY CATALOG COUNT SEED: generates COUNT photos with SEED into

@@ -16,14 +16,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . Tests/Benchmarks/bench-setup.sh
 
-RUNS="${RUNS:-5}"
-COUNTS="${COUNTS:-10000 100000}"
-SEED="${SEED:-7}"
-WORK="${1:-/tmp/photofs-mount-bench}"
+bench_defaults RUNS=5 "COUNTS=10000 100000" SEED=7
 
 # PHOTOFS_BIN: a photofs binary to use instead of building one.
 bench_photofs mount-bench
-mkdir -p "$WORK"
+bench_work "${1:-/tmp/photofs-mount-bench}"
 
 MNT=""
 DAEMON=""

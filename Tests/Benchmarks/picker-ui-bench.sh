@@ -23,16 +23,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . Tests/Benchmarks/bench-setup.sh
 
-COUNT="${COUNT:-100000}"
-SEED="${SEED:-11}"
-JUMPS="${JUMPS:-24}"
-POSITIONS="${POSITIONS:-5}"
-CONFIG="${CONFIG:-release}"
-WORK="${1:-/tmp/photofs-picker-ui-bench}"
+bench_defaults COUNT=100000 SEED=11 JUMPS=24 POSITIONS=5 CONFIG=release ROUNDS=9
 
-ROUNDS="${ROUNDS:-9}"
 bench_photofs picker-ui-bench "$CONFIG"
-mkdir -p "$WORK"
+bench_work "${1:-/tmp/photofs-picker-ui-bench}"
 LIB="$WORK/library-$COUNT-$SEED"
 CATALOG="$WORK/catalog-$COUNT-$SEED.sqlite"
 bench_library picker-ui-bench "$LIB" "$CATALOG" "$COUNT" "$SEED"

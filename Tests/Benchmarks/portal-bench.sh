@@ -13,14 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . Tests/Benchmarks/bench-setup.sh
 
-COUNT="${COUNT:-100000}"
-SEED="${SEED:-11}"
-RUNS="${RUNS:-5}"
-WORK="${1:-/tmp/photofs-portal-bench}"
+bench_defaults COUNT=100000 SEED=11 RUNS=5
 
 bench_photofs portal-bench
-mkdir -p "$WORK"
-chmod 700 "$WORK"
+bench_work "${1:-/tmp/photofs-portal-bench}"
 LIB="$WORK/library-$COUNT-$SEED"
 CATALOG="$WORK/catalog-$COUNT-$SEED.sqlite"
 MNT="$WORK/mnt"

@@ -1,11 +1,16 @@
 /// Builds small TIFF-structured EXIF blocks in either byte order, for exact-byte tests.
 struct TIFFBlockBuilder {
-    /// One IFD entry: tag, field type, count and value bytes (already in the block's order).
+    /// One IFD entry: tag, field type and value bytes (already in the block's order).
     struct Field {
         var tag: UInt16
         var type: UInt16
-        var count: UInt32
         var value: [UInt8]
+
+        /// The entry's count: how many values of its type the bytes hold.
+        var count: UInt32 {
+            let unit = [3: 2, 4: 4, 5: 8][type] ?? 1  // SHORT, LONG, RATIONAL; the others are bytes
+            return UInt32(value.count / unit)
+        }
     }
 
     var bigEndian: Bool
@@ -33,31 +38,31 @@ struct TIFFBlockBuilder {
 
     func ascii(_ tag: UInt16, _ text: String) -> Field {
         let bytes = Array(text.utf8) + [0]
-        return Field(tag: tag, type: 2, count: UInt32(bytes.count), value: bytes)
+        return Field(tag: tag, type: 2, value: bytes)
     }
 
     func rawASCII(_ tag: UInt16, _ bytes: [UInt8]) -> Field {
-        Field(tag: tag, type: 2, count: UInt32(bytes.count), value: bytes)
+        Field(tag: tag, type: 2, value: bytes)
     }
 
     func short(_ tag: UInt16, _ value: UInt16) -> Field {
-        Field(tag: tag, type: 3, count: 1, value: u16(value))
+        Field(tag: tag, type: 3, value: u16(value))
     }
 
     func long(_ tag: UInt16, _ value: UInt32) -> Field {
-        Field(tag: tag, type: 4, count: 1, value: u32(value))
+        Field(tag: tag, type: 4, value: u32(value))
     }
 
     func rationals(_ tag: UInt16, _ values: [(UInt32, UInt32)]) -> Field {
-        Field(tag: tag, type: 5, count: UInt32(values.count), value: values.flatMap { u32($0.0) + u32($0.1) })
+        Field(tag: tag, type: 5, value: values.flatMap { u32($0.0) + u32($0.1) })
     }
 
     func undefined(_ tag: UInt16, _ bytes: [UInt8]) -> Field {
-        Field(tag: tag, type: 7, count: UInt32(bytes.count), value: bytes)
+        Field(tag: tag, type: 7, value: bytes)
     }
 
     func byte(_ tag: UInt16, _ value: UInt8) -> Field {
-        Field(tag: tag, type: 1, count: 1, value: [value])
+        Field(tag: tag, type: 1, value: [value])
     }
 
     // MARK: Layout

@@ -9,15 +9,12 @@ import Testing
     /// A library with `Trips/2024/photo.jpg`, and outside it a directory with the same
     /// relative path and other bytes; the library's root descriptor.
     struct Layout {
-        let root: String
-        let library: String
-        let outside: String
-        let libraryFD: Int32
+        let root = NSTemporaryDirectory() + "photofs-opener-\(UUID().uuidString)"
+        private(set) var libraryFD: Int32 = -1
+        var library: String { root + "/library" }
+        var outside: String { root + "/outside" }
 
         init() throws {
-            root = NSTemporaryDirectory() + "photofs-opener-\(UUID().uuidString)"
-            library = root + "/library"
-            outside = root + "/outside"
             for base in [library, outside] {
                 try FileManager.default.createDirectory(atPath: base + "/Trips/2024", withIntermediateDirectories: true)
             }

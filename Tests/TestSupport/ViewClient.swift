@@ -64,10 +64,12 @@ public struct ClientStatus: Hashable, Sendable {
     public let permissions: UInt32
     public let uid: UInt32
 
-    public init(size: Int64, isDirectory: Bool, permissions: UInt32, uid: UInt32) {
+    /// The status of a file whose mode word (type and permission bits, as stat(2) reports
+    /// it) is `mode`.
+    public init(size: Int64, mode: UInt32, uid: UInt32) {
         self.size = size
-        self.isDirectory = isDirectory
-        self.permissions = permissions
+        isDirectory = mode & 0o170_000 == 0o040_000
+        permissions = mode & 0o7777
         self.uid = uid
     }
 }

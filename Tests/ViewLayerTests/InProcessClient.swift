@@ -63,8 +63,9 @@ final class InProcessClient: ViewClient {
             let inode = try resolve(path)
             let (caller, tree) = try request()
             let attributes = try layer.getattr(inode, caller: caller, in: tree, now: 0)
-            return ClientStatus(
-                size: attributes.size, isDirectory: attributes.kind == .directory, permissions: attributes.permissions, uid: attributes.uid)
+            // The adapter's type bits: a folder, or a regular file (a control file too).
+            let type: UInt32 = attributes.kind == .directory ? 0o040_000 : 0o100_000
+            return ClientStatus(size: attributes.size, mode: type | attributes.permissions, uid: attributes.uid)
         }
     }
 

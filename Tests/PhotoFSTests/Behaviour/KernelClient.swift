@@ -21,9 +21,7 @@ final class KernelClient: ViewClient {
         var status = Glibc.stat()
         guard fstatat(AT_FDCWD, full(path), &status, 0) == 0 else { return .failure(ClientErrno(errno)) }
         return .success(
-            ClientStatus(
-                size: Int64(status.st_size), isDirectory: status.st_mode & S_IFMT == S_IFDIR, permissions: UInt32(status.st_mode & 0o7777),
-                uid: status.st_uid))
+            ClientStatus(size: Int64(status.st_size), mode: status.st_mode, uid: status.st_uid))
     }
 
     func list(_ path: String) -> Result<[String], ClientErrno> {

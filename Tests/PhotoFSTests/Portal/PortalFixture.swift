@@ -9,7 +9,6 @@ struct PortalFixture {
     let session: PortalSession
     let stub: BackgroundProcess
     let backend: BackgroundProcess
-    var mountpoint: String { library.mountpoint }
 
     /// Mounts an 8-photo library, starts the stub, the backend and (with `frontend`) the
     /// portal frontend, runs `body`, and always ends them and unmounts.
@@ -35,7 +34,7 @@ struct PortalFixture {
     /// The pending request of `app` as `photofs requests --json` lists it (waiting up to 20 s).
     func pendingRequest(of app: String) -> [String: Any]? {
         for _ in 0..<200 {
-            let listed = run([DaemonProcess.binary, "requests", "--json", "--mountpoint", mountpoint])
+            let listed = run([DaemonProcess.binary, "requests", "--json", "--mountpoint", library.mountpoint])
             let objects = (try? JSONSerialization.jsonObject(with: Data(listed.output.utf8))) as? [[String: Any]] ?? []
             if let found = objects.first(where: { $0["app"] as? String == app }) { return found }
             usleep(100_000)
@@ -46,7 +45,7 @@ struct PortalFixture {
     /// Whether `app` has no pending request (waiting up to 10 s for it to go).
     func noPendingRequest(of app: String) -> Bool {
         for _ in 0..<100 {
-            let text = (try? String(contentsOfFile: mountpoint + "/.requests", encoding: .utf8)) ?? ""
+            let text = (try? String(contentsOfFile: library.mountpoint + "/.requests", encoding: .utf8)) ?? ""
             if !text.contains(" app=\(app) ") { return true }
             usleep(100_000)
         }
@@ -57,13 +56,13 @@ struct PortalFixture {
     /// `id` with them, in that order, through `.requests`.
     func answer(_ app: String, id: Int, with indices: [Int]) throws {
         let ids = indices.map { library.assets[$0].id }
-        #expect(RequestFileTests.write("select \(app) \(ids.joined(separator: " "))\n", to: mountpoint + "/.picker") == 0)
-        #expect(RequestFileTests.write("answer \(app) \(id) \(ids.joined(separator: " "))\n", to: mountpoint + "/.requests") == 0)
+        #expect(RequestFileTests.write("select \(app) \(ids.joined(separator: " "))\n", to: library.mountpoint + "/.picker") == 0)
+        #expect(RequestFileTests.write("answer \(app) \(id) \(ids.joined(separator: " "))\n", to: library.mountpoint + "/.requests") == 0)
     }
 
     /// The names `app`'s view lists.
     func view(_ app: String) -> [String] {
-        IntegrationLibrary.names(mountpoint + "/apps/" + app)
+        IntegrationLibrary.names(library.mountpoint + "/apps/" + app)
     }
 
     /// The app as `photofs app show --json` reports it.
@@ -83,7 +82,7 @@ struct PortalFixture {
     /// `indices` in that order, and that none carries a location tag.
     func expectPicked(_ uris: [String], app: String, indices: [Int]) {
         #expect(uris.count == indices.count, "\(uris)")
-        let prefix = "file://" + mountpoint + "/apps/" + app + "/"
+        let prefix = "file://" + library.mountpoint + "/apps/" + app + "/"
         var paths: [String] = []
         for (uri, index) in zip(uris, indices) {
             #expect(uri.hasPrefix(prefix), "\(uri) is not in the view of \(app)")

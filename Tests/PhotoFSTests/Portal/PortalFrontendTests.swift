@@ -46,7 +46,9 @@ struct PortalFrontendTests {
             #expect(request["media"] as? String == "any(image,video)")
             #expect(request["limit"] as? Int == 1, "multiple=false is limit 1: \(request)")
             #expect(request["new_app"] as? Bool == false)
-            #expect(RequestFileTests.write("cancel desktop \(request["id"] as? Int ?? -1)\n", to: fixture.mountpoint + "/.requests") == 0)
+            #expect(
+                RequestFileTests.write("cancel desktop \(request["id"] as? Int ?? -1)\n", to: fixture.library.mountpoint + "/.requests")
+                    == 0)
             let answer = PortalSession.answer(of: client)
             #expect(answer["response"] as? Int == 1, "\(answer)")
             // The frontend adds an empty `uris` to every answer.
