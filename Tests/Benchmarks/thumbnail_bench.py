@@ -103,8 +103,10 @@ def children_cpu():
 
 
 def fresh(path):
+    """An empty folder at `path`, private to this user (photofs warns of a catalog folder
+    others can list)."""
     shutil.rmtree(path, ignore_errors=True)
-    os.makedirs(path)
+    os.makedirs(path, mode=0o700)
     return path
 
 
