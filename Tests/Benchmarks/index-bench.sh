@@ -26,26 +26,19 @@
 # /proc/PID/io (photofs's include its catalog's own reads).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. Tests/Benchmarks/bench-setup.sh
 
-COUNT="${COUNT:-10000}"
-SEED="${SEED:-7}"
-WORK="${1:-/tmp/photofs-index-bench}"
-LIB="$WORK/library-$COUNT-$SEED"
+bench_defaults COUNT=10000 SEED=7
 
 if ! command -v exiftool >/dev/null 2>&1; then
     echo "index-bench: exiftool is missing; install it with 'sudo apt-get install libimage-exiftool-perl' (or mount-scripts/install-deps)." >&2
     exit 3
 fi
 
-if [ -n "${PHOTOFS_BIN:-}" ]; then
-    PHOTOFS="$PHOTOFS_BIN"  # a given build, e.g. one made with --scratch-path
-else
-    echo "index-bench: building photofs in release mode" >&2
-    swift build -c release >&2
-    PHOTOFS="$PWD/.build/release/photofs"
-fi
-
-mkdir -p "$WORK"
+# PHOTOFS_BIN: a photofs binary to use instead of building one.
+bench_photofs index-bench
+bench_work "${1:-/tmp/photofs-index-bench}"
+LIB="$WORK/library-$COUNT-$SEED"
 if [ ! -f "$LIB.complete" ]; then
     rm -rf "$LIB" "$LIB.complete"
     echo "index-bench: generating $COUNT photos into $LIB" >&2

@@ -5,20 +5,15 @@
 # Usage: Tests/Benchmarks/live-bench.sh [WORKDIR]   (env: RUNS=5, COUNT=100000, SEED=7)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-COUNT="${COUNT:-100000}"
-SEED="${SEED:-7}"
-WORK="${1:-/tmp/photofs-mount-bench}"
+. Tests/Benchmarks/bench-setup.sh
+
+bench_defaults COUNT=100000 SEED=7
+
 # PHOTOFS_BIN: a photofs binary to use instead of building one.
-if [ -z "${PHOTOFS_BIN:-}" ]; then swift build -c release >&2; fi
-export PHOTOFS_BIN="${PHOTOFS_BIN:-$PWD/.build/release/photofs}"
+bench_photofs live-bench
+bench_work "${1:-/tmp/photofs-mount-bench}"
+export PHOTOFS_BIN="$PHOTOFS"
 export LIBRARY="$WORK/library-$COUNT-$SEED"
 export CATALOG="$WORK/catalog-$COUNT-$SEED.sqlite"
-mkdir -p "$WORK"
-if [ ! -f "$LIBRARY.complete" ]; then
-    rm -rf "$LIBRARY" "$CATALOG" "$CATALOG-wal" "$CATALOG-shm"
-    echo "live-bench: generating $COUNT photos into $LIBRARY" >&2
-    "$PHOTOFS_BIN" generate "$LIBRARY" --count "$COUNT" --seed "$SEED" > /dev/null 2>&1
-    : > "$LIBRARY.complete"
-fi
-"$PHOTOFS_BIN" index --quiet --catalog "$CATALOG" "$LIBRARY" >&2
+bench_library live-bench "$LIBRARY" "$CATALOG" "$COUNT" "$SEED"
 exec python3 Tests/Benchmarks/live_bench.py
